@@ -1,0 +1,1 @@
+"""Taktik engine (public API is filled in as the rule pages land)."""

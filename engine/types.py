@@ -1,0 +1,124 @@
+"""Leaf vocabulary of the engine: sides, phases, unit and terrain kinds, type aliases.
+
+This module imports nothing from the project, so every other module (and the server)
+can share these names without creating import cycles.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated
+
+from msgspec import Meta
+
+__all__ = [
+    "CardId",
+    "CellLabel",
+    "Hook",
+    "Phase",
+    "Quadrant",
+    "Side",
+    "TerrainType",
+    "UnitId",
+    "UnitType",
+    "Window",
+]
+
+
+class Side(str, Enum):
+    """One of the two players. ATTACKER plays odd turns, DEFENDER even turns."""
+
+    ATTACKER = "ATTACKER"
+    DEFENDER = "DEFENDER"
+
+    @property
+    def other(self) -> Side:
+        """The opposing side."""
+        return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
+
+    @property
+    def prefix(self) -> str:
+        """The first letter of this side's unit ids (``A`` or ``D``)."""
+        return self.value[0]
+
+
+class Phase(str, Enum):
+    """Phases of a turn (rules §4.1), plus DEPLOYMENT and the terminal VICTORY."""
+
+    DEPLOYMENT = "DEPLOYMENT"
+    TURN_START = "TURN_START"
+    CARD_DRAW = "CARD_DRAW"
+    CARD_RESOLUTION = "CARD_RESOLUTION"
+    MOVEMENT = "MOVEMENT"
+    ATTACK = "ATTACK"
+    DICE_RESOLUTION = "DICE_RESOLUTION"
+    END_TURN = "END_TURN"
+    VICTORY = "VICTORY"
+
+
+class UnitType(str, Enum):
+    """Kinds of unit (rules §3.1)."""
+
+    LIGHT_INFANTRY = "LIGHT_INFANTRY"
+    MECHANIZED = "MECHANIZED"
+    SPECIAL = "SPECIAL"
+
+
+class TerrainType(str, Enum):
+    """Base terrain of a cell (rules §2.3)."""
+
+    PLAIN = "PLAIN"
+    ROUGH = "ROUGH"
+    FOREST = "FOREST"
+    URBAN = "URBAN"
+    INDUSTRIAL = "INDUSTRIAL"
+    HILL = "HILL"
+    WATER = "WATER"
+
+
+class Quadrant(str, Enum):
+    """Board quadrants (rules §2.1), in their canonical order."""
+
+    NW = "NW"
+    NE = "NE"
+    SW = "SW"
+    SE = "SE"
+
+
+class Window(str, Enum):
+    """Reaction windows (rules §9.1)."""
+
+    BEFORE_MOVE = "beforeMove"
+    AFTER_MOVE = "afterMove"
+    BEFORE_ATTACK_ROLL = "beforeAttackRoll"
+    AFTER_ATTACK_ROLL = "afterAttackRoll"
+    BEFORE_DAMAGE = "beforeDamage"
+
+
+class Hook(str, Enum):
+    """Hook points through which card effects act (rules §8.2), plus ``instant`` actions."""
+
+    CAN_MOVE_UNIT = "can_move_unit"
+    CAN_ATTACK = "can_attack"
+    CAN_ATTACK_AFTER_MOVE = "can_attack_after_move"
+    MODIFY_MOVEMENT = "modify_movement"
+    MODIFY_MAX_MOVES = "modify_max_moves"
+    MODIFY_ATTACK_ROLL = "modify_attack_roll"
+    MODIFY_DEFENSE = "modify_defense"
+    MODIFY_DAMAGE = "modify_damage"
+    IGNORE_DEFENDER_TERRAIN = "ignore_defender_terrain"
+    CAN_PLAY_CARD = "can_play_card"
+    CAN_PLAY_TACTIC = "can_play_tactic"
+    MODIFY_STORAGE_LIMIT = "modify_storage_limit"
+    CAN_RESUPPLY = "can_resupply"
+    INSTANT = "instant"
+
+
+UnitId = Annotated[str, Meta(pattern=r"^[AD][1-9][0-9]{0,2}$", description="unit id such as A7 or D12")]
+"""A unit id: side letter then a number (``A1``-``A10``, ``D1``-``D15`` by default)."""
+
+CellLabel = Annotated[str, Meta(pattern=r"^[A-Z]{1,3}[1-9][0-9]{0,3}$", description="cell label such as K16")]
+"""A cell label: spreadsheet column letters then the 1-based row (``K16``)."""
+
+CardId = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{1,40}$", description="card id such as dense_fog")]
+"""A card id from the card data (``dense_fog``); instances add ``#n`` (``dense_fog#1``)."""

@@ -6,7 +6,7 @@ can share these names without creating import cycles.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 from msgspec import Meta
@@ -22,10 +22,11 @@ __all__ = [
     "UnitId",
     "UnitType",
     "Window",
+    "unit_order",
 ]
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """One of the two players. ATTACKER plays odd turns, DEFENDER even turns."""
 
     ATTACKER = "ATTACKER"
@@ -42,7 +43,7 @@ class Side(str, Enum):
         return self.value[0]
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Phases of a turn (rules §4.1), plus DEPLOYMENT and the terminal VICTORY."""
 
     DEPLOYMENT = "DEPLOYMENT"
@@ -56,7 +57,7 @@ class Phase(str, Enum):
     VICTORY = "VICTORY"
 
 
-class UnitType(str, Enum):
+class UnitType(StrEnum):
     """Kinds of unit (rules §3.1)."""
 
     LIGHT_INFANTRY = "LIGHT_INFANTRY"
@@ -64,7 +65,7 @@ class UnitType(str, Enum):
     SPECIAL = "SPECIAL"
 
 
-class TerrainType(str, Enum):
+class TerrainType(StrEnum):
     """Base terrain of a cell (rules §2.3)."""
 
     PLAIN = "PLAIN"
@@ -76,7 +77,7 @@ class TerrainType(str, Enum):
     WATER = "WATER"
 
 
-class Quadrant(str, Enum):
+class Quadrant(StrEnum):
     """Board quadrants (rules §2.1), in their canonical order."""
 
     NW = "NW"
@@ -85,7 +86,7 @@ class Quadrant(str, Enum):
     SE = "SE"
 
 
-class Window(str, Enum):
+class Window(StrEnum):
     """Reaction windows (rules §9.1)."""
 
     BEFORE_MOVE = "beforeMove"
@@ -95,7 +96,7 @@ class Window(str, Enum):
     BEFORE_DAMAGE = "beforeDamage"
 
 
-class Hook(str, Enum):
+class Hook(StrEnum):
     """Hook points through which card effects act (rules §8.2), plus ``instant`` actions."""
 
     CAN_MOVE_UNIT = "can_move_unit"
@@ -122,3 +123,8 @@ CellLabel = Annotated[str, Meta(pattern=r"^[A-Z]{1,3}[1-9][0-9]{0,3}$", descript
 
 CardId = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{1,40}$", description="card id such as dense_fog")]
 """A card id from the card data (``dense_fog``); instances add ``#n`` (``dense_fog#1``)."""
+
+
+def unit_order(unit_id: str) -> tuple[int, int]:
+    """Sort key of the canonical unit order: ATTACKER units first, then by number (A2 < A10 < D1)."""
+    return (0 if unit_id[0] == "A" else 1, int(unit_id[1:]))

@@ -1,0 +1,165 @@
+"""Combat mechanics shared by the attack page, the flow and the reaction windows (rules §6).
+
+Declaration checks, the attack queue (advance, skip, cancel) and the roll with every
+modifier named, so the log and the client can explain a hit or a miss.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from .boardinfo import board_info
+from .config import CombatRule
+from .effects import expire_attack_effects
+from .hooks import (
+    attack_roll_modifiers,
+    can_attack,
+    can_attack_after_move,
+    defense_modifiers,
+    ignores_defender_terrain,
+    unit_distance,
+)
+from .state import Attack, Event, GameState, Modifier, Roll, Unit
+from .tables import TERRAIN, UNITS, required_roll
+
+__all__ = [
+    "advance_queue",
+    "attack_problem",
+    "attack_valid",
+    "cancel_pending",
+    "compute_roll",
+    "placed_unit",
+]
+
+
+def placed_unit(state: GameState, unit_id: str) -> Unit | None:
+    """The unit with ``unit_id`` if it stands on the board."""
+    unit = state.unit(unit_id)
+    return unit if unit is not None and unit.cell is not None else None
+
+
+def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None:
+    """Why ``attacker`` may not declare against ``target`` now (rules §6.1), or None.
+
+    Checks everything but the phase and the declaration count, so Coordinated Maneuver
+    can ask the same question about a supporter.
+    """
+    if attacker.side is not state.active:
+        return f"{attacker.id} is not a unit of the active player ({state.active.value})"
+    if attacker.cell is None:
+        return f"{attacker.id} is not on the board"
+    if attacker.has_attacked:
+        return f"{attacker.id} has already attacked this turn"
+    if target.side is attacker.side:
+        return f"{target.id} is not an enemy of {attacker.id}"
+    if target.cell is None:
+        return f"{target.id} is not on the board"
+    distance = unit_distance(attacker, target, state)
+    reach = UNITS[attacker.type].range
+    if not 1 <= distance <= reach:
+        return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
+    if not can_attack(state, attacker, target):
+        return f"{attacker.id} may not attack {target.id} now (an effect forbids it)"
+    if (
+        "move_or_fire" in UNITS[attacker.type].tags
+        and attacker.has_moved
+        and not can_attack_after_move(state, attacker)
+    ):
+        return f"{attacker.id} moved this turn and cannot also fire (move or fire)"
+    return None
+
+
+def attack_valid(state: GameState, attack: Attack) -> bool:
+    """A declared attack stays valid while both units stand and ``can_attack`` holds (§6.4)."""
+    attacker = placed_unit(state, attack.attacker)
+    target = placed_unit(state, attack.target)
+    return attacker is not None and target is not None and can_attack(state, attacker, target)
+
+
+def advance_queue(state: GameState) -> GameState:
+    """Make the first valid queued attack pending, skipping (and logging) invalid ones."""
+    queue = list(state.attack_queue)
+    events = list(state.events)
+    while queue:
+        attack = queue.pop(0)
+        if attack_valid(state, attack):
+            seq = state.attack_seq + 1
+            events.append(
+                Event(kind="attack_pending", side=state.active, unit=attack.attacker, target=attack.target, value=seq)
+            )
+            return replace(
+                state,
+                attack_queue=tuple(queue),
+                pending_attack=attack,
+                attack_seq=seq,
+                last_roll=None,
+                events=tuple(events),
+            )
+        events.append(Event(kind="attack_skipped", side=state.active, unit=attack.attacker, target=attack.target))
+    return replace(state, attack_queue=(), pending_attack=None, last_roll=None, events=tuple(events))
+
+
+def cancel_pending(state: GameState, why: str) -> GameState:
+    """Cancel the pending attack: no roll, no damage, its ``this_attack`` effects expire.
+
+    The attacker keeps ``has_attacked``. The caller decides whether the queue advances.
+    """
+    pending = state.pending_attack
+    if pending is None:
+        return state
+    state = expire_attack_effects(state, state.attack_seq)
+    event = Event(kind="attack_cancelled", side=state.active, unit=pending.attacker, target=pending.target, detail=why)
+    return replace(state, pending_attack=None, last_roll=None, events=(*state.events, event))
+
+
+def compute_roll(state: GameState, natural: int) -> Roll:
+    """The outcome of the pending attack for die ``natural``, every modifier named (§6.3)."""
+    pending = state.pending_attack
+    assert pending is not None
+    attacker = placed_unit(state, pending.attacker)
+    target = placed_unit(state, pending.target)
+    assert attacker is not None and target is not None and target.cell is not None
+    distance = unit_distance(attacker, target, state)
+    modifiers = attack_roll_modifiers(state, attacker, target, distance)
+    modifiers += [
+        Modifier(source=f"combat_rule:{rule.id}", value=rule.roll_modifier)
+        for rule in state.rules.combat_rules
+        if _combat_rule_matches(state, rule, attacker, target)
+    ]
+    if not ignores_defender_terrain(state, attacker, target):
+        info = board_info(state.board)
+        terrain = info.terrain[info.index[target.cell]]
+        stats = TERRAIN[terrain]
+        if stats.hit_modifier:
+            modifiers.append(Modifier(source=f"terrain_cover:{terrain.value}", value=stats.hit_modifier))
+        if stats.defense:
+            modifiers.append(Modifier(source=f"terrain_defense:{terrain.value}", value=-stats.defense))
+    modifiers += [Modifier(source=f"defense:{m.source}", value=-m.value) for m in defense_modifiers(state, target)]
+    modified = min(6, max(1, natural + sum(m.value for m in modifiers)))
+    required = required_roll(distance)
+    return Roll(
+        natural=natural,
+        modified=modified,
+        required=required,
+        distance=distance,
+        outcome="HIT" if modified >= required else "MISS",
+        modifiers=tuple(modifiers),
+    )
+
+
+def _combat_rule_matches(state: GameState, rule: CombatRule, attacker: Unit, target: Unit) -> bool:
+    info = board_info(state.board)
+    assert attacker.cell is not None and target.cell is not None
+    a_cell, t_cell = info.index[attacker.cell], info.index[target.cell]
+    req = rule.requires
+    checks = (
+        (req.attacker_unit_types, (attacker.type,)),
+        (req.attacker_unit_tags, UNITS[attacker.type].tags),
+        (req.defender_unit_types, (target.type,)),
+        (req.defender_unit_tags, UNITS[target.type].tags),
+        (req.attacker_terrain_tags, TERRAIN[info.terrain[a_cell]].tags),
+        (req.defender_terrain_tags, TERRAIN[info.terrain[t_cell]].tags),
+        (req.attacker_overlay_tags, info.overlay_tags(a_cell)),
+        (req.defender_overlay_tags, info.overlay_tags(t_cell)),
+    )
+    return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)

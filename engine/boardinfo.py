@@ -1,0 +1,154 @@
+"""Derived, read-only lookup tables for a `Board`, computed once per board object.
+
+A board never changes during a game, so everything the rules ask about cells (labels,
+terrain, overlays, the static cost of every step of §5.3) is precomputed here and cached
+by board identity. Cells are addressed by index ``y * width + x`` internally; labels are
+what states and actions carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import TERRAIN_CHARS, Board
+from .config import MovementRule
+from .grid import DIRECTIONS, label, quadrant_of
+from .tables import (
+    CONNECTOR_TAGS,
+    OVERLAY_TAGS,
+    RIVER_ENTER_COST,
+    RIVER_FOLLOW_COST,
+    ROAD_DISCOUNT,
+    TERRAIN,
+    UNITS,
+)
+from .types import Quadrant, TerrainType, UnitType
+
+__all__ = ["BoardInfo", "board_info"]
+
+StepTable = tuple[tuple[tuple[int, int], ...], ...]
+"""Per cell index: ``((neighbour index, cost in half-points), ...)`` of every enterable step."""
+
+
+class BoardInfo:
+    """Lookup tables for one board. Treat as immutable."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.width = w = board.width
+        self.height = h = board.height
+        self.size = w * h
+        self.labels: tuple[str, ...] = tuple(label(i % w, i // w) for i in range(w * h))
+        self.index: dict[str, int] = {name: i for i, name in enumerate(self.labels)}
+        chars = "".join(board.rows)
+        self.terrain: tuple[TerrainType, ...] = tuple(TERRAIN_CHARS[ch][0] for ch in chars)
+        self.road: tuple[bool, ...] = tuple(ch in "=#" for ch in chars)
+        self.river: tuple[bool, ...] = tuple(ch in "~#" for ch in chars)
+        self.bridge: tuple[bool, ...] = tuple(ch == "#" for ch in chars)
+        # A barrier is what a diagonal step may not slip between (rules §5.3 step 3).
+        self.barrier: tuple[bool, ...] = tuple(
+            self.terrain[i] is TerrainType.WATER or (self.river[i] and not self.bridge[i]) for i in range(w * h)
+        )
+        self.quadrant: tuple[Quadrant, ...] = tuple(quadrant_of(i % w, i // w, w, h) for i in range(w * h))
+        self._steps: dict[tuple[UnitType, tuple[MovementRule, ...]], StepTable] = {}
+
+    def xy(self, index: int) -> tuple[int, int]:
+        """``(x, y)`` of a cell index."""
+        return index % self.width, index // self.width
+
+    def overlay_tags(self, index: int) -> tuple[str, ...]:
+        """Tags of the overlays on a cell (``road``, ``river``)."""
+        tags: tuple[str, ...] = ()
+        if self.road[index]:
+            tags += OVERLAY_TAGS["road"]
+        if self.river[index]:
+            tags += OVERLAY_TAGS["river"]
+        return tags
+
+    def connector_tags(self, index: int) -> tuple[str, ...]:
+        """Tags of the connectors on a cell (``bridge``)."""
+        return CONNECTOR_TAGS["bridge"] if self.bridge[index] else ()
+
+    def steps(self, unit_type: UnitType, rules: tuple[MovementRule, ...]) -> StepTable:
+        """Static step costs for ``unit_type`` under ``rules`` (occupancy is not included)."""
+        key = (unit_type, rules)
+        table = self._steps.get(key)
+        if table is None:
+            table = self._steps[key] = tuple(self._cell_steps(i, unit_type, rules) for i in range(self.size))
+        return table
+
+    def _cell_steps(self, a: int, unit_type: UnitType, rules: Sequence[MovementRule]) -> tuple[tuple[int, int], ...]:
+        ax, ay = a % self.width, a // self.width
+        out: list[tuple[int, int]] = []
+        for dx, dy in DIRECTIONS:
+            bx, by = ax + dx, ay + dy
+            if not (0 <= bx < self.width and 0 <= by < self.height):
+                continue
+            b = by * self.width + bx
+            cost = self.step_cost(a, b, dx != 0 and dy != 0, unit_type, rules)
+            if cost is not None:
+                out.append((b, cost))
+        out.sort()
+        return tuple(out)
+
+    def step_cost(
+        self, a: int, b: int, diagonal: bool, unit_type: UnitType, rules: Sequence[MovementRule]
+    ) -> int | None:
+        """Cost in half-points of stepping from ``a`` to neighbour ``b``, or None if not allowed.
+
+        Rules §5.3 steps 2-8 (occupancy, step 1, is the search's business).
+        """
+        terrain = TERRAIN[self.terrain[b]]
+        if terrain.blocks:
+            return None
+        if diagonal:
+            ax, ay = self.xy(a)
+            bx, by = self.xy(b)
+            if self.barrier[ay * self.width + bx] and self.barrier[by * self.width + ax]:
+                return None
+        cost = 2 * terrain.move_cost
+        if not diagonal and self.road[a] and self.road[b]:
+            cost -= ROAD_DISCOUNT
+        if self.river[b] and not self.bridge[b]:
+            following = not diagonal and self.river[a] and not self.bridge[a]
+            cost += RIVER_FOLLOW_COST if following else RIVER_ENTER_COST
+        for rule in rules:
+            if _rule_matches(rule, self, b, unit_type):
+                if rule.blocks:
+                    return None
+                cost += round(2 * (rule.cost_delta_mp or 0))
+        return max(1, cost)
+
+
+def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:
+    req = rule.requires
+    unit_tags = UNITS[unit_type].tags
+    checks = (
+        (req.unit_types, (unit_type,)),
+        (req.unit_tags, unit_tags),
+        (req.terrain_tags, TERRAIN[info.terrain[cell]].tags),
+        (req.overlay_tags, info.overlay_tags(cell)),
+        (req.connector_tags, info.connector_tags(cell)),
+    )
+    return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)
+
+
+_CACHE: dict[int, tuple[Board, BoardInfo]] = {}
+_CACHE_LIMIT = 64
+
+
+def board_info(board: Board) -> BoardInfo:
+    """The (cached) `BoardInfo` of ``board``.
+
+    Keyed by object identity with a strong reference to the board, so an id is never
+    reused while its entry lives; a board equal to a cached one but decoded anew gets its
+    own entry, which is correct, only slower once.
+    """
+    entry = _CACHE.get(id(board))
+    if entry is not None and entry[0] is board:
+        return entry[1]
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.pop(next(iter(_CACHE)))
+    info = BoardInfo(board)
+    _CACHE[id(board)] = (board, info)
+    return info

@@ -1,0 +1,250 @@
+"""Card definitions as validated data, loaded once from ``engine/data/cards.json``.
+
+A card is pure data: what it targets and which effects it creates through which hooks.
+Adding a card that uses existing hooks, ops, scopes, targeting kinds and conditions
+needs no code change. Loading validates every card; an error names the card and field:
+
+>>> load_cards(b'{"common": [{"id": "x"}], "tactics": []}')
+Traceback (most recent call last):
+...
+engine.errors.CardDataError: card 'x': Object missing required field `name`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from .errors import CardDataError
+from .types import Hook, Phase, Quadrant, UnitType, Window
+
+__all__ = [
+    "CARDS",
+    "COMMON_CARDS",
+    "TACTICS",
+    "CardDef",
+    "ConditionsDef",
+    "EffectDef",
+    "TargetingDef",
+    "VictimsDef",
+    "canonical_deck",
+    "card_of",
+    "load_cards",
+]
+
+# Which ops each hook accepts, and which scopes make sense for the hook's subject.
+_UNIT_SCOPES = ("targets", "own_units", "enemy_units", "all_units")
+_ATTACK_SCOPES = ("targets", "own_attacks", "all_attacks", "pending_attack")
+_PLAYER_SCOPES = ("controller",)
+HOOK_RULES: dict[Hook, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Hook.CAN_MOVE_UNIT: (("allow", "deny"), _UNIT_SCOPES),
+    Hook.CAN_ATTACK: (("deny",), _ATTACK_SCOPES),
+    Hook.CAN_ATTACK_AFTER_MOVE: (("allow",), _UNIT_SCOPES),
+    Hook.MODIFY_MOVEMENT: (("add", "halve"), _UNIT_SCOPES),
+    Hook.MODIFY_MAX_MOVES: (("add", "cap"), _PLAYER_SCOPES),
+    Hook.MODIFY_ATTACK_ROLL: (("add",), _ATTACK_SCOPES),
+    Hook.MODIFY_DEFENSE: (("add",), _UNIT_SCOPES),
+    Hook.MODIFY_DAMAGE: (("add", "mul"), _ATTACK_SCOPES),
+    Hook.IGNORE_DEFENDER_TERRAIN: (("apply",), _ATTACK_SCOPES),
+    Hook.CAN_PLAY_CARD: (("deny",), _PLAYER_SCOPES),
+    Hook.CAN_PLAY_TACTIC: (("deny",), _PLAYER_SCOPES),
+    Hook.MODIFY_STORAGE_LIMIT: (("add",), _PLAYER_SCOPES),
+    Hook.CAN_RESUPPLY: (("deny",), _UNIT_SCOPES),
+    Hook.INSTANT: (("restore_hp", "return_unit", "reroll_die", "mark_attacked"), ("targets", "pending_attack")),
+}
+
+
+class _Def(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of card-data structs."""
+
+
+class ConditionsDef(_Def, kw_only=True):
+    """Effect conditions as written in the data; ``$target``/``$quadrant`` bind at play time."""
+
+    unit_types: tuple[UnitType, ...] = ()
+    unit_tags: tuple[str, ...] = ()
+    min_distance: int | None = None
+    target_unit: Literal["$target"] | None = None
+    target_quadrant: str | None = None  # a quadrant name or "$quadrant"
+    card_category: tuple[str, ...] = ()
+    card_class: tuple[str, ...] = ()
+
+
+class EffectDef(_Def, kw_only=True):
+    """One effect a card creates (rules §8.1), before its targets are bound."""
+
+    hook: Hook
+    op: str
+    value: float = 0  # integers, except modify_movement adds in multiples of 0.5 MP
+    scope: str
+    conditions: ConditionsDef = ConditionsDef()
+    duration: str  # end_of_turn | turns:N | this_attack | until_phase:PHASE | permanent | instant
+
+    @property
+    def is_instant(self) -> bool:
+        """True for a one-off action that creates no effect record."""
+        return self.duration == "instant"
+
+
+class TargetingDef(_Def, kw_only=True):
+    """What a bonus or tactic is aimed at when played for effect."""
+
+    kind: Literal[
+        "none",
+        "own_unit",
+        "own_destroyed_unit",
+        "pending_attacker",
+        "pending_target",
+        "pending_attack",
+        "supporter",
+        "quadrant",
+    ]
+    unit_types: tuple[UnitType, ...] = ()  # own_unit: one of these types (any when empty)
+    unit_tags: tuple[str, ...] = ()  # own_unit: carrying one of these tags (any when empty)
+    require: tuple[Literal["damaged", "cannot_move", "can_resupply"], ...] = ()
+
+
+class VictimsDef(_Def, kw_only=True):
+    """Whom a malus hits: ``none`` (its scopes say) or units ``chosen`` by the drawer's opponent."""
+
+    kind: Literal["none", "chosen"]
+    count: int = 1
+    unit_types: tuple[UnitType, ...] = ()
+    unit_tags: tuple[str, ...] = ()
+
+
+class CardDef(_Def, kw_only=True):
+    """A card definition (rules §7.1)."""
+
+    id: str
+    name: str
+    kind: Literal["bonus", "malus", "tactic"]
+    card_class: Literal["generic", "special"] = msgspec.field(name="class")
+    category: str
+    timing: Literal["stored", "immediate", "reaction"]
+    text: str
+    effects: tuple[EffectDef, ...]
+    copies_60: int = 0
+    copies_90: int = 0
+    targeting: TargetingDef = TargetingDef(kind="none")
+    cancel_power: Literal["none", "generic", "any"] = "none"  # bonus only
+    cumulative: bool = True  # False: neutral while its controller has its effect
+    affects: Literal["drawer", "both"] = "drawer"  # malus only
+    victims: VictimsDef = VictimsDef(kind="none")  # malus only
+    window: Window | None = None  # tactic only
+    side: Literal["active", "reacting", "either"] | None = None  # tactic only
+
+    def copies(self, deck: int) -> int:
+        """Copies of this card in a deck of ``deck`` (60 or 90) cards."""
+        return self.copies_60 if deck == 60 else self.copies_90
+
+
+class _CardFile(_Def, kw_only=True):
+    common: tuple[Any, ...]
+    tactics: tuple[Any, ...]
+
+
+def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
+    """Parse and validate card data: ``(common deck cards, tactics)`` in file order.
+
+    Raises `CardDataError` naming the card and the field for the first problem found.
+    """
+    try:
+        data = msgspec.json.decode(raw, type=_CardFile)
+    except msgspec.DecodeError as err:
+        raise CardDataError(f"card data: {err}") from None
+    common = tuple(_convert(obj) for obj in data.common)
+    tactics = tuple(_convert(obj) for obj in data.tactics)
+    seen: set[str] = set()
+    for card in (*common, *tactics):
+        if card.id in seen:
+            raise CardDataError(f"card {card.id!r}: duplicate id")
+        seen.add(card.id)
+    for card in common:
+        if card.kind == "tactic":
+            raise CardDataError(f"card {card.id!r}: field `kind`: tactics belong in the 'tactics' list")
+    for card in tactics:
+        if card.kind != "tactic":
+            raise CardDataError(f"card {card.id!r}: field `kind`: only tactics belong in the 'tactics' list")
+    return common, tactics
+
+
+def _convert(obj: Any) -> CardDef:
+    name = obj.get("id", "?") if isinstance(obj, Mapping) else "?"
+    try:
+        card = msgspec.convert(obj, CardDef)
+    except msgspec.ValidationError as err:
+        raise CardDataError(f"card {name!r}: {err}") from None
+    _check_card(card)
+    return card
+
+
+def _check_card(card: CardDef) -> None:
+    def fail(field: str, problem: str) -> CardDataError:
+        return CardDataError(f"card {card.id!r}: field `{field}`: {problem}")
+
+    if card.kind == "tactic":
+        if card.window is None or card.side is None:
+            raise fail("window", "a tactic needs a window and a side")
+    elif card.copies_60 < 0 or card.copies_90 < 0:
+        raise fail("copies_60", "copies cannot be negative")
+    if card.kind == "malus" and card.victims.kind == "chosen" and card.victims.count < 1:
+        raise fail("victims.count", "a chosen malus needs at least one victim")
+    for i, effect in enumerate(card.effects):
+        where = f"effects[{i}]"
+        ops, scopes = HOOK_RULES[effect.hook]
+        if effect.op not in ops:
+            raise fail(f"{where}.op", f"{effect.op!r} is not an op of hook {effect.hook.value} ({', '.join(ops)})")
+        if effect.scope not in scopes:
+            raise fail(
+                f"{where}.scope", f"{effect.scope!r} does not fit hook {effect.hook.value} ({', '.join(scopes)})"
+            )
+        if (effect.hook is Hook.INSTANT) != effect.is_instant:
+            raise fail(f"{where}.duration", "instant effects (hook 'instant') and duration 'instant' go together")
+        _check_duration(effect.duration, fail, where)
+        if effect.hook is Hook.MODIFY_MOVEMENT:
+            if (effect.value * 2) != int(effect.value * 2):
+                raise fail(f"{where}.value", f"MP value {effect.value} is not a multiple of 0.5")
+        elif effect.value != int(effect.value):
+            raise fail(f"{where}.value", f"{effect.value} must be an integer")
+        if effect.conditions.target_unit == "$target" and card.targeting.kind not in ("pending_target", "own_unit"):
+            raise fail(f"{where}.conditions.target_unit", "'$target' needs a card that targets a unit")
+        quadrant = effect.conditions.target_quadrant
+        if quadrant is not None and quadrant != "$quadrant" and quadrant not in Quadrant.__members__:
+            raise fail(f"{where}.conditions.target_quadrant", f"{quadrant!r} is not NW, NE, SW, SE or '$quadrant'")
+        if quadrant == "$quadrant" and card.targeting.kind != "quadrant":
+            raise fail(f"{where}.conditions.target_quadrant", "'$quadrant' needs targeting kind 'quadrant'")
+
+
+def _check_duration(duration: str, fail: Any, where: str) -> None:
+    if duration in ("end_of_turn", "this_attack", "permanent", "instant"):
+        return
+    kind, _, arg = duration.partition(":")
+    if kind == "turns" and arg.isdigit() and int(arg) >= 1:
+        return
+    if kind == "until_phase" and arg in Phase.__members__:
+        return
+    raise fail(
+        f"{where}.duration",
+        f"{duration!r} is not end_of_turn, turns:N, this_attack, until_phase:PHASE, permanent or instant",
+    )
+
+
+COMMON_CARDS, TACTICS = load_cards((Path(__file__).parent / "data" / "cards.json").read_bytes())
+"""The common-deck cards (bonuses then maluses, canonical order) and the tactic pool."""
+
+CARDS: dict[str, CardDef] = {card.id: card for card in (*COMMON_CARDS, *TACTICS)}
+"""Every card by id."""
+
+
+def card_of(instance_id: str) -> CardDef:
+    """The definition of a card instance id such as ``"air_cover#2"`` (or a bare card id)."""
+    return CARDS[instance_id.partition("#")[0]]
+
+
+def canonical_deck(deck: int) -> tuple[str, ...]:
+    """The common deck in canonical order: each card repeated ``copies`` times as ``id#n``."""
+    return tuple(f"{card.id}#{n}" for card in COMMON_CARDS for n in range(1, card.copies(deck) + 1))

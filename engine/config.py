@@ -1,0 +1,241 @@
+"""`GameConfig`: everything a game is built from, and the game-level constants.
+
+``GameConfig(seed=7)`` is a complete default game. Every other field overrides one part of
+the setup (rules §1.5) and consumes no randomness when given.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Generic, Literal, TypeVar
+
+import msgspec
+from msgspec import Meta
+
+from .mapgen.params import TerrainParams
+from .types import CellLabel, Phase, Side, UnitId, UnitType
+
+__all__ = [
+    "MAX_GAME_LENGTH",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "RULES_VERSION",
+    "CaptureAndHold",
+    "CombatRequires",
+    "CombatRule",
+    "Forces",
+    "GameConfig",
+    "Leaders",
+    "MovementRequires",
+    "MovementRule",
+    "PerSide",
+    "RoundLimit",
+    "TacticHands",
+    "TerritorialControl",
+    "TimedResistance",
+    "UnitSpec",
+    "VictoryConfig",
+    "VictoryPoints",
+]
+
+RULES_VERSION = 1
+"""Version of the rules this engine implements; stored in every game record."""
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+MAX_GAME_LENGTH = 5000
+"""Default action cap (`VictoryConfig.max_actions`): no game is longer than this."""
+
+T = TypeVar("T")
+
+Seed = Annotated[int, Meta(ge=0, le=0xFFFFFFFF, description="32-bit unsigned seed")]
+Count = Annotated[int, Meta(ge=1, le=1_000_000)]
+BoardSide = Annotated[int, Meta(ge=2, le=300)]
+
+
+class _Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Base of config structs: immutable, keyword-only, strict about unknown fields."""
+
+
+class PerSide(_Config, Generic[T], kw_only=True):
+    """A value for each side."""
+
+    attacker: T
+    defender: T
+
+    def of(self, side: Side) -> T:
+        """The value for ``side``."""
+        return self.attacker if side is Side.ATTACKER else self.defender
+
+
+class Forces(_Config, kw_only=True):
+    """How many units of each type a side fields (rules §3.2)."""
+
+    light: Annotated[int, Meta(ge=0, le=99)]
+    mechanized: Annotated[int, Meta(ge=0, le=99)]
+    special: Annotated[int, Meta(ge=0, le=99)]
+
+    def count(self, unit_type: UnitType) -> int:
+        """Units of ``unit_type`` in this force."""
+        return {
+            UnitType.LIGHT_INFANTRY: self.light,
+            UnitType.MECHANIZED: self.mechanized,
+            UnitType.SPECIAL: self.special,
+        }[unit_type]
+
+
+STANDARD_FORCES = PerSide(
+    attacker=Forces(light=6, mechanized=3, special=1),
+    defender=Forces(light=8, mechanized=5, special=2),
+)
+
+
+class UnitSpec(_Config, kw_only=True):
+    """One unit placed by a scenario (rules §1.5); ``hp`` defaults to the type's maximum."""
+
+    id: UnitId
+    side: Side
+    type: UnitType
+    cell: CellLabel
+    hp: Annotated[int, Meta(ge=1, le=99)] | None = None
+
+
+class TacticHands(_Config, kw_only=True):
+    """Explicit tactic hands; a side left as None gets the seeded default (rules §1.4)."""
+
+    attacker: tuple[str, ...] | None = None
+    defender: tuple[str, ...] | None = None
+
+    def of(self, side: Side) -> tuple[str, ...] | None:
+        """The explicit hand of ``side``, if any."""
+        return self.attacker if side is Side.ATTACKER else self.defender
+
+
+class Leaders(_Config, kw_only=True):
+    """Target elimination: destroying the enemy's leader wins."""
+
+    attacker: UnitId
+    defender: UnitId
+
+    def of(self, side: Side) -> str:
+        """The leader unit id of ``side``."""
+        return self.attacker if side is Side.ATTACKER else self.defender
+
+
+class VictoryPoints(_Config, kw_only=True):
+    """Victory points: first side to reach ``threshold`` wins (rules §10)."""
+
+    threshold: Count = 15
+    points: tuple[CellLabel, ...] = ()  # cells worth 1 VP per own END_TURN while controlled
+
+
+class CaptureAndHold(_Config, kw_only=True):
+    """``side`` wins after holding any objective at the end of ``hold_turns`` own turns in a row."""
+
+    objectives: tuple[CellLabel, ...]
+    hold_turns: Count = 3
+    side: Side = Side.ATTACKER
+
+
+class TerritorialControl(_Config, kw_only=True):
+    """At the END_TURN of turn ``2 × after_rounds`` the side controlling more points wins."""
+
+    points: tuple[CellLabel, ...]
+    after_rounds: Count = 10
+
+
+class TimedResistance(_Config, kw_only=True):
+    """The DEFENDER wins at the END_TURN of turn ``2 × rounds`` if it still has units."""
+
+    rounds: Count = 12
+
+
+class RoundLimit(_Config, kw_only=True):
+    """At the END_TURN of turn ``2 × max_rounds`` the side with more unit VP wins (tie: DEFENDER)."""
+
+    max_rounds: Count = 15
+
+
+class VictoryConfig(_Config, kw_only=True):
+    """Victory conditions (rules §10). Annihilation and the action cap are always on."""
+
+    leaders: Leaders | None = None
+    victory_points: VictoryPoints | None = None
+    capture_and_hold: CaptureAndHold | None = None
+    territorial_control: TerritorialControl | None = None
+    timed_resistance: TimedResistance | None = None
+    round_limit: RoundLimit | None = RoundLimit()
+    max_actions: Count = MAX_GAME_LENGTH
+
+
+class MovementRequires(_Config, kw_only=True):
+    """Conditions of a movement rule; each given list matches when any listed value is present."""
+
+    unit_types: tuple[UnitType, ...] = ()
+    unit_tags: tuple[str, ...] = ()
+    terrain_tags: tuple[str, ...] = ()
+    overlay_tags: tuple[str, ...] = ()
+    connector_tags: tuple[str, ...] = ()
+
+
+class MovementRule(_Config, kw_only=True):
+    """A data-driven movement rule applied to the destination cell of a step (rules §2.5)."""
+
+    id: str
+    requires: MovementRequires = MovementRequires()
+    cost_delta_mp: float | None = None  # a multiple of 0.5 MP
+    blocks: bool = False
+
+
+class CombatRequires(_Config, kw_only=True):
+    """Conditions of a combat rule; each given list matches when any listed value is present."""
+
+    attacker_unit_types: tuple[UnitType, ...] = ()
+    attacker_unit_tags: tuple[str, ...] = ()
+    defender_unit_types: tuple[UnitType, ...] = ()
+    defender_unit_tags: tuple[str, ...] = ()
+    attacker_terrain_tags: tuple[str, ...] = ()
+    defender_terrain_tags: tuple[str, ...] = ()
+    attacker_overlay_tags: tuple[str, ...] = ()
+    defender_overlay_tags: tuple[str, ...] = ()
+
+
+class CombatRule(_Config, kw_only=True):
+    """A data-driven roll modifier (rules §2.5): every matching rule adds ``roll_modifier``."""
+
+    id: str
+    roll_modifier: Annotated[int, Meta(ge=-6, le=6)]
+    requires: CombatRequires = CombatRequires()
+
+
+StartPhase = Literal["CARD_DRAW", "CARD_RESOLUTION", "MOVEMENT", "ATTACK", "DICE_RESOLUTION"]
+
+
+class GameConfig(_Config, kw_only=True):
+    """Everything a game is built from. ``GameConfig(seed=7)`` is a full default game.
+
+    Every field but ``seed`` overrides one part of the setup and then consumes no
+    randomness (rules §1.5). `new_game` validates the whole config and raises ValueError
+    naming the first problem.
+    """
+
+    seed: Seed | None = None  # None means the rules' default seed 1
+    width: BoardSide | None = None  # None: the terrain map's width, else 20
+    height: BoardSide | None = None  # None: the terrain map's height, else 30
+    terrain: str | None = None  # ASCII map (see engine.board); None: generated from the seed
+    terrain_params: TerrainParams = TerrainParams()
+    forces: PerSide[Forces] = STANDARD_FORCES
+    units: tuple[UnitSpec, ...] | None = None  # explicit placement instead of deployment
+    deployment: Literal["auto", "manual"] = "auto"
+    deck: Literal[60, 90] = 60
+    draw_pile: tuple[str, ...] | None = None  # explicit draw pile, top first (card instance ids)
+    stored: PerSide[tuple[str, ...]] | None = None  # stored bonuses at the start
+    tactics: TacticHands = TacticHands()
+    victory: VictoryConfig = VictoryConfig()
+    start_phase: StartPhase | None = None  # a resting phase to start in (default CARD_DRAW)
+    start_side: Side = Side.ATTACKER  # active player at the start
+    movement_rules: tuple[MovementRule, ...] = ()
+    combat_rules: tuple[CombatRule, ...] = ()
+
+    @property
+    def start_phase_value(self) -> Phase:
+        """The phase a non-deployment game starts in."""
+        return Phase(self.start_phase) if self.start_phase else Phase.CARD_DRAW

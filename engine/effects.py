@@ -1,0 +1,141 @@
+"""Effect records: created from card data when a card is played, expired by duration.
+
+Effects are plain data in ``state.effects`` (rules §8.1); hooks (`engine.hooks`) read
+them. This module only creates and removes them.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from .cards import CardDef, ConditionsDef
+from .state import Conditions, Effect, Event, GameState
+from .types import Hook, Phase, Quadrant, Side
+
+__all__ = [
+    "add_card_effects",
+    "expire_attack_effects",
+    "expire_phase_effects",
+    "expire_turn_end_effects",
+    "remove_play",
+]
+
+
+def add_card_effects(
+    state: GameState,
+    card: CardDef,
+    controller: Side,
+    targets: tuple[str, ...] = (),
+    quadrant: Quadrant | None = None,
+) -> tuple[GameState, int]:
+    """Record every lasting effect of one play of ``card``; returns ``(state, play_id)``.
+
+    Instant effects (hook ``instant``) create no record; the caller performs them.
+    """
+    play_id = state.next_play_id
+    effect_id = state.next_effect_id
+    new: list[Effect] = []
+    for spec in card.effects:
+        if spec.is_instant:
+            continue
+        value = round(spec.value * 2) if spec.hook is Hook.MODIFY_MOVEMENT else int(spec.value)
+        effect = Effect(
+            effect_id=effect_id,
+            play_id=play_id,
+            source_card=card.id,
+            source_kind=card.kind,
+            controller=controller,
+            hook=spec.hook,
+            op=spec.op,
+            value=value,
+            scope=spec.scope,
+            conditions=_bind(spec.conditions, targets, quadrant),
+            targets=targets,
+        )
+        new.append(_with_duration(effect, spec.duration, state.attack_seq))
+        effect_id += 1
+    return (
+        replace(state, effects=state.effects + tuple(new), next_effect_id=effect_id, next_play_id=play_id + 1),
+        play_id,
+    )
+
+
+def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | None) -> Conditions:
+    target_unit = targets[0] if spec.target_unit == "$target" and targets else None
+    if spec.target_quadrant == "$quadrant":
+        target_quadrant = quadrant
+    elif spec.target_quadrant is not None:
+        target_quadrant = Quadrant(spec.target_quadrant)
+    else:
+        target_quadrant = None
+    return Conditions(
+        unit_types=spec.unit_types,
+        unit_tags=spec.unit_tags,
+        min_distance=spec.min_distance,
+        target_unit=target_unit,
+        target_quadrant=target_quadrant,
+        card_category=spec.card_category,
+        card_class=spec.card_class,
+    )
+
+
+def _with_duration(effect: Effect, duration: str, attack_seq: int) -> Effect:
+    kind, _, arg = duration.partition(":")
+    if kind == "end_of_turn":
+        return replace(effect, expires="turn_ends", remaining_turn_ends=1)
+    if kind == "turns":
+        return replace(effect, expires="turn_ends", remaining_turn_ends=int(arg))
+    if kind == "this_attack":
+        return replace(effect, expires="this_attack", attack_seq=attack_seq)
+    if kind == "until_phase":
+        return replace(effect, expires="until_phase", until_phase=Phase(arg))
+    return replace(effect, expires="permanent")
+
+
+def _expired_events(gone: list[Effect]) -> tuple[Event, ...]:
+    seen: list[int] = []
+    events: list[Event] = []
+    for effect in gone:
+        if effect.play_id not in seen:
+            seen.append(effect.play_id)
+            events.append(Event(kind="effect_expired", side=effect.controller, card=effect.source_card))
+    return tuple(events)
+
+
+def _partition(state: GameState, gone_if: list[bool]) -> GameState:
+    if not any(gone_if):
+        return state
+    keep = tuple(e for e, gone in zip(state.effects, gone_if, strict=True) if not gone)
+    gone = [e for e, g in zip(state.effects, gone_if, strict=True) if g]
+    return replace(state, effects=keep, events=state.events + _expired_events(gone))
+
+
+def expire_turn_end_effects(state: GameState) -> GameState:
+    """END_TURN step 3: count down ``turns``/``end_of_turn`` effects and drop those at 0."""
+    kept: list[Effect] = []
+    gone: list[Effect] = []
+    for effect in state.effects:
+        if effect.expires != "turn_ends" or effect.remaining_turn_ends is None:
+            kept.append(effect)
+        elif effect.remaining_turn_ends <= 1:
+            gone.append(effect)
+        else:
+            kept.append(replace(effect, remaining_turn_ends=effect.remaining_turn_ends - 1))
+    if not gone and kept == list(state.effects):
+        return state
+    return replace(state, effects=tuple(kept), events=state.events + _expired_events(gone))
+
+
+def expire_attack_effects(state: GameState, attack_seq: int) -> GameState:
+    """Drop the ``this_attack`` effects of attack number ``attack_seq`` (resolved or cancelled)."""
+    return _partition(state, [e.expires == "this_attack" and e.attack_seq == attack_seq for e in state.effects])
+
+
+def expire_phase_effects(state: GameState, phase: Phase) -> GameState:
+    """Drop ``until_phase`` effects waiting for ``phase`` (the first step of entering it)."""
+    return _partition(state, [e.expires == "until_phase" and e.until_phase is phase for e in state.effects])
+
+
+def remove_play(state: GameState, play_id: int) -> GameState:
+    """Remove every effect of one card play (a cancelled malus)."""
+    return replace(state, effects=tuple(e for e in state.effects if e.play_id != play_id))

@@ -1,0 +1,217 @@
+"""Hook points: how live effects change what the rules allow and compute (rules §8.2).
+
+Each function answers one question for the rule pages by folding the matching effects
+with the hook's combination rule. Every combination rule (any/all, sum, max, min,
+product) is order-independent, so the result never depends on effect order.
+"""
+
+from __future__ import annotations
+
+from .boardinfo import board_info
+from .cards import CardDef
+from .grid import chebyshev
+from .state import Effect, GameState, Modifier, Unit
+from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS
+from .types import Hook, Side
+
+__all__ = [
+    "attack_damage",
+    "attack_roll_modifiers",
+    "can_attack",
+    "can_attack_after_move",
+    "can_move_unit",
+    "can_play_card",
+    "can_play_tactic",
+    "can_resupply",
+    "defense_modifiers",
+    "ignores_defender_terrain",
+    "max_moves",
+    "movement_allowance",
+    "storage_limit",
+    "unit_distance",
+]
+
+
+def _unit_applies(effect: Effect, unit: Unit) -> bool:
+    scope = effect.scope
+    if scope == "targets":
+        hit = unit.id in effect.targets
+    elif scope == "own_units":
+        hit = unit.side is effect.controller
+    elif scope == "enemy_units":
+        hit = unit.side is not effect.controller
+    else:  # all_units
+        hit = True
+    return hit and _unit_conditions(effect, unit)
+
+
+def _unit_conditions(effect: Effect, unit: Unit) -> bool:
+    cond = effect.conditions
+    if cond.unit_types and unit.type not in cond.unit_types:
+        return False
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
+
+
+def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Unit, distance: int) -> bool:
+    scope = effect.scope
+    if scope == "targets":
+        hit = attacker.id in effect.targets
+    elif scope == "own_attacks":
+        hit = attacker.side is effect.controller
+    elif scope == "pending_attack":
+        pending = state.pending_attack
+        hit = (
+            pending is not None
+            and effect.attack_seq == state.attack_seq
+            and pending.attacker == attacker.id
+            and pending.target == target.id
+        )
+    else:  # all_attacks
+        hit = True
+    if not hit or not _unit_conditions(effect, attacker):
+        return False
+    cond = effect.conditions
+    if cond.min_distance is not None and distance < cond.min_distance:
+        return False
+    if cond.target_unit is not None and target.id != cond.target_unit:
+        return False
+    if cond.target_quadrant is not None:
+        info = board_info(state.board)
+        if target.cell is None or info.quadrant[info.index[target.cell]] is not cond.target_quadrant:
+            return False
+    return True
+
+
+def _player_applies(effect: Effect, side: Side, card: CardDef | None = None) -> bool:
+    if effect.controller is not side:
+        return False
+    cond = effect.conditions
+    if card is not None:
+        if cond.card_category and card.category not in cond.card_category:
+            return False
+        if cond.card_class and card.card_class not in cond.card_class:
+            return False
+    return True
+
+
+def _effects(state: GameState, hook: Hook) -> list[Effect]:
+    return [e for e in state.effects if e.hook is hook]
+
+
+def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
+    """Chebyshev distance between two placed units."""
+    info = board_info(state.board)
+    assert attacker.cell is not None and target.cell is not None
+    return chebyshev(info.xy(info.index[attacker.cell]), info.xy(info.index[target.cell]))
+
+
+def can_move_unit(state: GameState, unit: Unit) -> bool:
+    """False if any *deny* applies to ``unit`` and no *allow* applies."""
+    denied = allowed = False
+    for effect in _effects(state, Hook.CAN_MOVE_UNIT):
+        if _unit_applies(effect, unit):
+            if effect.op == "deny":
+                denied = True
+            else:
+                allowed = True
+    return allowed or not denied
+
+
+def movement_allowance(state: GameState, unit: Unit) -> int:
+    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+    allowance = 2 * UNITS[unit.type].movement_mp
+    halvings = 0
+    for effect in _effects(state, Hook.MODIFY_MOVEMENT):
+        if _unit_applies(effect, unit):
+            if effect.op == "add":
+                allowance += effect.value  # already in half-points
+            else:
+                halvings += 1
+    for _ in range(halvings):
+        allowance //= 2
+    return max(0, allowance)
+
+
+def max_moves(state: GameState, side: Side) -> int:
+    """Units ``side`` may move this turn: ``5 + Σ add``, then the smallest *cap*."""
+    moves = BASE_MAX_MOVES
+    caps: list[int] = []
+    for effect in _effects(state, Hook.MODIFY_MAX_MOVES):
+        if _player_applies(effect, side):
+            if effect.op == "add":
+                moves += effect.value
+            else:
+                caps.append(effect.value)
+    return max(0, min([moves, *caps]))
+
+
+def can_attack(state: GameState, attacker: Unit, target: Unit) -> bool:
+    """False if any *deny* applies to the attack."""
+    distance = unit_distance(attacker, target, state)
+    return not any(_attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.CAN_ATTACK))
+
+
+def can_attack_after_move(state: GameState, unit: Unit) -> bool:
+    """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
+    return any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
+
+
+def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Modifier]:
+    """Every modify_attack_roll term that applies, named by its source card."""
+    return [
+        Modifier(source=e.source_card, value=e.value)
+        for e in _effects(state, Hook.MODIFY_ATTACK_ROLL)
+        if _attack_applies(state, e, attacker, target, distance)
+    ]
+
+
+def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
+    """Every modify_defense term on ``target`` (subtracted from the roll)."""
+    return [
+        Modifier(source=e.source_card, value=e.value)
+        for e in _effects(state, Hook.MODIFY_DEFENSE)
+        if _unit_applies(e, target)
+    ]
+
+
+def attack_damage(state: GameState, attacker: Unit, target: Unit) -> int:
+    """HP a hit removes: ``(damage + Σ add) × Π mul``."""
+    distance = unit_distance(attacker, target, state)
+    damage = UNITS[attacker.type].damage
+    factor = 1
+    for effect in _effects(state, Hook.MODIFY_DAMAGE):
+        if _attack_applies(state, effect, attacker, target, distance):
+            if effect.op == "add":
+                damage += effect.value
+            else:
+                factor *= effect.value
+    return max(0, damage * factor)
+
+
+def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit) -> bool:
+    """True if an ``ignore_defender_terrain`` effect covers the attack."""
+    distance = unit_distance(attacker, target, state)
+    return any(
+        _attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.IGNORE_DEFENDER_TERRAIN)
+    )
+
+
+def can_play_card(state: GameState, side: Side, card: CardDef) -> bool:
+    """False if any *deny* matches ``card`` for ``side`` (for effect and for cancelling)."""
+    return not any(_player_applies(e, side, card) for e in _effects(state, Hook.CAN_PLAY_CARD))
+
+
+def can_play_tactic(state: GameState, side: Side) -> bool:
+    """False if any *deny* applies to ``side``."""
+    return not any(_player_applies(e, side) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
+
+
+def storage_limit(state: GameState, side: Side) -> int:
+    """Stored bonuses ``side`` may keep: ``6 + max(add)``."""
+    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side)]
+    return BASE_STORAGE_LIMIT + max(adds, default=0)
+
+
+def can_resupply(state: GameState, unit: Unit) -> bool:
+    """False if any *deny* applies to ``unit``."""
+    return not any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_RESUPPLY))

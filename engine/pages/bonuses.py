@@ -1,0 +1,224 @@
+"""Rule page: drawing and bonus cards (DRAW_CARD, PLAY_BONUS, STORE_BONUS, DISCARD_BONUS; §7)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..actions import Action, DiscardBonus, DrawCard, PlayBonus, StoreBonus
+from ..cards import CardDef, card_of
+from ..deck import card_available, draw_top
+from ..effects import add_card_effects
+from ..errors import IllegalAction
+from ..flow import enter
+from ..hooks import can_play_card, storage_limit
+from ..state import Event, GameState, PendingCard, PlayerState, Unit
+from ..tables import UNITS
+from ..targeting import is_neutral, target_options
+from ..types import Phase, Side, unit_order
+
+_DRAW_CARD = DrawCard()
+_DISCARD_BONUS = DiscardBonus()
+
+
+def drawn_card(state: GameState, kind: str) -> CardDef | None:
+    """The pending drawn card if it is of ``kind`` (``bonus``/``malus``)."""
+    pending = state.pending_card
+    if pending is None:
+        return None
+    card = card_of(pending.card)
+    return card if card.kind == kind else None
+
+
+def with_player(state: GameState, player: PlayerState) -> GameState:
+    """``state`` with ``player`` replacing the record of its side."""
+    players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
+    return replace(state, players=players)
+
+
+# DRAW_CARD ---------------------------------------------------------------------------
+
+
+def _offer_draw(state: GameState) -> list[Action]:
+    if state.phase is Phase.CARD_DRAW and not state.drawn_this_turn and card_available(state):
+        return [_DRAW_CARD]
+    return []
+
+
+def _apply_draw(state: GameState, action: DrawCard) -> GameState:
+    if state.drawn_this_turn:
+        raise IllegalAction("you have already drawn this turn", "precondition")
+    if not card_available(state):
+        raise IllegalAction("no card is left to draw (draw and discard piles are empty)", "precondition")
+    state, card = draw_top(state)
+    is_bonus = card_of(card).kind == "bonus"
+    event = Event(kind="card_drawn", side=state.active, card=card, private_to=state.active if is_bonus else None)
+    state = replace(
+        state,
+        pending_card=PendingCard(card=card, drawer=state.active),
+        drawn_this_turn=True,
+        events=(*state.events, event),
+    )
+    return enter(state, Phase.CARD_RESOLUTION)
+
+
+# PLAY_BONUS --------------------------------------------------------------------------
+
+
+def _bonus_plays(state: GameState, stored_index: int | None, card: CardDef) -> list[PlayBonus]:
+    side = state.active
+    if is_neutral(state, side, card) or not can_play_card(state, side, card):
+        return []
+    return [
+        PlayBonus(stored_index=stored_index, targets=targets, params=params)
+        for targets, params in target_options(state, side, card)
+    ]
+
+
+def _offer_play_bonus(state: GameState) -> list[Action]:
+    plays: list[Action] = []
+    drawn = drawn_card(state, "bonus")
+    if drawn is not None and state.phase is Phase.CARD_RESOLUTION:
+        plays.extend(_bonus_plays(state, None, drawn))
+    if state.pending_card is None:
+        for i, card in enumerate(state.player(state.active).stored):
+            plays.extend(_bonus_plays(state, i, card_of(card)))
+    return plays
+
+
+def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
+    side = state.active
+    stored = state.player(side).stored
+    if action.stored_index is None:
+        if drawn_card(state, "bonus") is None or state.phase is not Phase.CARD_RESOLUTION:
+            raise IllegalAction("there is no drawn bonus to play (use stored_index for a stored card)", "precondition")
+        assert state.pending_card is not None
+        instance = state.pending_card.card
+    else:
+        if state.pending_card is not None:
+            raise IllegalAction(f"deal with the drawn card {state.pending_card.card} first", "precondition")
+        if action.stored_index >= len(stored):
+            raise IllegalAction(
+                f"stored_index {action.stored_index} is out of range: you store {len(stored)} card(s)", "bad_index"
+            )
+        instance = stored[action.stored_index]
+    card = card_of(instance)
+    if not card.effects:
+        raise IllegalAction(f"{card.name} has no effect of its own; it can only cancel a malus", "not_playable")
+    if not can_play_card(state, side, card):
+        raise IllegalAction(f"an effect forbids you to play {card.name} now", "card_blocked")
+    if action not in _bonus_plays(state, action.stored_index, card):
+        if is_neutral(state, side, card):
+            raise IllegalAction(f"{card.name} has no legal target now (it is neutral)", "not_playable")
+        raise IllegalAction(
+            f"{card.name} cannot be aimed at targets={list(action.targets)} params={action.params}", "bad_target"
+        )
+    state, _ = add_card_effects(state, card, side, action.targets)
+    state = _instant_effects(state, card, side, action)
+    if action.stored_index is None:
+        state = replace(state, pending_card=None)
+    else:
+        player = state.player(side)
+        kept = player.stored[: action.stored_index] + player.stored[action.stored_index + 1 :]
+        state = with_player(state, replace(player, stored=kept))
+    event = Event(
+        kind="bonus_played",
+        side=side,
+        card=instance,
+        unit=action.targets[0] if action.targets else None,
+        cell=action.params.cell,
+    )
+    return replace(state, discard_pile=(*state.discard_pile, instance), events=(*state.events, event))
+
+
+def _instant_effects(state: GameState, card: CardDef, side: Side, action: PlayBonus) -> GameState:
+    for spec in card.effects:
+        if spec.op == "restore_hp":
+            units = tuple(replace(u, hp=UNITS[u.type].hp) if u.id in action.targets else u for u in state.units)
+            state = replace(
+                state,
+                units=units,
+                events=(*state.events, *(Event(kind="unit_restored", side=side, unit=t) for t in action.targets)),
+            )
+        elif spec.op == "return_unit":
+            state = _return_unit(state, side, action.targets[0], action.params.cell or "")
+    return state
+
+
+def _return_unit(state: GameState, side: Side, unit_id: str, cell: str) -> GameState:
+    player = state.player(side)
+    record = next(u for u in player.destroyed if u.id == unit_id)
+    unit = Unit(
+        id=unit_id, side=side, type=record.type, cell=cell, hp=UNITS[record.type].hp, has_moved=True, has_attacked=True
+    )
+    state = with_player(state, replace(player, destroyed=tuple(u for u in player.destroyed if u.id != unit_id)))
+    units = sorted((*state.units, unit), key=lambda u: unit_order(u.id))
+    event = Event(kind="unit_returned", side=side, unit=unit_id, cell=cell)
+    return replace(state, units=tuple(units), events=(*state.events, event))
+
+
+# STORE_BONUS / DISCARD_BONUS -----------------------------------------------------------
+
+
+def _offer_store(state: GameState) -> list[Action]:
+    if drawn_card(state, "bonus") is None:
+        return []
+    count = len(state.player(state.active).stored)
+    if count < storage_limit(state, state.active):
+        return [StoreBonus()]
+    return [StoreBonus(replace_index=i) for i in range(count)]
+
+
+def _apply_store(state: GameState, action: StoreBonus) -> GameState:
+    if drawn_card(state, "bonus") is None:
+        raise IllegalAction("there is no drawn bonus to store", "precondition")
+    assert state.pending_card is not None
+    side = state.active
+    player = state.player(side)
+    limit = storage_limit(state, side)
+    card = state.pending_card.card
+    events = [Event(kind="bonus_stored", side=side, card=card, private_to=side)]
+    discard = state.discard_pile
+    if len(player.stored) < limit:
+        if action.replace_index is not None:
+            raise IllegalAction(
+                f"storage has room ({len(player.stored)} of {limit}): store without replace_index", "bad_index"
+            )
+        stored = (*player.stored, card)
+    else:
+        if action.replace_index is None or action.replace_index >= len(player.stored):
+            raise IllegalAction(
+                f"storage is full ({limit}): give replace_index 0..{len(player.stored) - 1}", "bad_index"
+            )
+        replaced = player.stored[action.replace_index]
+        stored = (*player.stored[: action.replace_index], card, *player.stored[action.replace_index + 1 :])
+        discard = (*discard, replaced)
+        events.append(Event(kind="bonus_discarded", side=side, card=replaced))
+    state = with_player(state, replace(player, stored=stored))
+    return replace(state, pending_card=None, discard_pile=discard, events=(*state.events, *events))
+
+
+def _offer_discard(state: GameState) -> list[Action]:
+    return [_DISCARD_BONUS] if drawn_card(state, "bonus") is not None else []
+
+
+def _apply_discard(state: GameState, action: DiscardBonus) -> GameState:
+    if drawn_card(state, "bonus") is None:
+        raise IllegalAction("there is no drawn bonus to discard", "precondition")
+    assert state.pending_card is not None
+    card = state.pending_card.card
+    event = Event(kind="bonus_discarded", side=state.active, card=card)
+    return replace(state, pending_card=None, discard_pile=(*state.discard_pile, card), events=(*state.events, event))
+
+
+OFFERS = {
+    DrawCard: _offer_draw,
+    PlayBonus: _offer_play_bonus,
+    StoreBonus: _offer_store,
+    DiscardBonus: _offer_discard,
+}
+APPLY = {
+    DrawCard: _apply_draw,
+    PlayBonus: _apply_play_bonus,
+    StoreBonus: _apply_store,
+    DiscardBonus: _apply_discard,
+}

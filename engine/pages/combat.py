@@ -1,0 +1,154 @@
+"""Rule page: attacks (DECLARE_ATTACK, WITHDRAW_ATTACK, ROLL_DICE, RESOLVE_ATTACK; rules §6)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..actions import Action, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
+from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
+from ..effects import expire_attack_effects
+from ..errors import IllegalAction
+from ..hooks import attack_damage
+from ..rng import roll_d6
+from ..state import Attack, Event, GameState
+from ..tables import MAX_ATTACKS_PER_TURN
+from ..types import Phase, unit_order
+from ..victory import check_after_removal
+from .bonuses import with_player
+
+_ROLL_DICE = RollDice()
+_RESOLVE_ATTACK = ResolveAttack()
+
+
+def _offer_declare(state: GameState) -> list[Action]:
+    if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
+        return []
+    attackers = [u for u in state.units if u.side is state.active and not u.has_attacked and u.cell is not None]
+    targets = [u for u in state.units if u.side is not state.active and u.cell is not None]
+    return [
+        DeclareAttack(attacker_id=a.id, target_id=t.id)
+        for a in attackers
+        for t in targets
+        if attack_problem(state, a, t) is None
+    ]
+
+
+def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:
+    attacker = state.unit(action.attacker_id)
+    target = state.unit(action.target_id)
+    for unit_id, unit in ((action.attacker_id, attacker), (action.target_id, target)):
+        if unit is None:
+            raise IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
+    assert attacker is not None and target is not None
+    if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
+        raise IllegalAction(f"{MAX_ATTACKS_PER_TURN} attacks are already declared this turn", "attack_limit")
+    problem = attack_problem(state, attacker, target)
+    if problem:
+        raise IllegalAction(problem, "cannot_attack")
+    units = tuple(replace(u, has_attacked=True) if u.id == attacker.id else u for u in state.units)
+    event = Event(kind="attack_declared", side=state.active, unit=attacker.id, target=target.id)
+    return replace(
+        state,
+        units=units,
+        attack_queue=(*state.attack_queue, Attack(attacker=attacker.id, target=target.id)),
+        events=(*state.events, event),
+    )
+
+
+def _offer_withdraw(state: GameState) -> list[Action]:
+    return [
+        WithdrawAttack(attacker_id=a.attacker) for a in sorted(state.attack_queue, key=lambda a: unit_order(a.attacker))
+    ]
+
+
+def _apply_withdraw(state: GameState, action: WithdrawAttack) -> GameState:
+    queued = [a for a in state.attack_queue if a.attacker == action.attacker_id]
+    if not queued:
+        raise IllegalAction(f"{action.attacker_id} has no declared attack to withdraw", "not_declared")
+    units = tuple(replace(u, has_attacked=False) if u.id == action.attacker_id else u for u in state.units)
+    event = Event(kind="attack_withdrawn", side=state.active, unit=action.attacker_id, target=queued[0].target)
+    queue = tuple(a for a in state.attack_queue if a.attacker != action.attacker_id)
+    return replace(state, units=units, attack_queue=queue, events=(*state.events, event))
+
+
+def _offer_roll(state: GameState) -> list[Action]:
+    return [_ROLL_DICE] if state.pending_attack is not None and state.last_roll is None else []
+
+
+def _apply_roll(state: GameState, action: RollDice) -> GameState:
+    if state.pending_attack is None:
+        raise IllegalAction("there is no pending attack to roll for", "precondition")
+    if state.last_roll is not None:
+        raise IllegalAction("the die has already been rolled for this attack: resolve it", "precondition")
+    natural, rng = roll_d6(state.rng)
+    state = replace(state, rng=rng)
+    roll = compute_roll(state, natural)
+    event = Event(
+        kind="dice_rolled",
+        side=state.active,
+        unit=state.pending_attack.attacker,
+        target=state.pending_attack.target,
+        value=natural,
+        detail=roll.outcome,
+    )
+    return replace(state, last_roll=roll, events=(*state.events, event))
+
+
+def _offer_resolve(state: GameState) -> list[Action]:
+    return [_RESOLVE_ATTACK] if state.pending_attack is not None and state.last_roll is not None else []
+
+
+def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
+    pending, roll = state.pending_attack, state.last_roll
+    if pending is None or roll is None:
+        raise IllegalAction("there is no rolled attack to resolve (ROLL_DICE first)", "precondition")
+    attacker = placed_unit(state, pending.attacker)
+    target = placed_unit(state, pending.target)
+    assert attacker is not None and target is not None
+    events = [
+        Event(
+            kind="attack_hit" if roll.outcome == "HIT" else "attack_missed",
+            side=state.active,
+            unit=attacker.id,
+            target=target.id,
+            value=roll.modified,
+        )
+    ]
+    destroyed = False
+    if roll.outcome == "HIT":
+        damage = attack_damage(state, attacker, target)
+        hp = target.hp - damage
+        if hp <= 0:
+            destroyed = True
+            owner = state.player(target.side)
+            record = replace(target, hp=0, cell=None, has_moved=False, has_attacked=False)
+            state = with_player(state, replace(owner, destroyed=(*owner.destroyed, record)))
+            state = replace(state, units=tuple(u for u in state.units if u.id != target.id))
+            events.append(
+                Event(kind="unit_destroyed", side=target.side, unit=target.id, cell=target.cell, value=damage)
+            )
+        else:
+            state = replace(state, units=tuple(replace(u, hp=hp) if u.id == target.id else u for u in state.units))
+            events.append(Event(kind="unit_damaged", side=target.side, unit=target.id, cell=target.cell, value=damage))
+    state = replace(state, last_roll=None, events=(*state.events, *events))
+    state = expire_attack_effects(state, state.attack_seq)
+    state = replace(state, pending_attack=None)
+    if destroyed:
+        state = check_after_removal(state)
+        if state.phase is Phase.VICTORY:
+            return state
+    return advance_queue(state)
+
+
+OFFERS = {
+    DeclareAttack: _offer_declare,
+    WithdrawAttack: _offer_withdraw,
+    RollDice: _offer_roll,
+    ResolveAttack: _offer_resolve,
+}
+APPLY = {
+    DeclareAttack: _apply_declare,
+    WithdrawAttack: _apply_withdraw,
+    RollDice: _apply_roll,
+    ResolveAttack: _apply_resolve,
+}

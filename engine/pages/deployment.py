@@ -1,0 +1,84 @@
+"""Rule page: manual deployment (DEPLOY_UNIT, AUTO_DEPLOY, CONFIRM_DEPLOYMENT; rules §3.4)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..actions import Action, AutoDeploy, ConfirmDeployment, DeployUnit
+from ..boardinfo import board_info
+from ..deployment import auto_deploy, deployment_cells
+from ..errors import IllegalAction
+from ..flow import enter
+from ..movement import occupied_cells
+from ..state import Event, GameState
+from ..types import Phase, Side
+
+_AUTO_DEPLOY = AutoDeploy()
+_CONFIRM = ConfirmDeployment()
+
+
+def _deploying(state: GameState) -> Side:
+    assert state.deploying is not None
+    return state.deploying
+
+
+def _offer_deploy(state: GameState) -> list[Action]:
+    side = _deploying(state)
+    info = board_info(state.board)
+    cells = [info.labels[i] for i in deployment_cells(info, side, occupied_cells(state))]
+    return [DeployUnit(unit_id=u.id, cell=c) for u in state.units if u.side is side for c in cells]
+
+
+def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
+    side = _deploying(state)
+    unit = state.unit(action.unit_id)
+    if unit is None:
+        raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
+    if unit.side is not side:
+        raise IllegalAction(f"{unit.id} belongs to {unit.side.value}; {side.value} is deploying", "not_your_unit")
+    info = board_info(state.board)
+    cell = info.index.get(action.cell)
+    if cell is None or cell not in deployment_cells(info, side, occupied_cells(state)):
+        raise IllegalAction(
+            f"{action.cell} is not a legal deployment cell for {side.value} (own zone, not water or river, unoccupied)",
+            "bad_cell",
+        )
+    units = tuple(replace(u, cell=action.cell) if u.id == unit.id else u for u in state.units)
+    event = Event(kind="unit_deployed", side=side, unit=unit.id, cell=action.cell, from_cell=unit.cell)
+    return replace(state, units=units, events=(*state.events, event))
+
+
+def _unplaced(state: GameState) -> list[str]:
+    side = _deploying(state)
+    return [u.id for u in state.units if u.side is side and u.cell is None]
+
+
+def _offer_auto(state: GameState) -> list[Action]:
+    return [_AUTO_DEPLOY] if _unplaced(state) else []
+
+
+def _apply_auto(state: GameState, action: AutoDeploy) -> GameState:
+    unplaced = _unplaced(state)
+    if not unplaced:
+        raise IllegalAction("every unit is already placed", "precondition")
+    return auto_deploy(state, unplaced)
+
+
+def _offer_confirm(state: GameState) -> list[Action]:
+    return [] if _unplaced(state) else [_CONFIRM]
+
+
+def _apply_confirm(state: GameState, action: ConfirmDeployment) -> GameState:
+    unplaced = _unplaced(state)
+    if unplaced:
+        raise IllegalAction(f"place every unit first ({', '.join(unplaced)} still waiting)", "precondition")
+    side = _deploying(state)
+    event = Event(kind="deployment_confirmed", side=side)
+    state = replace(state, events=(*state.events, event))
+    if side is Side.DEFENDER:
+        return replace(state, deploying=Side.ATTACKER)
+    return enter(replace(state, deploying=None), Phase.TURN_START)
+
+
+OFFERS = {DeployUnit: _offer_deploy, AutoDeploy: _offer_auto, ConfirmDeployment: _offer_confirm}
+APPLY = {DeployUnit: _apply_deploy, AutoDeploy: _apply_auto, ConfirmDeployment: _apply_confirm}

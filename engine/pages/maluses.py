@@ -1,0 +1,177 @@
+"""Rule page: malus cards (ACCEPT_MALUS, CHOOSE_MALUS_TARGETS, CANCEL_MALUS; rules §7.4, §7.6)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from msgspec.structs import replace
+
+from ..actions import AcceptMalus, Action, CancelMalus, ChooseMalusTargets
+from ..cards import CARDS, CardDef, card_of
+from ..effects import add_card_effects, remove_play
+from ..errors import IllegalAction
+from ..hooks import can_play_card
+from ..state import Event, GameState, Unit
+from ..tables import UNITS
+from ..types import Phase, Side
+from .bonuses import drawn_card, with_player
+
+_ACCEPT_MALUS = AcceptMalus()
+
+
+def _eligible_victims(state: GameState, card: CardDef, drawer: Side) -> list[Unit]:
+    victims = card.victims
+    return [
+        u
+        for u in state.units
+        if u.side is drawer
+        and u.cell is not None
+        and (not victims.unit_types or u.type in victims.unit_types)
+        and (not victims.unit_tags or any(t in victims.unit_tags for t in UNITS[u.type].tags))
+    ]
+
+
+def _apply_malus(state: GameState, card: CardDef, instance: str, drawer: Side, victims: tuple[str, ...]) -> GameState:
+    state, play_id = add_card_effects(state, card, drawer, victims)
+    events = [Event(kind="malus_applied", side=drawer, card=instance, value=play_id)]
+    events += [Event(kind="malus_victim", side=drawer, card=instance, unit=v) for v in victims]
+    return replace(
+        state, pending_card=None, discard_pile=(*state.discard_pile, instance), events=(*state.events, *events)
+    )
+
+
+# ACCEPT_MALUS ----------------------------------------------------------------------------
+
+
+def _offer_accept(state: GameState) -> list[Action]:
+    pending = state.pending_card
+    return [_ACCEPT_MALUS] if drawn_card(state, "malus") and pending and not pending.accepted else []
+
+
+def _apply_accept(state: GameState, action: AcceptMalus) -> GameState:
+    card = drawn_card(state, "malus")
+    pending = state.pending_card
+    if card is None or pending is None or pending.accepted:
+        raise IllegalAction("there is no drawn malus waiting to be accepted", "precondition")
+    if card.victims.kind == "none":
+        return _apply_malus(state, card, pending.card, pending.drawer, ())
+    if not _eligible_victims(state, card, pending.drawer):
+        event = Event(kind="malus_fizzled", side=pending.drawer, card=pending.card)
+        return replace(
+            state, pending_card=None, discard_pile=(*state.discard_pile, pending.card), events=(*state.events, event)
+        )
+    event = Event(kind="malus_accepted", side=pending.drawer, card=pending.card)
+    return replace(state, pending_card=replace(pending, accepted=True), events=(*state.events, event))
+
+
+# CHOOSE_MALUS_TARGETS ----------------------------------------------------------------------
+
+
+def _victim_choices(state: GameState) -> list[ChooseMalusTargets]:
+    pending = state.pending_card
+    if pending is None or not pending.accepted:
+        return []
+    card = card_of(pending.card)
+    eligible = [u.id for u in _eligible_victims(state, card, pending.drawer)]
+    count = min(card.victims.count, len(eligible))
+    return [ChooseMalusTargets(unit_ids=combo) for combo in combinations(eligible, count)]
+
+
+def _offer_choose(state: GameState) -> list[Action]:
+    return list(_victim_choices(state))
+
+
+def _apply_choose(state: GameState, action: ChooseMalusTargets) -> GameState:
+    pending = state.pending_card
+    if pending is None or not pending.accepted:
+        raise IllegalAction("no accepted malus is waiting for victims", "precondition")
+    if action not in _victim_choices(state):
+        card = card_of(pending.card)
+        eligible = [u.id for u in _eligible_victims(state, card, pending.drawer)]
+        count = min(card.victims.count, len(eligible))
+        raise IllegalAction(
+            f"{card.name} needs exactly {count} distinct victim(s) in unit order from {', '.join(eligible)}; "
+            f"got {list(action.unit_ids)}",
+            "bad_target",
+        )
+    return _apply_malus(state, card_of(pending.card), pending.card, pending.drawer, action.unit_ids)
+
+
+# CANCEL_MALUS ------------------------------------------------------------------------------
+
+
+def _cancels(bonus: CardDef, malus: CardDef) -> bool:
+    return bonus.cancel_power == "any" or (bonus.cancel_power == "generic" and malus.card_class == "generic")
+
+
+def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
+    """Applied maluses whose effects still affect ``side``: ``(play_id, card)`` by play id."""
+    found: dict[int, CardDef] = {}
+    for effect in state.effects:
+        if effect.source_kind != "malus" or effect.play_id in found:
+            continue
+        card = CARDS[effect.source_card]
+        if card.affects == "both" or effect.controller is side:
+            found[effect.play_id] = card
+    return sorted(found.items())
+
+
+def _cancel_options(state: GameState) -> list[CancelMalus]:
+    side = state.active
+    stored = [card_of(c) for c in state.player(side).stored]
+    targets: list[tuple[int | None, CardDef]] = []
+    drawn = drawn_card(state, "malus")
+    pending = state.pending_card
+    if drawn is not None and pending is not None and not pending.accepted:
+        targets.append((None, drawn))
+    elif pending is None and state.phase in (Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
+        targets.extend(_applied_maluses(state, side))
+    return [
+        CancelMalus(stored_index=i, malus_play_id=play_id)
+        for i, bonus in enumerate(stored)
+        if can_play_card(state, side, bonus)
+        for play_id, malus in targets
+        if _cancels(bonus, malus)
+    ]
+
+
+def _offer_cancel(state: GameState) -> list[Action]:
+    return list(_cancel_options(state))
+
+
+def _apply_cancel(state: GameState, action: CancelMalus) -> GameState:
+    side = state.active
+    stored = state.player(side).stored
+    if action.stored_index >= len(stored):
+        raise IllegalAction(
+            f"stored_index {action.stored_index} is out of range: you store {len(stored)} card(s)", "bad_index"
+        )
+    if action not in _cancel_options(state):
+        bonus = card_of(stored[action.stored_index])
+        what = "the drawn malus" if action.malus_play_id is None else f"malus play {action.malus_play_id}"
+        raise IllegalAction(
+            f"{bonus.name} cannot cancel {what} now (cancel power {bonus.cancel_power}, "
+            f"or the malus is not there, or an effect blocks the card)",
+            "cannot_cancel",
+        )
+    spent = stored[action.stored_index]
+    player = state.player(side)
+    state = with_player(
+        state, replace(player, stored=stored[: action.stored_index] + stored[action.stored_index + 1 :])
+    )
+    discard = (*state.discard_pile, spent)
+    if action.malus_play_id is None:
+        assert state.pending_card is not None
+        malus = state.pending_card.card
+        discard = (*discard, malus)
+        state = replace(state, pending_card=None)
+        event = Event(kind="malus_cancelled", side=side, card=malus, detail=spent)
+    else:
+        source = next(e.source_card for e in state.effects if e.play_id == action.malus_play_id)
+        state = remove_play(state, action.malus_play_id)
+        event = Event(kind="malus_cancelled", side=side, card=source, value=action.malus_play_id, detail=spent)
+    return replace(state, discard_pile=discard, events=(*state.events, event))
+
+
+OFFERS = {AcceptMalus: _offer_accept, ChooseMalusTargets: _offer_choose, CancelMalus: _offer_cancel}
+APPLY = {AcceptMalus: _apply_accept, ChooseMalusTargets: _apply_choose, CancelMalus: _apply_cancel}

@@ -1,0 +1,64 @@
+"""Rule page: moving units (MOVE_UNIT; rules §5)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ..actions import Action, MoveUnit
+from ..boardinfo import board_info
+from ..errors import IllegalAction
+from ..hooks import can_move_unit, max_moves, movement_allowance
+from ..movement import occupied_cells, reachable_cells
+from ..state import Event, GameState
+
+
+def _offer_moves(state: GameState) -> list[Action]:
+    if state.moves_this_turn >= max_moves(state, state.active):
+        return []
+    info = board_info(state.board)
+    labels = info.labels
+    occupied = occupied_cells(state)
+    moves: list[Action] = []
+    for unit in state.units:
+        if unit.side is state.active and not unit.has_moved and unit.cell is not None:
+            reach = reachable_cells(state, unit, occupied)
+            moves.extend(MoveUnit(unit_id=unit.id, to=labels[cell]) for cell in sorted(reach))
+    return moves
+
+
+def _apply_move(state: GameState, action: MoveUnit) -> GameState:
+    unit = state.unit(action.unit_id)
+    if unit is None:
+        raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
+    if unit.side is not state.active:
+        raise IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit")
+    if unit.cell is None:
+        raise IllegalAction(f"{unit.id} is not on the board", "not_on_board")
+    if unit.has_moved:
+        raise IllegalAction(f"{unit.id} has already moved this turn", "already_moved")
+    limit = max_moves(state, state.active)
+    if state.moves_this_turn >= limit:
+        raise IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit")
+    if not can_move_unit(state, unit):
+        raise IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move")
+    info = board_info(state.board)
+    destination = info.index.get(action.to)
+    if destination is None:
+        raise IllegalAction(f"{action.to} is off the board", "off_board")
+    reach = reachable_cells(state, unit)
+    if destination not in reach:
+        allowance = movement_allowance(state, unit)
+        raise IllegalAction(
+            f"{action.to} is not reachable for {unit.id} from {unit.cell} "
+            f"(allowance {allowance / 2:g} MP; blocked, occupied or too costly)",
+            "unreachable",
+        )
+    units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
+    event = Event(
+        kind="unit_moved", side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=reach[destination]
+    )
+    return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
+
+
+OFFERS = {MoveUnit: _offer_moves}
+APPLY = {MoveUnit: _apply_move}

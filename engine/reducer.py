@@ -1,0 +1,77 @@
+"""`reduce` and `legal_actions`: dispatch to the owning rule page, then settle the state."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from .actions import ACTION_ORDER, Action
+from .errors import IllegalAction
+from .flow import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
+from .pages import APPLY, OFFERS
+from .state import GameState
+from .types import Phase
+from .victory import end_by_action_cap
+
+__all__ = ["is_legal", "legal_actions", "reduce"]
+
+_LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
+_LEGAL_CACHE_LIMIT = 8
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every action `reduce` accepts now, for ``state.to_act``, in canonical order.
+
+    Action types in the rules §4.3 order, then fields ascending (units in unit order, cells
+    by (y, x), indices numerically, null first). Empty exactly when the game is over.
+    The result is a fresh list; callers may keep or change it.
+    """
+    cached = _LEGAL_CACHE.get(id(state))
+    if cached is not None and cached[0] is state:
+        return list(cached[1])
+    allowed = allowed_action_types(state)
+    actions: list[Action] = []
+    for action_type in ACTION_ORDER:
+        if action_type in allowed:
+            actions.extend(OFFERS[action_type](state))
+    if len(_LEGAL_CACHE) >= _LEGAL_CACHE_LIMIT:
+        _LEGAL_CACHE.pop(next(iter(_LEGAL_CACHE)))
+    _LEGAL_CACHE[id(state)] = (state, actions)
+    return list(actions)
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """True when ``action`` is in ``legal_actions(state)``."""
+    return action in legal_actions(state)
+
+
+def reduce(state: GameState, action: Action) -> GameState:
+    """Apply ``action`` for ``state.to_act`` and everything it triggers; return the new state.
+
+    Pure: ``state`` is never changed. Raises `IllegalAction` (a ValueError) with a reason
+    naming the unit, cell or phase when the action is not in `legal_actions`; then nothing
+    changed and no randomness was consumed.
+    """
+    action_type = type(action)
+    if action_type not in APPLY:
+        raise IllegalAction(f"{action!r} is not a Taktik action", "unknown_action")
+    tag = action_type.__struct_config__.tag
+    if state.phase is Phase.VICTORY:
+        raise IllegalAction(f"the game is over ({state.victory_reason}); {tag} is not legal", "game_over")
+    allowed = allowed_action_types(state)
+    if action_type not in allowed:
+        raise IllegalAction(_gating_reason(state, tag, allowed), "wrong_phase")
+    working = replace(state, events=()) if state.events else state
+    new = APPLY[action_type](working, action)
+    new = replace(new, actions_taken=new.actions_taken + 1)
+    if new.phase is not Phase.VICTORY and new.actions_taken >= new.rules.victory.max_actions:
+        new = end_by_action_cap(new)
+    return replace(new, to_act=decide_to_act(new))
+
+
+def _gating_reason(state: GameState, tag: object, allowed: frozenset[type]) -> str:
+    actor = state.to_act.value if state.to_act else "nobody"
+    if allowed == CHOOSER_ACTIONS:
+        return f"{tag} is not legal now: {actor} must choose the malus victims (CHOOSE_MALUS_TARGETS)"
+    if allowed == PRIORITY_ACTIONS:
+        return f"{tag} is not legal now: {actor} holds priority in a reaction window (PLAY_TACTIC or PASS_REACTION)"
+    return f"{tag} is not legal in phase {state.phase.value}"

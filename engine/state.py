@@ -1,0 +1,221 @@
+"""`GameState` and its parts: plain, frozen data (rules §1.2).
+
+Nothing here changes a state; new states come from ``msgspec.structs.replace``. Derived
+facts (reaction windows, legal actions) are computed by the rule pages, never stored,
+with one exception kept for every reader's convenience: ``to_act``, which `reduce`
+refreshes after each action.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from .board import Board
+from .config import CombatRule, MovementRule, VictoryConfig
+from .types import Hook, Phase, Quadrant, Side, UnitType
+
+__all__ = [
+    "HIDDEN",
+    "Attack",
+    "Conditions",
+    "Effect",
+    "Event",
+    "GameState",
+    "Modifier",
+    "PendingCard",
+    "PlayerState",
+    "PointControl",
+    "ReactionMark",
+    "Roll",
+    "Rules",
+    "Unit",
+]
+
+HIDDEN = "?"
+"""Stands in for a card identity a player may not see (see `player_view`)."""
+
+
+class _Data(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of state structs: immutable, keyword-only, strict on decode."""
+
+
+class Unit(_Data, kw_only=True):
+    """A unit on the board (or, during manual deployment, waiting to be placed)."""
+
+    id: str  # "A1".."A10", "D1".."D15" by default
+    side: Side
+    type: UnitType
+    cell: str | None  # cell label; None while undeployed
+    hp: int
+    has_moved: bool = False  # moved this turn
+    has_attacked: bool = False  # declared (or supported) an attack this turn
+
+
+class PlayerState(_Data, kw_only=True):
+    """What one side holds."""
+
+    side: Side
+    stored: tuple[str, ...] = ()  # face-down bonus card instances, in storage order
+    tactics: tuple[str, ...] = ()  # tactic card ids still in hand (single use)
+    destroyed: tuple[Unit, ...] = ()  # own units destroyed, in order of destruction
+    point_vp: int = 0  # victory points earned from controlled points
+
+
+class PendingCard(_Data, kw_only=True):
+    """The card drawn this turn, until it is played, stored, discarded, applied or cancelled."""
+
+    card: str  # card instance id, e.g. "air_cover#2"
+    drawer: Side
+    accepted: bool = False  # a targeted malus accepted and awaiting its victims
+
+
+class Attack(_Data, kw_only=True):
+    """A declared attack."""
+
+    attacker: str
+    target: str
+
+
+class Modifier(_Data, kw_only=True):
+    """One term of a roll, for explaining it: where it comes from and how much it adds."""
+
+    source: str  # e.g. "artillery_support", "terrain URBAN defense", "combat rule: flank"
+    value: int
+
+
+class Roll(_Data, kw_only=True):
+    """The die of the pending attack and its outcome (rules §6.3)."""
+
+    natural: int  # the die, 1..6
+    modified: int  # natural plus modifiers, clamped to 1..6
+    required: int  # the threshold for the distance
+    distance: int
+    outcome: Literal["HIT", "MISS"]
+    modifiers: tuple[Modifier, ...] = ()
+
+
+class Conditions(_Data, kw_only=True, omit_defaults=True):
+    """Extra conditions of an effect (rules §8.3); every given condition must match."""
+
+    unit_types: tuple[UnitType, ...] = ()
+    unit_tags: tuple[str, ...] = ()
+    min_distance: int | None = None
+    target_unit: str | None = None
+    target_quadrant: Quadrant | None = None
+    card_category: tuple[str, ...] = ()
+    card_class: tuple[str, ...] = ()
+
+
+class Effect(_Data, kw_only=True):
+    """A live effect of a card play: pure data, evaluated through its hook (rules §8.1)."""
+
+    effect_id: int  # increasing; effects are evaluated in this order
+    play_id: int  # shared by every effect of one card play
+    source_card: str  # card id
+    source_kind: Literal["bonus", "malus", "tactic"]
+    controller: Side  # who played it (the drawer, for a malus)
+    hook: Hook
+    op: str  # add | mul | halve | cap | allow | deny | apply
+    value: int  # for modify_movement: half-points
+    scope: str  # targets | own_units | enemy_units | all_units | own_attacks | all_attacks | ...
+    conditions: Conditions = Conditions()
+    targets: tuple[str, ...] = ()
+    expires: Literal["turn_ends", "this_attack", "until_phase", "permanent"] = "turn_ends"
+    remaining_turn_ends: int | None = None  # for "turn_ends": END_TURNs left
+    attack_seq: int | None = None  # for "this_attack": the attack it belongs to
+    until_phase: Phase | None = None  # for "until_phase"
+
+
+class ReactionMark(_Data, kw_only=True):
+    """A player has played or passed in a reaction window instance (rules §9.2)."""
+
+    instance: str  # instance key, e.g. "3:beforeAttackRoll:2"
+    side: Side
+    played: bool  # True: played a tactic; False: passed
+
+
+class PointControl(_Data, kw_only=True):
+    """Which side controls a victory or territory point."""
+
+    cell: str
+    side: Side
+
+
+class Event(_Data, kw_only=True, omit_defaults=True):
+    """Something that happened during the last action, for logs and animations.
+
+    ``private_to`` marks an event whose ``card`` only that side may see; `player_view`
+    blanks the card for everyone else.
+    """
+
+    kind: str
+    side: Side | None = None
+    unit: str | None = None
+    target: str | None = None
+    card: str | None = None
+    cell: str | None = None
+    from_cell: str | None = None
+    value: int | None = None
+    detail: str | None = None
+    private_to: Side | None = None
+
+
+class Rules(_Data, kw_only=True):
+    """The parts of the config that matter during play."""
+
+    victory: VictoryConfig
+    deck: int  # 60 or 90
+    movement_rules: tuple[MovementRule, ...] = ()
+    combat_rules: tuple[CombatRule, ...] = ()
+
+
+class GameState(_Data, kw_only=True):
+    """A complete game position. Plain data: it round-trips through JSON unchanged."""
+
+    board: Board
+    rules: Rules
+    phase: Phase
+    turn: int  # 1-based; ATTACKER plays odd turns
+    active: Side  # whose turn it is
+    to_act: Side | None  # who must decide now (derived, refreshed by reduce); None in VICTORY
+    units: tuple[Unit, ...]  # on the board (or undeployed), in unit order
+    players: tuple[PlayerState, PlayerState]  # ATTACKER, DEFENDER
+    draw_pile: tuple[str, ...]  # top first
+    discard_pile: tuple[str, ...]  # oldest first; the top is the last
+    rng: int  # the LCG state
+    deploying: Side | None = None  # manual deployment: the side placing units
+    pending_card: PendingCard | None = None
+    drawn_this_turn: bool = False
+    moves_this_turn: int = 0
+    attack_queue: tuple[Attack, ...] = ()  # declared, not yet pending
+    pending_attack: Attack | None = None
+    attack_seq: int = 0  # number of the pending attack this turn
+    last_roll: Roll | None = None
+    effects: tuple[Effect, ...] = ()
+    next_effect_id: int = 1
+    next_play_id: int = 1
+    reactions: tuple[ReactionMark, ...] = ()  # window records, cleared at TURN_START
+    control: tuple[PointControl, ...] = ()  # victory/territory points, by cell
+    hold_count: int = 0  # capture and hold: consecutive holding END_TURNs
+    actions_taken: int = 0  # accepted actions since new_game
+    winner: Side | None = None
+    victory_reason: str | None = None
+    events: tuple[Event, ...] = ()  # what the last action caused
+
+    @property
+    def round(self) -> int:
+        """Round number: turns 1-2 are round 1."""
+        return (self.turn + 1) // 2
+
+    def player(self, side: Side) -> PlayerState:
+        """The `PlayerState` of ``side``."""
+        return self.players[0 if side is Side.ATTACKER else 1]
+
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit with ``unit_id`` on the board (or undeployed), else None."""
+        for unit in self.units:
+            if unit.id == unit_id:
+                return unit
+        return None

@@ -1,0 +1,97 @@
+"""Static rule tables as data: unit types, base terrain, overlays and hit thresholds.
+
+Everything here is the rules' data (rules §2.3, §2.4, §3.1, §6.2); code reads it through
+these names so that a designer changes a number in one place.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .types import TerrainType, UnitType
+
+__all__ = [
+    "BASE_MAX_MOVES",
+    "BASE_STORAGE_LIMIT",
+    "CONNECTOR_TAGS",
+    "HIT_THRESHOLDS",
+    "MAX_ATTACKS_PER_TURN",
+    "OVERLAY_TAGS",
+    "RIVER_ENTER_COST",
+    "RIVER_FOLLOW_COST",
+    "ROAD_DISCOUNT",
+    "TERRAIN",
+    "UNITS",
+    "TerrainStats",
+    "UnitStats",
+    "required_roll",
+]
+
+
+class UnitStats(msgspec.Struct, frozen=True):
+    """One row of the unit table (rules §3.1)."""
+
+    movement_mp: int  # movement points per turn
+    range: int  # maximum Chebyshev distance of an attack
+    hp: int  # hit points when fresh
+    damage: int  # HP removed by one hit
+    vp: int  # victory points the enemy earns by destroying it
+    tags: tuple[str, ...]
+
+
+UNITS: dict[UnitType, UnitStats] = {
+    UnitType.LIGHT_INFANTRY: UnitStats(movement_mp=2, range=2, hp=1, damage=1, vp=1, tags=("infantry",)),
+    UnitType.MECHANIZED: UnitStats(movement_mp=4, range=3, hp=2, damage=1, vp=2, tags=("infantry", "vehicle")),
+    UnitType.SPECIAL: UnitStats(movement_mp=3, range=4, hp=2, damage=1, vp=3, tags=("special", "move_or_fire")),
+}
+
+
+class TerrainStats(msgspec.Struct, frozen=True):
+    """One row of the base-terrain table (rules §2.3)."""
+
+    move_cost: int  # MP to enter (ignored when `blocks`)
+    blocks: bool  # cannot be entered at all
+    hit_modifier: int  # added to rolls against a unit standing here
+    defense: int  # subtracted from rolls against a unit standing here
+    tags: tuple[str, ...]
+
+
+TERRAIN: dict[TerrainType, TerrainStats] = {
+    TerrainType.PLAIN: TerrainStats(move_cost=1, blocks=False, hit_modifier=0, defense=0, tags=("open",)),
+    TerrainType.ROUGH: TerrainStats(move_cost=2, blocks=False, hit_modifier=0, defense=0, tags=("rough",)),
+    TerrainType.FOREST: TerrainStats(
+        move_cost=2, blocks=False, hit_modifier=-1, defense=0, tags=("cover", "concealment")
+    ),
+    TerrainType.URBAN: TerrainStats(
+        move_cost=2, blocks=False, hit_modifier=-1, defense=1, tags=("cover", "structures")
+    ),
+    TerrainType.INDUSTRIAL: TerrainStats(
+        move_cost=2, blocks=False, hit_modifier=-1, defense=0, tags=("cover", "structures")
+    ),
+    TerrainType.HILL: TerrainStats(move_cost=2, blocks=False, hit_modifier=0, defense=1, tags=("elevated",)),
+    TerrainType.WATER: TerrainStats(move_cost=0, blocks=True, hit_modifier=0, defense=0, tags=("water",)),
+}
+
+OVERLAY_TAGS = {"road": ("road",), "river": ("river",)}
+"""Tags carried by the overlays, for `movement_rules` and `combat_rules` conditions."""
+
+CONNECTOR_TAGS = {"bridge": ("bridge",)}
+"""Tags carried by connectors (a bridge is every road ∩ river cell)."""
+
+ROAD_DISCOUNT = 1  # half-points saved by an orthogonal road-to-road step (0.5 MP)
+RIVER_ENTER_COST = 4  # half-points added for entering a non-bridge river cell (+2 MP)
+RIVER_FOLLOW_COST = 2  # half-points added for an orthogonal river-to-river step (+1 MP)
+
+BASE_MAX_MOVES = 5  # units a player may move per turn before effects
+BASE_STORAGE_LIMIT = 6  # stored bonuses a player may keep before effects
+
+HIT_THRESHOLDS: tuple[int, ...] = (3, 4, 5, 6)
+"""Required modified roll at Chebyshev distance 1, 2, 3, 4; farther needs the last value."""
+
+
+def required_roll(distance: int) -> int:
+    """Minimum modified roll that hits at ``distance`` (rules §6.2)."""
+    return HIT_THRESHOLDS[min(max(distance, 1), len(HIT_THRESHOLDS)) - 1]
+
+
+MAX_ATTACKS_PER_TURN = 5  # declarations a player may have queued at once

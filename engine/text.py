@@ -1,0 +1,170 @@
+"""`encode_text`: a readable picture of a position, and `describe_event` for logs."""
+
+from __future__ import annotations
+
+from .board import TERRAIN_CHARS
+from .cards import card_of
+from .grid import column_letters
+from .state import HIDDEN, Event, GameState
+from .tables import UNITS
+from .types import Phase, Side
+from .victory import total_vp
+from .windows import reaction_windows
+
+__all__ = ["describe_event", "encode_text"]
+
+
+def encode_text(state: GameState) -> str:
+    """The position as text: header, board with units, units, cards, effects and whose decision.
+
+    Works on real states and on player views (hidden cards show as ``?``).
+    """
+    lines = [_header(state), ""]
+    lines += _board_lines(state)
+    lines.append("")
+    lines += _unit_lines(state)
+    lines += _card_lines(state)
+    lines += _combat_lines(state)
+    if state.effects:
+        lines.append(
+            "effects: "
+            + "; ".join(
+                f"{e.source_card}({e.controller.value[0]}) {e.hook.value} {e.op} {e.value}"
+                + (f" on {','.join(e.targets)}" if e.targets else "")
+                for e in state.effects
+            )
+        )
+    return "\n".join(lines)
+
+
+def _header(state: GameState) -> str:
+    if state.phase is Phase.VICTORY:
+        winner = state.winner.value if state.winner else "nobody"
+        return f"turn {state.turn} (round {state.round}): VICTORY — {winner} wins by {state.victory_reason}"
+    decision = state.to_act.value if state.to_act else "nobody"
+    why = ""
+    windows = reaction_windows(state)
+    if state.to_act is not state.active and state.phase is not Phase.DEPLOYMENT:
+        why = " (malus victims)" if state.pending_card else f" (reaction window {windows[0].window.value})"
+    return (
+        f"turn {state.turn} (round {state.round}), {state.active.value} active, phase {state.phase.value}; "
+        f"to act: {decision}{why}; actions {state.actions_taken}"
+    )
+
+
+def _board_lines(state: GameState) -> list[str]:
+    board = state.board
+    at = {u.cell: u.id for u in state.units if u.cell is not None}
+    width = max(3, max((len(u) for u in at.values()), default=0) + 1)
+    header = "     " + "".join(column_letters(x).ljust(width) for x in range(board.width))
+    lines = [header.rstrip()]
+    for y, row in enumerate(board.rows):
+        cells = []
+        for x, ch in enumerate(row):
+            cell = f"{column_letters(x)}{y + 1}"
+            cells.append((at.get(cell) or ch).ljust(width))
+        lines.append(f"{y + 1:>4} " + "".join(cells).rstrip())
+    legend = ", ".join(
+        f"{ch} {kind.value.lower()}" for ch, (kind, road, river) in TERRAIN_CHARS.items() if not road and not river
+    )
+    lines.append(f"     legend: {legend}, = road, ~ river, # bridge")
+    return lines
+
+
+def _unit_lines(state: GameState) -> list[str]:
+    lines = []
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        parts = []
+        for u in state.units:
+            if u.side is side:
+                flags = ("m" if u.has_moved else "") + ("a" if u.has_attacked else "")
+                parts.append(
+                    f"{u.id}:{u.type.value[0]}@{u.cell or '-'} {u.hp}/{UNITS[u.type].hp}"
+                    + (f" [{flags}]" if flags else "")
+                )
+        lines.append(f"{side.value}: " + ", ".join(parts))
+    return lines
+
+
+def _card_lines(state: GameState) -> list[str]:
+    top = state.discard_pile[-1] if state.discard_pile else "-"
+    lines = [f"cards: draw pile {len(state.draw_pile)}, discard pile {len(state.discard_pile)} (top {top})"]
+    for player in state.players:
+        destroyed = ",".join(u.id for u in player.destroyed) or "-"
+        lines.append(
+            f"{player.side.value}: stored [{', '.join(player.stored)}] tactics [{', '.join(player.tactics)}] "
+            f"destroyed [{destroyed}] VP {total_vp(state, player.side)}"
+        )
+    if state.pending_card is not None:
+        pending = state.pending_card
+        name = "hidden card" if pending.card == HIDDEN else card_of(pending.card).name
+        status = "accepted, awaiting victims" if pending.accepted else "pending"
+        lines.append(f"drawn: {pending.card} ({name}) by {pending.drawer.value}, {status}")
+    return lines
+
+
+def _combat_lines(state: GameState) -> list[str]:
+    lines = []
+    if state.attack_queue:
+        lines.append("queued attacks: " + ", ".join(f"{a.attacker}->{a.target}" for a in state.attack_queue))
+    if state.pending_attack is not None:
+        lines.append(
+            f"pending attack #{state.attack_seq}: {state.pending_attack.attacker}->{state.pending_attack.target}"
+        )
+    if state.last_roll is not None:
+        roll = state.last_roll
+        mods = " ".join(f"{m.value:+d} {m.source}" for m in roll.modifiers)
+        lines.append(
+            f"roll: {roll.natural} {mods} = {roll.modified} vs {roll.required}+ at distance "
+            f"{roll.distance}: {roll.outcome}"
+        )
+    return lines
+
+
+def describe_event(event: Event) -> str:
+    """One event in words, for logs: ``"ATTACKER moved A7 from C3 to C5"``."""
+    who = event.side.value if event.side else ""
+    card = ("a card" if event.card == HIDDEN else card_of(event.card).name) if event.card else ""
+    text = {
+        "turn_started": f"turn {event.value}: {who} to play",
+        "phase_entered": f"phase {event.detail}",
+        "card_drawn": f"{who} drew {card}",
+        "deck_recycled": f"the discard pile was shuffled into a new draw pile ({event.value} cards)",
+        "bonus_played": f"{who} played {card}"
+        + (f" on {event.unit}" if event.unit else "")
+        + (f" at {event.cell}" if event.cell else ""),
+        "bonus_stored": f"{who} stored {card}",
+        "bonus_discarded": f"{who} discarded {card}",
+        "malus_accepted": f"{who} accepted {card}; the opponent picks the victims",
+        "malus_applied": f"{card} hits {who}",
+        "malus_victim": f"{card} hits {event.unit}",
+        "malus_fizzled": f"{card} fizzled: {who} has no eligible unit",
+        "malus_cancelled": f"{who} cancelled {card}",
+        "unit_moved": f"{who} moved {event.unit} from {event.from_cell} to {event.cell}",
+        "attack_declared": f"{who} declared {event.unit} → {event.target}",
+        "attack_withdrawn": f"{who} withdrew {event.unit}'s attack on {event.target}",
+        "attack_pending": f"attack #{event.value}: {event.unit} → {event.target}",
+        "attack_skipped": f"{event.unit} → {event.target} skipped (no longer possible)",
+        "attack_cancelled": f"{event.unit} → {event.target} cancelled: {event.detail}",
+        "attack_dropped": f"{event.unit} → {event.target} dropped at the end of the turn",
+        "dice_rolled": f"{event.unit} rolled {event.value} against {event.target}: {event.detail}",
+        "dice_rerolled": f"{who} re-rolled: {event.value}",
+        "roll_changed": f"the roll is now {event.value}: {event.detail}",
+        "attack_hit": f"{event.unit} hit {event.target}",
+        "attack_missed": f"{event.unit} missed {event.target}",
+        "unit_damaged": f"{event.unit} was damaged ({event.value} HP)",
+        "unit_destroyed": f"{event.unit} was destroyed at {event.cell}",
+        "unit_returned": f"{event.unit} returned at {event.cell}",
+        "unit_restored": f"{event.unit} was restored to full strength",
+        "tactic_played": f"{who} played {card}"
+        + (f" on {event.unit}" if event.unit else "")
+        + (f" ({event.detail})" if event.detail else ""),
+        "reaction_passed": f"{who} passed ({event.detail})",
+        "effect_expired": f"{card} expired",
+        "points_scored": f"{who} scored {event.value} VP from points",
+        "point_captured": f"{who} took {event.cell}",
+        "unit_deployed": f"{who} deployed {event.unit} at {event.cell}",
+        "deployment_confirmed": f"{who} finished deploying",
+        "victory": f"{who} wins ({event.detail})",
+    }.get(event.kind)
+    return text if text is not None else f"{event.kind} {who}".strip()

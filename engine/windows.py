@@ -1,0 +1,70 @@
+"""Reaction windows derived from the state, and who holds priority in them (rules §9)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from .actions import PlayTactic
+from .cards import CARDS
+from .hooks import can_play_tactic
+from .state import GameState
+from .targeting import target_options
+from .types import Phase, Side, Window
+
+__all__ = ["OpenWindow", "has_marked", "priority_holder", "reaction_windows", "tactic_plays"]
+
+
+class OpenWindow(msgspec.Struct, frozen=True):
+    """A reaction window open now and the key of its instance (shared by post-roll windows)."""
+
+    window: Window
+    instance: str
+
+
+def reaction_windows(state: GameState) -> tuple[OpenWindow, ...]:
+    """The open reaction windows (rules §9.1): derived from the state, never stored."""
+    turn = state.turn
+    if state.phase is Phase.MOVEMENT:
+        if state.moves_this_turn == 0:
+            return (OpenWindow(Window.BEFORE_MOVE, f"{turn}:beforeMove"),)
+        return (OpenWindow(Window.AFTER_MOVE, f"{turn}:afterMove:{state.moves_this_turn}"),)
+    if state.phase is Phase.DICE_RESOLUTION and state.pending_attack is not None:
+        seq = state.attack_seq
+        if state.last_roll is None:
+            return (OpenWindow(Window.BEFORE_ATTACK_ROLL, f"{turn}:beforeAttackRoll:{seq}"),)
+        instance = f"{turn}:postRoll:{seq}"
+        return (OpenWindow(Window.AFTER_ATTACK_ROLL, instance), OpenWindow(Window.BEFORE_DAMAGE, instance))
+    return ()
+
+
+def has_marked(state: GameState, side: Side, instance: str) -> bool:
+    """True once ``side`` has played or passed in window instance ``instance``."""
+    return any(m.instance == instance and m.side is side for m in state.reactions)
+
+
+def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
+    """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
+    windows = reaction_windows(state)
+    if not windows or not can_play_tactic(state, side) or has_marked(state, side, windows[0].instance):
+        return []
+    open_now = {w.window for w in windows}
+    role = "active" if side is state.active else "reacting"
+    plays: list[PlayTactic] = []
+    for card_id in sorted(state.player(side).tactics, key=_TACTIC_ORDER.__getitem__):
+        card = CARDS[card_id]
+        if card.window not in open_now or card.side not in (role, "either"):
+            continue
+        plays.extend(
+            PlayTactic(card_id=card_id, targets=targets, params=params)
+            for targets, params in target_options(state, side, card)
+        )
+    return plays
+
+
+def priority_holder(state: GameState) -> Side | None:
+    """The reacting player when they can react in the open window instance (§9.3), else None."""
+    reacting = state.active.other
+    return reacting if tactic_plays(state, reacting) else None
+
+
+_TACTIC_ORDER = {card_id: i for i, card_id in enumerate(c.id for c in CARDS.values() if c.kind == "tactic")}

@@ -59,6 +59,7 @@ class PlayerState(_Data, kw_only=True):
     side: Side
     stored: tuple[str, ...] = ()  # face-down bonus card instances, in storage order
     tactics: tuple[str, ...] = ()  # tactic card ids still in hand (single use)
+    played_tactics: tuple[str, ...] = ()  # tactics already played, in order (public)
     destroyed: tuple[Unit, ...] = ()  # own units destroyed, in order of destruction
     point_vp: int = 0  # victory points earned from controlled points
 

@@ -53,7 +53,8 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
     card = CARDS[action.card_id]
     instance = reaction_windows(state)[0].instance
     player = state.player(side)
-    state = with_player(state, replace(player, tactics=tuple(t for t in player.tactics if t != action.card_id)))
+    hand = tuple(t for t in player.tactics if t != action.card_id)
+    state = with_player(state, replace(player, tactics=hand, played_tactics=(*player.played_tactics, action.card_id)))
     state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
     event = Event(
         kind="tactic_played",

@@ -1,0 +1,319 @@
+"""scripts/gen_tiles.py: byte-stable output, a truthful manifest, seamless overlays, a strict CLI.
+
+The script is run as a subprocess with the current interpreter, once per session for each
+output set (fixtures), so the whole module costs a few generations.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "gen_tiles.py"
+ASSETS = ROOT / "assets" / "tiles"
+
+BITS = {"N": 1, "E": 2, "S": 4, "W": 8}
+MASKS = ["".join(d for d in "NESW" if value & BITS[d]) for value in range(1, 16)]
+TILE = (640, 396)
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def load_manifest(directory: Path, name: str = "manifest.json") -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((directory / name).read_text(encoding="ascii"))
+    return data
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, str]]:
+    """A fresh 1x set plus a contact sheet, and the script's summary line."""
+    base = tmp_path_factory.mktemp("gen_tiles")
+    out, sheet = base / "tiles", base / "sheet.png"
+    result = run("--out", out, "--sheet", sheet)
+    assert result.returncode == 0, result.stderr
+    yield out, sheet, result.stdout
+
+
+@pytest.fixture(scope="session")
+def generated_2x(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("gen_tiles_2x")
+    result = run("--out", out, "--scale", "2")
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def manifest() -> dict[str, Any]:
+    return load_manifest(ASSETS)
+
+
+@pytest.fixture(scope="session")
+def images() -> dict[str, Image.Image]:
+    """Every committed image, decoded, by name."""
+    out = {}
+    for name, entry in load_manifest(ASSETS)["images"].items():
+        with Image.open(ASSETS / entry["file"]) as im:
+            im.load()
+            out[name] = im.copy()
+    return out
+
+
+def face_contains(x: int, y: int) -> bool:
+    """Whether the centre of pixel (x, y) of a tile image lies on the top-face diamond."""
+    return abs(2 * x + 1 - 640) + 2 * abs(2 * y + 1 - 320) < 640
+
+
+# --- output is the script's, byte for byte -----------------------------------------------------------
+def test_regenerating_reproduces_the_committed_assets_byte_for_byte(
+    generated: tuple[Path, Path, str],
+) -> None:
+    out, _, _ = generated
+    fresh = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    committed = {p.name: p.read_bytes() for p in sorted(ASSETS.iterdir())}
+    assert sorted(fresh) == sorted(committed), "the file lists differ: run scripts/gen_tiles.py and commit"
+    drifted = [name for name in fresh if fresh[name] != committed[name]]
+    assert not drifted, f"assets/tiles drifted from scripts/gen_tiles.py: {drifted}; regenerate and commit"
+
+
+def test_the_summary_line_reports_files_bytes_and_seconds(generated: tuple[Path, Path, str]) -> None:
+    out, _, stdout = generated
+    lines = stdout.strip().splitlines()
+    assert len(lines) == 1
+    files = list(out.iterdir())
+    assert f"wrote {len(files)} files ({sum(p.stat().st_size for p in files)} bytes)" in lines[0]
+    assert lines[0].rstrip().split(" s")[0].split(" in ")[-1].replace(".", "").isdigit()
+
+
+def test_the_manifest_lists_exactly_the_files_present(manifest: dict[str, Any]) -> None:
+    listed = {entry["file"] for entry in manifest["images"].values()}
+    present = {p.name for p in ASSETS.iterdir()}
+    assert present == listed | {"manifest.json"}
+    assert all(entry["file"] == f"{name}.png" for name, entry in manifest["images"].items())
+
+
+def test_the_manifest_is_sorted_and_stably_formatted() -> None:
+    text = (ASSETS / "manifest.json").read_text(encoding="ascii")
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2) + "\n"
+
+
+def test_every_named_image_of_rules_12_is_in_the_set(manifest: dict[str, Any]) -> None:
+    names = set(manifest["images"])
+    terrain = [
+        "terrain-01-plain",
+        "terrain-02-rough",
+        "terrain-03-forest",
+        "terrain-04-urban",
+        "terrain-05-hill",
+        "terrain-06-water",
+        "terrain-10-industrial",
+        "ground",
+    ]
+    highlights = [
+        "highlight_move",
+        "highlight_move_adv",
+        "highlight_attack",
+        "highlight_target_confirm",
+        "highlight_hover",
+        "highlight_selected",
+    ]
+    units = [f"{kind}_{side}" for kind in ("light", "mechanized", "special") for side in "ab"]
+    expected = {*terrain, *highlights, *units, "bridge_square", "badge_damaged"}
+    expected |= {f"{layer}_{mask}" for layer in ("road", "river") for mask in MASKS}
+    assert names == expected
+
+
+@pytest.mark.parametrize("layer", ["road", "river"])
+def test_every_overlay_mask_exists_with_its_bit_value(manifest: dict[str, Any], layer: str) -> None:
+    assert manifest["masks"]["bits"] == BITS
+    assert manifest["masks"]["names"] == MASKS
+    for value, mask in enumerate(MASKS, start=1):
+        entry = manifest["images"][f"{layer}_{mask}"]
+        assert (entry["mask"], entry["connections"]) == (value, mask)
+        assert (ASSETS / entry["file"]).is_file()
+
+
+def test_image_sizes_and_anchors_match_the_manifest(
+    manifest: dict[str, Any], images: dict[str, Image.Image]
+) -> None:
+    for name, entry in manifest["images"].items():
+        im = images[name]
+        assert im.mode == "RGBA", name
+        assert list(im.size) == entry["size"], name
+        w, h = im.size
+        if entry["group"] == "unit":
+            assert (w, h) == (700, 700)
+            assert entry["anchor"] == [350, 700]
+            gx, gy = entry["ground"]
+            assert 0 < gx < w and 0 < gy < h
+            assert im.getpixel((round(gx), round(gy)))[3] > 0, f"{name} does not stand on its ground point"
+        elif entry["group"] == "badge":
+            assert entry["anchor"] == [w // 2, h // 2]
+        else:
+            assert (w, h) == TILE
+            assert entry["anchor"] == [320, 198], "tiles are placed by their centre (rules §12)"
+
+
+def test_the_manifest_carries_the_rules_12_geometry(manifest: dict[str, Any]) -> None:
+    tile = manifest["tile"]
+    assert (tile["image_w"], tile["image_h"], tile["face_h"], tile["wall"]) == (640, 396, 320, 76)
+    assert (tile["tile_w"], tile["tile_h"], tile["row_overlap"], tile["step_y"]) == (128, 79.2, 7.5, 32.1)
+    assert manifest["image_scale"] == 0.2
+    offsets = manifest["draw_order"]["offsets"]
+    assert (offsets["terrain"], offsets["river"], offsets["road"], offsets["bridge"]) == (0, 1, 2, 3)
+    assert (offsets["move"], offsets["attack"], offsets["target"], offsets["hover"]) == (5, 6, 6, 7)
+    types = manifest["units"]["types"]
+    assert {t: types[t]["type_scale"] for t in types} == {
+        "LIGHT_INFANTRY": 0.95,
+        "MECHANIZED": 1.05,
+        "SPECIAL": 1.0,
+    }
+    assert types["MECHANIZED"]["tweak"] == {"off_x": 5, "off_y": 14, "scale": 0.5}
+    assert (
+        types["LIGHT_INFANTRY"]["tweak"]
+        == types["SPECIAL"]["tweak"]
+        == {"off_x": 0, "off_y": 8, "scale": 0.5}
+    )
+    assert manifest["terrain"]["WATER"] == "terrain-06-water"
+
+
+def test_overlays_and_highlights_stay_on_the_top_face(
+    manifest: dict[str, Any], images: dict[str, Image.Image]
+) -> None:
+    outside = Image.new("L", TILE, 255)
+    px = outside.load()
+    assert px is not None
+    for y in range(TILE[1]):
+        for x in range(TILE[0]):
+            if face_contains(x, y):
+                px[x, y] = 0
+    for name, entry in manifest["images"].items():
+        if entry["group"] in {"road", "river", "connector", "highlight"}:
+            alpha = images[name].getchannel("A")
+            spill = Image.composite(alpha, Image.new("L", TILE, 0), outside)
+            assert spill.getbbox() is None, f"{name} paints outside the top face"
+            assert alpha.getbbox() is not None, f"{name} is empty"
+
+
+# --- seams: a piece leaving through an edge meets the neighbour's piece entering through it -----------
+# Across a cell's N edge lies its northern neighbour, 320 px right and 160 px up in image pixels;
+# across its E edge the eastern neighbour, 320 right and 160 down (rules §12: N up-right, E down-right).
+SEAMS = {
+    "N": {"opposite": "S", "offset": (320, -160), "midpoint": (480, 80), "axis": (2, -1)},
+    "E": {"opposite": "W", "offset": (320, 160), "midpoint": (480, 240), "axis": (2, 1)},
+}
+LINES = range(-80, 81)  # lines parallel to the road/river axis, this many pixels right of the midpoint
+STEPS = range(-12, 13)  # sample points along each line, one axis step (2 px by 1 px) apart
+
+
+def side_profile(im: Image.Image, edge: str, own_side: bool) -> dict[int, set[tuple[int, ...]]]:
+    """Pixels of ``im`` on its own side of the seam, per line parallel to the axis.
+
+    ``own_side`` is True when ``im`` is the cell whose ``edge`` this is, False when it is the
+    neighbour across that edge (shifted by the seam's offset).
+    """
+    seam = SEAMS[edge]
+    (mx, my), (ax, ay), (ox, oy) = seam["midpoint"], seam["axis"], seam["offset"]
+    px = im.load()
+    assert px is not None
+    out: dict[int, set[tuple[int, ...]]] = {}
+    for m in LINES:
+        values: set[tuple[int, ...]] = set()
+        for t in STEPS:
+            x, y = mx + m + ax * t, my + ay * t
+            if not own_side:
+                x, y = x - ox, y - oy
+            if face_contains(x, y):
+                value = px[x, y]
+                assert isinstance(value, tuple)
+                values.add(value if value[3] else (0, 0, 0, 0))
+        out[m] = values
+    return out
+
+
+@pytest.mark.parametrize("layer", ["road", "river"])
+@pytest.mark.parametrize("edge", ["N", "E"])
+def test_connection_edges_of_adjacent_pieces_line_up(
+    images: dict[str, Image.Image], layer: str, edge: str
+) -> None:
+    opposite = SEAMS[edge]["opposite"]
+    leaving = {mask: side_profile(images[f"{layer}_{mask}"], edge, True) for mask in MASKS if edge in mask}
+    entering = {
+        mask: side_profile(images[f"{layer}_{mask}"], edge, False) for mask in MASKS if opposite in mask
+    }
+    crossed = 0
+    for a, prof_a in leaving.items():
+        for b, prof_b in entering.items():
+            for m in LINES:
+                line = prof_a[m] | prof_b[m]
+                assert len(line) == 1, (
+                    f"{layer}_{a} and {layer}_{b} differ across the {edge} edge, line {m}: {line}"
+                )
+                crossed += next(iter(line))[3] > 0
+    assert crossed > 0, "nothing crosses the edge"
+
+
+@pytest.mark.parametrize("layer", ["road", "river"])
+@pytest.mark.parametrize("edge", ["N", "E", "S", "W"])
+def test_pieces_leave_unconnected_edges_bare(images: dict[str, Image.Image], layer: str, edge: str) -> None:
+    base = edge if edge in SEAMS else next(e for e, s in SEAMS.items() if s["opposite"] == edge)
+    for mask in MASKS:
+        if edge not in mask:
+            profile = side_profile(images[f"{layer}_{mask}"], base, own_side=edge in SEAMS)
+            assert all(v == {(0, 0, 0, 0)} for v in profile.values() if v), (
+                f"{layer}_{mask} reaches its {edge} edge"
+            )
+
+
+# --- command line ---------------------------------------------------------------------------------
+def test_scale_2_writes_at2x_files_of_double_size(generated_2x: Path, manifest: dict[str, Any]) -> None:
+    big = load_manifest(generated_2x, "manifest@2x.json")
+    assert {p.name for p in generated_2x.iterdir()} == {e["file"] for e in big["images"].values()} | {
+        "manifest@2x.json"
+    }
+    assert big["image_scale"] == 0.1
+    for name, entry in manifest["images"].items():
+        entry2 = big["images"][name]
+        assert entry2["file"] == f"{name}@2x.png"
+        with Image.open(generated_2x / entry2["file"]) as im:
+            assert list(im.size) == [2 * v for v in entry["size"]] == entry2["size"]
+        assert entry2["anchor"] == [2 * v for v in entry["anchor"]]
+
+
+def test_sheet_writes_a_png(generated: tuple[Path, Path, str]) -> None:
+    _, sheet, _ = generated
+    with Image.open(sheet) as im:
+        assert im.format == "PNG"
+        assert im.width > 1000 and im.height > 1000
+
+
+def test_an_unwritable_out_directory_fails_clearly(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    result = run("--out", blocker / "tiles")
+    assert result.returncode != 0
+    assert "cannot write" in result.stderr and str(blocker) in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "x", "5"])
+def test_a_bad_scale_fails_clearly(tmp_path: Path, value: str) -> None:
+    result = run("--out", tmp_path / "tiles", f"--scale={value}")
+    assert result.returncode != 0
+    assert "--scale" in result.stderr and "1, 2, 3, 4" in result.stderr
+    assert not (tmp_path / "tiles").exists()

@@ -568,3 +568,26 @@ def test_severe_international_sanctions_block_electronic_countermeasures_through
     state = play(with_draw_pile(state, "ammunition_shortage#1"), DrawCard())
     assert state.turn == 3
     assert [a for a in legal_actions(state) if isinstance(a, CancelMalus)] == []  # ECM still blocked
+
+
+def test_drawn_special_bonus_is_blocked_by_sanctions_from_the_previous_turn_but_can_be_stored() -> None:
+    state = start(phase="CARD_DRAW", draw=["severe_international_sanctions#1"])
+    state = finish_turn(finish_turn(play(state, DrawCard(), AcceptMalus())))
+    state = play(with_draw_pile(state, "electronic_countermeasures#1"), DrawCard())
+    assert state.turn == 3
+    assert legal_actions(state) == [StoreBonus(), DiscardBonus()]
+    state = play(state, StoreBonus())
+    assert state.player(A).stored == ("electronic_countermeasures#1",)
+
+
+def test_returned_unit_counts_for_victory_points_again_when_destroyed_again() -> None:
+    units = ("A7 M B7", "D1 L B8", "D2 L J10")
+    state = start(units=units, phase="ATTACK", draw=[], seed=die_seed(6, 5), stored=([], ["international_aid#1"]))
+    state = play(state, DeclareAttack(attacker_id="A7", target_id="D1"), NextPhase(), RollDice(), ResolveAttack())
+    assert unit_vp(state, A) == 1
+    state = play(state, EndTurn(), NextPhase(), PlayBonus(stored_index=0, targets=("D1",), params=Params(cell="B10")))
+    assert unit_vp(state, A) == 0
+    state = to_phase(finish_turn(state), Phase.ATTACK)
+    state = play(state, DeclareAttack(attacker_id="A7", target_id="D1"), NextPhase(), RollDice(), ResolveAttack())
+    assert state.unit("D1") is None
+    assert unit_vp(state, A) == 1

@@ -462,3 +462,27 @@ def test_post_roll_tactic_modifiers_are_named_in_the_roll() -> None:
     state = play(state, RollDice(), PlayTactic(card_id="natural_cover", targets=("D1",)))
     assert state.last_roll is not None
     assert state.last_roll.modifiers == (Modifier(source="defense:natural_cover", value=-1),)
+
+
+def test_reacting_attacker_holds_priority_in_the_defenders_turn() -> None:
+    state = dice(DUEL, (("D1", "A1"),), side=D, tactics=(("dense_fog",), ("precision_shot",)))
+    assert (state.turn, state.active, state.to_act) == (2, D, A)
+    assert legal_actions(state) == [PlayTactic(card_id="dense_fog"), PassReaction()]
+    state = play(state, PassReaction())
+    assert tactic_actions(state) == [PlayTactic(card_id="precision_shot", targets=("D1",))]
+
+
+def test_coordinated_maneuver_is_not_offered_without_an_eligible_supporter() -> None:
+    state = dice(("A1 L B2", "A2 L J2", "D1 L B3"), (("A1", "D1"),), tactics=(("coordinated_maneuver",), ()))
+    assert tactic_actions(state) == []
+
+
+def test_post_roll_tactics_of_both_players_combine_on_the_new_natural_die() -> None:
+    state = dice(DUEL, (("A1", "D1"),), 4, 3, tactics=(("commanders_luck",), ("natural_cover",)))
+    state = play(state, RollDice(), PlayTactic(card_id="natural_cover", targets=("D1",)))
+    assert state.last_roll is not None and (state.last_roll.modified, state.last_roll.outcome) == (3, "HIT")
+    state = play(state, PlayTactic(card_id="commanders_luck"))
+    roll = state.last_roll
+    assert roll is not None
+    assert (roll.natural, roll.modified, roll.outcome) == (3, 2, "MISS")
+    assert tactic_actions(state) == []

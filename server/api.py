@@ -1,0 +1,325 @@
+"""HTTP API: create and fork matches (seat links), summaries, the lobby, records, replay steps.
+
+Bodies and answers are JSON described by the msgspec types below (docs/protocol.md). Errors
+are ``{"code": ..., "reason": ...}`` with a fitting HTTP status. Seat tokens appear only in
+the answer to the request that created the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from engine import RULES_VERSION, GameConfig, GameRecord, Side
+
+from .creation import CreationError, NewMatch
+from .match import Match
+from .matches import MatchUnavailable
+from .records import RecordView, StepView, load_record, state_at
+from .services import Services, services_of
+from .store import MatchRow
+from .ws import MATCH_ID
+
+__all__ = ["CreateMatch", "ForkMatch", "MatchCreated", "MatchSummary", "routes"]
+
+log = logging.getLogger("taktik.api")
+
+Step = Annotated[int, Meta(ge=0, le=10_000_000)]
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/matches``: a new game (``config``) or a fork of a posted record prefix."""
+
+    config: GameConfig | None = None  # seed left out: the server draws one
+    opponent: Literal["human", "bot"] = "human"
+    bot_side: Side = Side.DEFENDER  # the bot's seat when opponent is "bot"
+    hotseat: bool = False  # both seats will be played from one client
+    from_record: GameRecord | None = None  # start from this record's first `step` actions
+    step: Step | None = None  # with from_record: actions to keep (default: all)
+
+
+class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/matches/{id}/fork``: a new match from step ``step`` of a finished match."""
+
+    step: Step | None = None  # default: the whole game
+    opponent: Literal["human", "bot"] = "human"
+    bot_side: Side = Side.DEFENDER
+    hotseat: bool = False
+
+
+class Link(msgspec.Struct, frozen=True, kw_only=True):
+    path: str
+    url: str
+
+
+class SeatLink(msgspec.Struct, frozen=True, kw_only=True):
+    seat: Side
+    token: str  # secret: give it only to the person who plays this seat
+    path: str  # /play/<match>#<token>
+    url: str
+
+
+class Parent(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    step: int
+
+
+class Online(msgspec.Struct, frozen=True, kw_only=True):
+    attacker: int = 0
+    defender: int = 0
+    spectators: int = 0
+
+
+class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    status: str  # live | over | broken
+    mode: str  # human | hotseat | bot
+    bot_side: Side | None
+    created_at: float  # seconds since the epoch
+    updated_at: float
+    rules_version: int
+    version: int
+    turn: int
+    phase: str
+    to_act: Side | None
+    winner: Side | None
+    victory_reason: str | None
+    seed_commitment: str
+    parent: Parent | None
+    broken_reason: str | None
+    online: Online
+
+
+class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):
+    match_id: str
+    seats: tuple[SeatLink, ...]  # one per human seat
+    spectator: Link  # /watch/<match>
+    summary: MatchSummary
+
+
+class ApiError(msgspec.Struct, frozen=True, kw_only=True):
+    code: str
+    reason: str
+
+
+_ENCODER = msgspec.json.Encoder()
+_CREATE = msgspec.json.Decoder(CreateMatch)
+_FORK = msgspec.json.Decoder(ForkMatch)
+
+
+class _Failure(Exception):
+    def __init__(self, status: int, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.code, self.reason = status, code, reason
+
+
+def _json(body: msgspec.Struct | list[MatchSummary], status: int = 200) -> Response:
+    return Response(_ENCODER.encode(body), status_code=status, media_type="application/json",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _error(status: int, code: str, reason: str) -> Response:
+    return _json(ApiError(code=code, reason=reason), status)
+
+
+def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
+    p = row.progress
+    online = Online()
+    if match is not None:
+        seats = [v.seat for v in match.viewers]
+        online = Online(attacker=seats.count(Side.ATTACKER), defender=seats.count(Side.DEFENDER),
+                        spectators=seats.count(None))
+    return MatchSummary(
+        match_id=row.id, status=p.status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
+        turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
+        winner=Side(p.winner) if p.winner else None, victory_reason=p.victory_reason,
+        seed_commitment=row.seed_commitment,
+        parent=Parent(match_id=row.parent_id, step=row.parent_step or 0) if row.parent_id else None,
+        broken_reason=row.broken_reason, online=online,
+    )
+
+
+async def _body(request: Request, services: Services) -> bytes:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise _Failure(415, "unsupported_media_type", "send the body as application/json")
+    limit = services.settings.limits.max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _Failure(413, "too_large", f"the body may be at most {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _Failure(413, "too_large", f"the body may be at most {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _match_id(request: Request) -> str:
+    match_id = str(request.path_params["match_id"])
+    if not MATCH_ID.fullmatch(match_id):
+        raise _Failure(404, "not_found", "no such match")
+    return match_id
+
+
+def _admit(request: Request, services: Services) -> None:
+    address = request.client.host if request.client else "unknown"
+    if not services.create_limiter.take(address):
+        raise _Failure(429, "rate_limited", "too many new matches from this address; try again shortly")
+
+
+async def _created(request: Request, services: Services, new: NewMatch) -> Response:
+    try:
+        created = await services.creator.create(new)
+    except CreationError as err:
+        raise _Failure(400, "bad_request", str(err)) from None
+    match = created.match
+    base = str(request.base_url).rstrip("/")
+    seats = tuple(
+        SeatLink(seat=seat, token=token, path=f"/play/{match.id}#{token}", url=f"{base}/play/{match.id}#{token}")
+        for seat, token in sorted(created.tokens.items())
+    )
+    log.info("created match %s (%s)", match.id, match.row.mode)
+    return _json(MatchCreated(match_id=match.id, seats=seats,
+                              spectator=Link(path=f"/watch/{match.id}", url=f"{base}/watch/{match.id}"),
+                              summary=_summary(match.row, match)), 201)
+
+
+def _mode(opponent: str, bot_side: Side, hotseat: bool) -> tuple[Literal["human", "hotseat", "bot"], Side | None]:
+    if opponent == "bot":
+        return "bot", bot_side
+    return ("hotseat" if hotseat else "human"), None
+
+
+async def create_match(request: Request) -> Response:
+    services = services_of(request)
+    _admit(request, services)
+    data = await _body(request, services)
+    try:
+        body = _CREATE.decode(data or b"{}")
+    except msgspec.DecodeError as err:
+        raise _Failure(400, "bad_request", str(err)) from None
+    mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
+    policy = services.settings.bot_policy
+    if body.from_record is not None:
+        if body.config is not None:
+            raise _Failure(400, "bad_request", "give either config or from_record, not both")
+        record = body.from_record
+        if record.rules_version != RULES_VERSION:
+            raise _Failure(400, "bad_request", f"the record is for rules version {record.rules_version}")
+        step = len(record.actions) if body.step is None else body.step
+        if step > len(record.actions):
+            raise _Failure(400, "bad_request", f"step {step} is past the record's {len(record.actions)} actions")
+        config = record.config if record.config.seed is not None else msgspec.structs.replace(record.config, seed=1)
+        new = NewMatch(config=config, mode=mode, bot_side=bot_side, bot_policy=policy,
+                       prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None)
+    else:
+        if body.step is not None:
+            raise _Failure(400, "bad_request", "step only goes with from_record")
+        new = NewMatch(config=body.config or GameConfig(), mode=mode, bot_side=bot_side, bot_policy=policy)
+    return await _created(request, services, new)
+
+
+async def fork_match(request: Request) -> Response:
+    services = services_of(request)
+    _admit(request, services)
+    match_id = _match_id(request)
+    data = await _body(request, services)
+    try:
+        body = _FORK.decode(data or b"{}")
+    except msgspec.DecodeError as err:
+        raise _Failure(400, "bad_request", str(err)) from None
+    view = await load_record(services.db, match_id)
+    if view is None:
+        raise _Failure(404, "not_found", "no such match")
+    if view.status != "over":
+        raise _Failure(409, "match_live", "a match can be forked once it is over (its seed is secret until then)")
+    record = view.record
+    step = len(record.actions) if body.step is None else body.step
+    if step > len(record.actions):
+        raise _Failure(400, "bad_request", f"step {step} is past the match's {len(record.actions)} actions")
+    mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
+    new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=services.settings.bot_policy,
+                   prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
+                   parent_id=match_id, parent_step=step)
+    return await _created(request, services, new)
+
+
+async def list_matches(request: Request) -> Response:
+    services = services_of(request)
+    text = request.query_params.get("limit", "20")
+    limit = int(text) if text.isdigit() else 20
+    rows = await services.db.recent(max(1, min(limit, 100)))
+    return _json([_summary(row, services.matches.loaded(row.id)) for row in rows])
+
+
+async def match_summary(request: Request) -> Response:
+    services = services_of(request)
+    match_id = _match_id(request)
+    row = await services.db.match_row(match_id)
+    if row is None:
+        raise _Failure(404, "not_found", "no such match")
+    return _json(_summary(row, services.matches.loaded(match_id)))
+
+
+async def match_record(request: Request) -> Response:
+    services = services_of(request)
+    view: RecordView | None = await load_record(services.db, _match_id(request))
+    if view is None:
+        raise _Failure(404, "not_found", "no such match")
+    return _json(view)
+
+
+async def match_step(request: Request) -> Response:
+    services = services_of(request)
+    match_id = _match_id(request)
+    step = str(request.path_params["step"])
+    if not step.isdigit() or len(step) > 8:
+        raise _Failure(400, "bad_request", "step must be a whole number")
+    async with services.replay_slots:
+        try:
+            found: StepView | None = await state_at(services.db, match_id, int(step))
+        except ValueError as err:
+            raise _Failure(409, "unavailable", str(err)) from None
+    if found is None:
+        raise _Failure(404, "not_found", "no such match or step")
+    return _json(found)
+
+
+def _guarded(handler: Handler) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except _Failure as failure:
+            return _error(failure.status, failure.code, failure.reason)
+        except MatchUnavailable as err:
+            return _error(409, "unavailable", str(err))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s %s failed", request.method, request.url.path)
+            return _error(500, "internal_error", "the server failed on this request")
+
+    return endpoint
+
+
+routes = [
+    Route("/api/matches", _guarded(create_match), methods=["POST"]),
+    Route("/api/matches", _guarded(list_matches), methods=["GET"]),
+    Route("/api/matches/{match_id}", _guarded(match_summary), methods=["GET"]),
+    Route("/api/matches/{match_id}/record", _guarded(match_record), methods=["GET"]),
+    Route("/api/matches/{match_id}/steps/{step}", _guarded(match_step), methods=["GET"]),
+    Route("/api/matches/{match_id}/fork", _guarded(fork_match), methods=["POST"]),
+]

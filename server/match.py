@@ -1,0 +1,192 @@
+"""One match in memory: its position, its log, who is watching, and what each viewer is sent.
+
+A `Match` changes only through `advance`, called by the match service after the action is
+committed to the store. Everything a socket receives about the position is built here from
+``player_view(state, seat)`` (never from the raw state) and cached per version and viewer
+kind, so an update costs one view, one ``legal_actions`` and one encoding per kind however
+many sockets watch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from msgspec.structs import replace
+
+from engine import (
+    Action,
+    GameConfig,
+    GameRecord,
+    GameState,
+    Side,
+    describe_event,
+    encode_action,
+    legal_actions,
+    player_view,
+)
+
+from . import __version__
+from .outbox import Outbox
+from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
+from .store import ActionRow, MatchRow, Progress
+
+__all__ = ["Match", "Viewer", "hash_token", "progress_of"]
+
+
+class Viewer(Protocol):
+    """A socket watching a match: its seat (None: spectator) and its outbox."""
+
+    @property
+    def seat(self) -> Side | None: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
+
+
+def hash_token(token: str) -> bytes:
+    """What the store keeps of a seat token: its SHA-256."""
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+def progress_of(state: GameState, version: int, status: MatchStatus) -> Progress:
+    """The lobby's summary of ``state``."""
+    return Progress(
+        status=status,
+        version=version,
+        turn=state.turn,
+        phase=state.phase.value,
+        to_act=state.to_act.value if state.to_act else None,
+        winner=state.winner.value if state.winner else None,
+        victory_reason=state.victory_reason,
+    )
+
+
+@dataclass(eq=False)
+class Match:
+    """A loaded match. ``version`` is the number of accepted actions."""
+
+    row: MatchRow
+    config: GameConfig  # seed included: never sent while the game runs
+    token_hashes: dict[Side, bytes]
+    state: GameState
+    actions: list[Action]
+    hashes: list[str]
+    status: MatchStatus = "live"
+    broken_reason: str | None = None
+    seqs: dict[tuple[Side, int], tuple[int, str]] = field(default_factory=dict)  # -> (ply, action JSON)
+    last_seq: dict[Side, int] = field(default_factory=dict)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    viewers: set[Viewer] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    bot_rng: int = 0
+    touched: float = field(default_factory=time.monotonic)
+    _texts: dict[Side | None, str] = field(default_factory=dict)
+    _legal: tuple[Action, ...] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+    @property
+    def bot_side(self) -> Side | None:
+        return Side(self.row.bot_side) if self.row.bot_side else None
+
+    def remember(self, rows: list[ActionRow]) -> None:
+        """Index the client sequence numbers of logged actions (for idempotent resends)."""
+        for row in rows:
+            if row.client_seq is not None:
+                seat = Side(row.seat)
+                self.seqs[seat, row.client_seq] = (row.ply, row.action)
+                self.last_seq[seat] = max(self.last_seq.get(seat, 0), row.client_seq)
+
+    def seat_of(self, token: str) -> Side | None:
+        """The seat ``token`` opens, or None; constant-time comparison against every seat."""
+        digest = hash_token(token)
+        found: Side | None = None
+        for seat, stored in self.token_hashes.items():
+            if hmac.compare_digest(digest, stored):
+                found = seat
+        return found
+
+    def legal(self) -> tuple[Action, ...]:
+        """``legal_actions`` of the current position, computed once per version."""
+        if self._legal is None:
+            self._legal = tuple(legal_actions(self.state)) if self.status == "live" else ()
+        return self._legal
+
+    def advance(self, state: GameState, action: Action, row: ActionRow) -> None:
+        """Take the committed ``action`` (whose log row is ``row``) into memory."""
+        self.state = state
+        self.actions.append(action)
+        self.hashes.append(row.state_hash)
+        self.remember([row])
+        if state.to_act is None:
+            self.status = "over"
+        self._texts.clear()
+        self._legal = None
+        self.touched = time.monotonic()
+
+    def mark_broken(self, reason: str) -> None:
+        """Serve this match read-only from now on."""
+        self.status = "broken"
+        self.broken_reason = reason
+        self._texts.clear()
+        self._legal = None
+
+    def state_text(self, seat: Side | None) -> str:
+        """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = encode(self._update(seat))
+        return text
+
+    def welcome(self, seat: Side | None, max_message_bytes: int) -> str:
+        """The encoded `Welcome` for a socket bound to ``seat``."""
+        return encode(
+            Welcome(
+                match_id=self.id,
+                seat=seat,
+                mode=self.row.mode,
+                bot_side=self.bot_side,
+                seed_commitment=self.row.seed_commitment,
+                rules_version=self.row.rules_version,
+                server_version=__version__,
+                max_message_bytes=max_message_bytes,
+            )
+        )
+
+    def record(self) -> GameRecord:
+        """The game record; seed and hashes only once the game is over (they would leak secrets)."""
+        if self.status == "over":
+            return GameRecord(config=self.config, actions=tuple(self.actions), hashes=tuple(self.hashes))
+        return GameRecord(config=replace(self.config, seed=None), actions=tuple(self.actions), hashes=None)
+
+    def action_text(self, ply: int) -> str:
+        """Canonical JSON of the action at ``ply``."""
+        return encode_action(self.actions[ply])
+
+    def _update(self, seat: Side | None) -> StateUpdate:
+        view = player_view(self.state, seat)
+        to_act = self.state.to_act
+        mine = seat is not None and to_act is seat and self.status == "live"
+        return StateUpdate(
+            match_id=self.id,
+            version=self.version,
+            status=self.status,
+            seat=seat,
+            to_act=to_act if self.status == "live" else None,
+            legal_actions=self.legal() if mine else (),
+            last_seq=self.last_seq.get(seat, 0) if seat is not None else 0,
+            view=view,
+            events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
+            broken_reason=self.broken_reason,
+        )

@@ -1,0 +1,319 @@
+"""The match service: load a match by replaying its log, accept actions, tell every viewer.
+
+This is the whole of the server's game logic, testable without a socket. For one `act`
+(server contract, order of work): under the match's lock, a resend of an accepted ``seq``
+gets its original answer; then game over, stale version, reused ``seq`` and seat to act
+are checked; the engine alone decides legality (`reduce`); the action and the new state
+hash are committed to SQLite; only then does the match in memory change and every viewer
+get its own `player_view`. A bot seat is played by the same path, its choice computed on a
+worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+import msgspec
+
+from engine import (
+    RULES_VERSION,
+    Action,
+    GameConfig,
+    IllegalAction,
+    InvalidAction,
+    ReplayMismatch,
+    Side,
+    decode_action,
+    encode_action,
+    new_game,
+    player_view,
+    reduce,
+    state_hash,
+)
+
+from .bots import POLICIES, mix_seed, random_policy
+from .database import Database
+from .match import Match, Viewer, progress_of
+from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
+from .settings import Limits
+from .store import ActionRow, MatchRow
+
+__all__ = ["MatchService", "MatchUnavailable", "rebuild"]
+
+log = logging.getLogger("taktik.matches")
+
+Outcome = Ack | Reject
+
+
+class MatchUnavailable(Exception):
+    """The match exists but not even its starting position can be built (it is broken)."""
+
+
+def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Match:
+    """Replay a stored match, checking every stored hash (run this off the event loop).
+
+    A log that stops replaying leaves the match broken at its last good position.
+    Raises `MatchUnavailable` when the starting position itself cannot be built.
+    """
+    try:
+        if row.rules_version != RULES_VERSION:
+            raise ValueError(f"the match was played under rules version {row.rules_version}, not {RULES_VERSION}")
+        config = msgspec.json.decode(row.config, type=GameConfig)
+        state = new_game(config)
+    except Exception as err:
+        raise MatchUnavailable(f"cannot build the starting position: {err}") from None
+    match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
+                  actions=[], hashes=[])
+    for expected_ply, logged in enumerate(rows):
+        try:
+            if logged.ply != expected_ply:
+                raise ValueError(f"ply {expected_ply} is missing from the log")
+            action = decode_action(logged.action, state)
+            if state.to_act is None or state.to_act.value != logged.seat:
+                raise ValueError(f"the log says {logged.seat} played, but {state.to_act} was to act")
+            state = reduce(state, action)
+            actual = state_hash(state)
+            if actual != logged.state_hash:
+                raise ReplayMismatch(expected_ply, logged.state_hash, actual, logged.action)
+        except Exception as err:
+            match.mark_broken(f"step {expected_ply}: {err}")
+            break
+        match.advance(state, action, logged)
+    if match.status == "live" and row.progress.status == "broken":
+        match.mark_broken(row.broken_reason or "marked broken")
+    return match
+
+
+class MatchService:
+    """Loaded matches by id, and everything that happens to them."""
+
+    def __init__(self, db: Database, limits: Limits) -> None:
+        self.db = db
+        self.limits = limits
+        self._matches: dict[str, Match] = {}
+        self._load_locks: dict[str, asyncio.Lock] = {}
+        self._inflight: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._janitor: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start unloading idle matches (call from the running event loop)."""
+        self._janitor = asyncio.create_task(self._unload_idle())
+
+    async def close(self) -> None:
+        """Stop bots, finish every action already being committed; the database stays open."""
+        self._closing = True
+        tasks = [m.bot_task for m in self._matches.values() if m.bot_task is not None]
+        if self._janitor is not None:
+            tasks.append(self._janitor)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*self._inflight, return_exceptions=True)
+
+    def loaded(self, match_id: str) -> Match | None:
+        """The match if it is in memory (no loading)."""
+        return self._matches.get(match_id)
+
+    async def get(self, match_id: str) -> Match | None:
+        """The match, loading it by replay on first access; None if there is no such match."""
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match
+        lock = self._load_locks.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            match = self._matches.get(match_id)
+            if match is None:
+                match = await self._load(match_id)
+            if match is None:
+                self._load_locks.pop(match_id, None)
+                return None
+            self._matches.setdefault(match_id, match)
+        self._play_bot(match)
+        return match
+
+    def adopt(self, match: Match) -> None:
+        """Take a newly created match into memory."""
+        self._matches[match.id] = match
+        self._play_bot(match)
+
+    async def _load(self, match_id: str) -> Match | None:
+        found = await self.db.load(match_id)
+        if found is None:
+            return None
+        row, seats, rows = found
+        try:
+            match = await asyncio.to_thread(rebuild, row, seats, rows)
+        except MatchUnavailable as err:
+            if row.progress.status != "broken":
+                log.error("match %s is broken: %s", match_id, err)
+                await self.db.mark_broken(match_id, str(err))
+            raise
+        if match.status == "broken" and row.progress.status != "broken":
+            log.error("match %s is broken: %s", match_id, match.broken_reason)
+            await self.db.mark_broken(match_id, match.broken_reason or "broken")
+        return match
+
+    # -- viewers ---------------------------------------------------------------------
+
+    def join(self, match: Match, viewer: Viewer) -> Reject | None:
+        """Let ``viewer`` watch ``match`` and queue its first state; a `Reject` if it may not."""
+        if len(match.viewers) >= self.limits.sockets_per_match:
+            return Reject(code="rate_limited", reason=f"the match already has {len(match.viewers)} connections")
+        if viewer.seat is not None:
+            same = sum(1 for v in match.viewers if v.seat is viewer.seat)
+            if same >= self.limits.sockets_per_seat:
+                return Reject(code="rate_limited", reason=f"{viewer.seat.value} already has {same} connections")
+        match.viewers.add(viewer)
+        match.touched = time.monotonic()
+        viewer.outbox.put_reply(match.welcome(viewer.seat, self.limits.max_message_bytes))
+        viewer.outbox.put_state(match.state_text(viewer.seat))
+        return None
+
+    def leave(self, match: Match, viewer: Viewer) -> None:
+        """Stop sending to ``viewer``."""
+        match.viewers.discard(viewer)
+        match.touched = time.monotonic()
+
+    def _fan_out(self, match: Match) -> None:
+        for viewer in list(match.viewers):
+            viewer.outbox.put_state(match.state_text(viewer.seat))
+
+    # -- actions ---------------------------------------------------------------------
+
+    async def submit(self, match: Match, seat: Side, act: Act) -> Outcome:
+        """Play ``act`` for ``seat``; the answer for the sender (`Ack` once durable, or `Reject`)."""
+        return await self._shielded(self._submit(match, seat, act.seq, act.version, act.action))
+
+    async def _shielded(self, work: Coroutine[Any, Any, Outcome]) -> Outcome:
+        # Once started, an action runs to its end even if the socket that sent it goes away:
+        # a commit must never be left without its in-memory update.
+        task = asyncio.ensure_future(work)
+        self._inflight.add(task)
+        task.add_done_callback(self._inflight.discard)
+        return await asyncio.shield(task)
+
+    async def _submit(self, match: Match, seat: Side, seq: int | None, version: int, action: Action) -> Outcome:
+        async with match.lock:
+            payload = encode_action(action)
+            prior = match.seqs.get((seat, seq)) if seq is not None else None
+            if prior is not None and prior == (version, payload):
+                return Ack(seq=seq or 0, version=prior[0] + 1)
+            problem = self._check(match, seat, seq, version, prior is not None)
+            if problem is not None:
+                return _reject(problem[0], problem[1], seq)
+            return await self._apply(match, seat, seq, action, payload)
+
+    def _check(self, match: Match, seat: Side, seq: int | None, version: int,
+               seq_used: bool) -> tuple[ErrorCode, str] | None:
+        if match.status == "broken":
+            return "forbidden", f"this match is broken and read-only ({match.broken_reason})"
+        if match.status == "over":
+            return "game_over", "the game is over"
+        if version != match.version:
+            return "stale_version", f"the match is at version {match.version}, not {version}"
+        if seq is not None and (seq_used or seq <= match.last_seq.get(seat, 0)):
+            return "bad_message", (f"seq {seq} was already used; the last accepted seq of {seat.value} is "
+                                   f"{match.last_seq.get(seat, 0)}")
+        if match.state.to_act is not seat:
+            who = match.state.to_act.value if match.state.to_act else "nobody"
+            return "not_your_turn", f"{who} must decide now"
+        return None
+
+    async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
+        try:
+            decode_action(payload, match.state)
+            state = reduce(match.state, action)
+            digest = state_hash(state)
+        except InvalidAction as err:
+            return _reject("bad_message", str(err), seq)
+        except IllegalAction as err:
+            return _reject("illegal_action", err.reason, seq)
+        except Exception:
+            log.exception("engine failure in match %s on %s", match.id, payload)
+            return _reject("internal_error", "the engine failed on this action; nothing changed", seq)
+        row = ActionRow(ply=match.version, seat=seat.value, client_seq=seq, action=payload, state_hash=digest)
+        status: MatchStatus = "over" if state.to_act is None else "live"
+        try:
+            await self.db.append(match.id, row, progress_of(state, row.ply + 1, status))
+        except Exception:
+            log.exception("could not log action %d of match %s", row.ply, match.id)
+            if not await self._logged_anyway(match, row):
+                return _reject("internal_error", "the action could not be saved; nothing changed", seq)
+        match.advance(state, action, row)
+        self._fan_out(match)
+        self._play_bot(match)
+        return Ack(seq=seq or 0, version=match.version)
+
+    async def _logged_anyway(self, match: Match, row: ActionRow) -> bool:
+        """After a failed append, find out what the log holds at ``row.ply``."""
+        try:
+            stored = await self.db.action_at(match.id, row.ply)
+        except Exception:
+            log.exception("cannot read back match %s", match.id)
+            stored = None
+        if stored is None or stored == row:
+            return stored is not None
+        match.mark_broken(f"the log holds a different action at step {row.ply}")
+        self._fan_out(match)
+        return False
+
+    # -- bots ------------------------------------------------------------------------
+
+    def _play_bot(self, match: Match) -> None:
+        side = match.bot_side
+        if (side is not None and not self._closing and match.bot_task is None and match.status == "live"
+                and match.state.to_act is side):
+            match.bot_task = asyncio.create_task(self._bot_turns(match, side))
+
+    async def _bot_turns(self, match: Match, side: Side) -> None:
+        policy = POLICIES.get(match.row.bot_policy or "", random_policy)
+        failures = 0
+        try:
+            while failures < 3:
+                await asyncio.sleep(self.limits.bot_delay)
+                if match.status != "live" or match.state.to_act is not side:
+                    return
+                version, legal = match.version, match.legal()
+                view = player_view(match.state, side)
+                seed = match.bot_rng or mix_seed(match.row.bot_seed or 0, version)
+                chooser = policy if failures == 0 else random_policy
+                try:
+                    action, match.bot_rng = await asyncio.to_thread(chooser, view, legal, seed)
+                except Exception:
+                    log.exception("bot policy failed in match %s", match.id)
+                    failures += 1
+                    continue
+                outcome = await self._shielded(self._submit(match, side, None, version, action))
+                if isinstance(outcome, Reject) and outcome.code != "stale_version":
+                    log.warning("bot move refused in match %s: %s %s", match.id, outcome.code, outcome.reason)
+                    failures += 1
+                else:
+                    failures = 0
+            log.error("bot of match %s gave up after repeated failures", match.id)
+        finally:
+            match.bot_task = None
+
+    # -- memory ----------------------------------------------------------------------
+
+    async def _unload_idle(self) -> None:
+        period = min(60.0, self.limits.idle_unload_seconds / 2)
+        while True:
+            await asyncio.sleep(period)
+            self.unload_idle()
+
+    def unload_idle(self) -> None:
+        """Forget matches nobody has watched for a while (they reload from the log on access)."""
+        limit = time.monotonic() - self.limits.idle_unload_seconds
+        for match_id, match in list(self._matches.items()):
+            if not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit:
+                del self._matches[match_id]
+                self._load_locks.pop(match_id, None)
+
+
+def _reject(code: ErrorCode, reason: str, seq: int | None) -> Reject:
+    return Reject(code=code, reason=reason, seq=seq)

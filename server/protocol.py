@@ -1,0 +1,155 @@
+"""The WebSocket protocol: every message as a msgspec type (docs/protocol.md).
+
+Client messages are one tagged union (`ClientMessage`, tag field ``"type"``) decoded in
+one strict pass by a module-level decoder: unknown types and fields, wrong types (``true``
+is not an int), out-of-range numbers and malformed actions all fail with a reason naming
+the JSON path. Server messages are encoded once per viewer kind and sent as text frames.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from engine import Action, Event, GameState, Side
+
+__all__ = [
+    "ERROR_CODES",
+    "Ack",
+    "Act",
+    "ClientMessage",
+    "ErrorCode",
+    "EventText",
+    "Hello",
+    "MatchStatus",
+    "Reject",
+    "ServerMessage",
+    "StateUpdate",
+    "Sync",
+    "Welcome",
+    "decode_client",
+    "encode",
+]
+
+ErrorCode = Literal[
+    "bad_message",  # not JSON, wrong shape, unknown type, a reused sequence number
+    "unauthenticated",  # no `hello` yet, or a wrong seat token
+    "forbidden",  # a spectator acting; a broken (read-only) match
+    "not_your_turn",  # the other seat must decide now
+    "stale_version",  # the action was based on an older version of the match
+    "illegal_action",  # the engine refused the action
+    "game_over",  # the match is finished
+    "rate_limited",  # too many messages or connections
+    "internal_error",  # the server failed; nothing changed
+]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+
+MatchStatus = Literal["live", "over", "broken"]
+
+MAX_VERSION = 10_000_000
+MAX_SEQ = 2**53 - 1  # the largest integer a JavaScript number holds exactly
+Version = Annotated[int, Meta(ge=0, le=MAX_VERSION)]
+Seq = Annotated[int, Meta(ge=1, le=MAX_SEQ)]
+Token = Annotated[str, Meta(min_length=1, max_length=256)]
+
+
+class _Client(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+    """Base of client messages."""
+
+
+class Hello(_Client, frozen=True, kw_only=True, tag="hello"):
+    """First message of every socket: bind it to a seat by its token, or to no seat (spectator)."""
+
+    token: Token | None = None
+
+
+class Act(_Client, frozen=True, kw_only=True, tag="act"):
+    """Play ``action`` on top of match version ``version``; ``seq`` makes a resend idempotent."""
+
+    version: Version
+    seq: Seq
+    action: Action
+
+
+class Sync(_Client, frozen=True, kw_only=True, tag="sync"):
+    """Ask for a fresh `StateUpdate` of the current version."""
+
+
+ClientMessage = Hello | Act | Sync
+
+_CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_client(data: str | bytes) -> ClientMessage:
+    """Decode one client message; raises ``msgspec.DecodeError`` naming the bad path."""
+    return _CLIENT_DECODER.decode(data)
+
+
+class _Server(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of server messages."""
+
+
+class Welcome(_Server, frozen=True, kw_only=True, tag="welcome"):
+    """The answer to a good `hello`: who this socket is and what the match is."""
+
+    match_id: str
+    seat: Side | None  # None: spectator
+    mode: str  # human | hotseat | bot
+    bot_side: Side | None
+    seed_commitment: str  # sha256 hex of "<seed>:<salt>" (docs/protocol.md)
+    rules_version: int
+    server_version: str
+    max_message_bytes: int
+
+
+class EventText(msgspec.Struct, frozen=True, kw_only=True):
+    """One event of the last step with its sentence, as the viewer may see it."""
+
+    event: Event
+    text: str
+
+
+class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
+    """The match at ``version`` as this socket's seat may see it.
+
+    Sent to every socket after each accepted action, after `hello`, on `sync`, and in
+    place of updates a slow socket missed (compare ``version`` with the one you hold).
+    """
+
+    match_id: str
+    version: int  # number of accepted actions
+    status: MatchStatus
+    seat: Side | None
+    to_act: Side | None
+    legal_actions: tuple[Action, ...]  # empty unless this seat must decide now
+    last_seq: int  # highest `act` seq accepted from this seat (0: none; always 0 for spectators)
+    view: GameState  # engine.player_view for this seat
+    events: tuple[EventText, ...]  # what the action that made this version caused
+    broken_reason: str | None = None
+
+
+class Ack(_Server, frozen=True, kw_only=True, tag="ack"):
+    """Your `act` with ``seq`` is durable; the match is now at ``version``."""
+
+    seq: int
+    version: int
+
+
+class Reject(_Server, frozen=True, kw_only=True, tag="reject"):
+    """Your message changed nothing: ``code`` is stable, ``reason`` is for people."""
+
+    code: ErrorCode
+    reason: str
+    seq: int | None = None  # the `act` this answers, when known
+
+
+ServerMessage = Welcome | StateUpdate | Ack | Reject
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(message: ServerMessage) -> str:
+    """A server message as the text of one WebSocket frame."""
+    return _ENCODER.encode(message).decode()

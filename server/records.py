@@ -1,0 +1,109 @@
+"""Read-only views of a stored match: its record (seed revealed only after the game) and
+the position after any step (for the replay page), built from the log alone.
+
+While a match runs, its record has no seed and no hashes: the seed would reveal every
+hand, the deck order and every future die, and a state hash is a check a 2**32 seed search
+could run against. Once it is over the record is complete, and the seed and salt open the
+commitment published at creation (see `server.seeds`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+from msgspec.structs import replace
+
+from engine import (
+    Action,
+    GameConfig,
+    GameRecord,
+    GameState,
+    Side,
+    decode_action,
+    describe_event,
+    new_game,
+    player_view,
+    reduce,
+    state_hash,
+)
+
+from .database import Database
+from .protocol import EventText
+from .store import ActionRow, MatchRow
+
+__all__ = ["RecordView", "StepView", "load_record", "state_at"]
+
+
+class RecordView(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /api/matches/{id}/record``: ``record`` is a `taktik replay` file once the game is over."""
+
+    match_id: str
+    status: str
+    seed_commitment: str
+    seed: int | None  # revealed once the game is over
+    salt: str | None  # likewise; sha256(f"{seed}:{salt}") == seed_commitment
+    record: GameRecord
+
+
+class StepView(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /api/matches/{id}/steps/{step}``: the position after ``step`` actions."""
+
+    match_id: str
+    status: str
+    step: int
+    steps: int  # actions in the log
+    action: Action | None  # the action that led here (None at step 0)
+    to_act: Side | None
+    complete: bool  # True: the whole state (game over); False: what a spectator sees
+    state: GameState
+    events: tuple[EventText, ...]
+
+
+async def load_record(db: Database, match_id: str) -> RecordView | None:
+    """The record view of a match, or None if there is no such match."""
+    found = await db.load(match_id)
+    if found is None:
+        return None
+    row, _, rows = found
+    return await asyncio.to_thread(_record_view, row, rows)
+
+
+async def state_at(db: Database, match_id: str, step: int) -> StepView | None:
+    """The position after ``step`` actions (None: no such match or step); ValueError if it does not replay."""
+    found = await db.load(match_id)
+    if found is None or step > len(found[2]):
+        return None
+    row, _, rows = found
+    return await asyncio.to_thread(_step_view, row, rows, step)
+
+
+def _record_view(row: MatchRow, rows: list[ActionRow]) -> RecordView:
+    config = msgspec.json.decode(row.config, type=GameConfig)
+    actions = tuple(decode_action(r.action) for r in rows)
+    over = row.progress.status == "over"
+    record = GameRecord(
+        config=config if over else replace(config, seed=None),
+        actions=actions,
+        hashes=tuple(r.state_hash for r in rows) if over else None,
+        rules_version=row.rules_version,
+    )
+    return RecordView(match_id=row.id, status=row.progress.status, seed_commitment=row.seed_commitment,
+                      seed=config.seed if over else None, salt=row.salt if over else None, record=record)
+
+
+def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
+    state = new_game(msgspec.json.decode(row.config, type=GameConfig))
+    action: Action | None = None
+    for logged in rows[:step]:
+        action = decode_action(logged.action, state)
+        state = reduce(state, action)
+        if state_hash(state) != logged.state_hash:
+            raise ValueError(f"the log does not replay at step {logged.ply}")
+    complete = row.progress.status == "over"
+    shown = state if complete else player_view(state, None)
+    return StepView(
+        match_id=row.id, status=row.progress.status, step=step, steps=len(rows), action=action,
+        to_act=state.to_act, complete=complete, state=shown,
+        events=tuple(EventText(event=e, text=describe_event(e)) for e in shown.events),
+    )

@@ -1,0 +1,52 @@
+"""What the lifespan shares with every endpoint: settings, database, matches, limiters."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TypedDict, cast
+
+from starlette.requests import HTTPConnection
+
+from .creation import Creator
+from .database import Database
+from .matches import MatchService
+from .ratelimit import AddressLimiter
+from .settings import Settings
+
+__all__ = ["AppState", "Services", "services_of"]
+
+
+@dataclass
+class Services:
+    """Resources living as long as the server."""
+
+    settings: Settings
+    db: Database
+    matches: MatchService
+    creator: Creator
+    create_limiter: AddressLimiter
+    replay_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
+
+    @classmethod
+    def build(cls, settings: Settings, db: Database) -> Services:
+        """Everything for one server process around an open database."""
+        matches = MatchService(db, settings.limits)
+        return cls(
+            settings=settings,
+            db=db,
+            matches=matches,
+            creator=Creator(matches),
+            create_limiter=AddressLimiter(settings.limits.create_burst, settings.limits.create_rate),
+        )
+
+
+class AppState(TypedDict):
+    """The state the lifespan yields (Starlette copies it into every request's scope)."""
+
+    services: Services
+
+
+def services_of(connection: HTTPConnection) -> Services:
+    """The `Services` of the app serving ``connection``."""
+    return cast(Services, connection.state.services)

@@ -1,0 +1,67 @@
+"""Server settings: where it listens, where it keeps data, and every limit (docs/server.md).
+
+`Limits` holds the defaults table of the server contract. Each value can be changed with
+``taktik serve --limits FILE`` (a JSON object naming only the fields to change), which is
+how tests and the benchmark relax the per-socket rates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+from msgspec import Meta
+
+__all__ = ["Limits", "Settings", "load_limits"]
+
+Positive = Annotated[float, Meta(gt=0)]
+NonNegative = Annotated[float, Meta(ge=0)]
+Count = Annotated[int, Meta(ge=1, le=10_000_000)]
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every limit the server enforces; the defaults are the server contract's table."""
+
+    max_message_bytes: Count = 8 * 1024  # inbound WebSocket message (the library closes with 1009)
+    inbound_queue: Count = 8  # inbound messages buffered by the WebSocket library
+    outbox_size: Count = 8  # outbound messages per socket before it coalesces to a snapshot
+    ping_interval: Positive = 20.0
+    ping_timeout: Positive = 20.0
+    hello_timeout: Positive = 10.0  # seconds for the first message (`hello`)
+    message_burst: Count = 20  # per socket: any message
+    message_rate: Positive = 5.0  # per second
+    action_burst: Count = 10  # per socket: `act` messages
+    action_rate: Positive = 2.0
+    flood_close_after: Count = 200  # consecutive rate-limited messages before the socket is closed
+    sockets_per_seat: Count = 4
+    sockets_per_match: Count = 32
+    create_burst: Count = 20  # per client address: match creations (and forks)
+    create_rate: Positive = 0.5  # per second
+    max_body_bytes: Count = 1024 * 1024  # HTTP request body (a fork may post a whole record)
+    idle_unload_seconds: Positive = 600.0  # a match nobody watches leaves memory after this
+    bot_delay: NonNegative = 0.6  # seconds between bot actions, so people can follow
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server process runs."""
+
+    data_dir: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins; the server's own is always allowed
+    limits: Limits = field(default_factory=Limits)
+    bot_policy: str = "random"
+    log_level: str = "info"
+
+
+def load_limits(path: Path) -> Limits:
+    """Read a JSON object of limit overrides; raises ValueError naming the bad field."""
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=Limits)
+    except OSError as err:
+        raise ValueError(f"cannot read limits file {path}: {err}") from None
+    except msgspec.DecodeError as err:
+        raise ValueError(f"invalid limits file {path}: {err}") from None

@@ -1,0 +1,287 @@
+"""SQLite persistence: matches, hashed seat tokens and the append-only action log.
+
+One file, ``<data dir>/taktik.sqlite3``, in WAL mode with ``synchronous=FULL``: when a
+method that writes returns, the change is on disk. The action log is append-only and
+``UNIQUE(match_id, ply)`` / ``UNIQUE(match_id, seat, client_seq)`` make a double append
+impossible even if the code above had a bug. A `Store` is used from one thread at a time
+(the match service gives it a dedicated thread); ``<data dir>/taktik.lock`` keeps a
+second server process away from the same data.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["ActionRow", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    rules_version INTEGER NOT NULL,
+    config TEXT NOT NULL,
+    salt TEXT NOT NULL,
+    seed_commitment TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    bot_side TEXT,
+    bot_policy TEXT,
+    bot_seed INTEGER,
+    parent_id TEXT,
+    parent_step INTEGER,
+    status TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    phase TEXT NOT NULL,
+    to_act TEXT,
+    winner TEXT,
+    victory_reason TEXT,
+    broken_reason TEXT
+);
+CREATE INDEX IF NOT EXISTS matches_by_created ON matches (created_at);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    seat TEXT NOT NULL,
+    token_sha256 BLOB NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    match_id TEXT NOT NULL REFERENCES matches (id),
+    ply INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    client_seq INTEGER,
+    action TEXT NOT NULL,
+    state_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    UNIQUE (match_id, ply),
+    UNIQUE (match_id, seat, client_seq)
+);
+"""
+
+_MATCH_COLUMNS = (
+    "id, created_at, updated_at, rules_version, config, salt, seed_commitment, mode, bot_side, bot_policy, "
+    "bot_seed, parent_id, parent_step, status, version, turn, phase, to_act, winner, victory_reason, broken_reason"
+)
+
+
+class DataDirLocked(RuntimeError):
+    """Another server process holds the data directory."""
+
+
+class StoreConflict(RuntimeError):
+    """An append did not match the stored version of its match (nothing was written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Where a match stands after its latest action (denormalised for the lobby)."""
+
+    status: str  # live | over | broken
+    version: int  # number of actions in the log
+    turn: int
+    phase: str
+    to_act: str | None
+    winner: str | None = None
+    victory_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match as stored. ``config`` is the GameConfig JSON, seed included."""
+
+    id: str
+    created_at: float
+    updated_at: float
+    rules_version: int
+    config: str
+    salt: str
+    seed_commitment: str
+    mode: str  # human | hotseat | bot
+    bot_side: str | None
+    bot_policy: str | None
+    bot_seed: int | None
+    parent_id: str | None
+    parent_step: int | None
+    progress: Progress
+    broken_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action: its ply (0-based), who played it and the state hash after it."""
+
+    ply: int
+    seat: str
+    client_seq: int | None  # None for bot moves and forked prefixes
+    action: str  # canonical JSON
+    state_hash: str
+
+
+class Store:
+    """The SQLite database of one data directory."""
+
+    def __init__(self, connection: sqlite3.Connection, lock: IO[bytes]) -> None:
+        self._db = connection
+        self._lock = lock
+
+    @classmethod
+    def open(cls, data_dir: Path) -> Store:
+        """Open (creating if needed) the store in ``data_dir``; raises `DataDirLocked` if in use."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        lock = open(data_dir / "taktik.lock", "wb")  # noqa: SIM115 - held for the store's lifetime
+        try:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            raise DataDirLocked(f"{data_dir} is in use by another taktik server") from None
+        db = sqlite3.connect(data_dir / "taktik.sqlite3", isolation_level=None, check_same_thread=False)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute("PRAGMA foreign_keys=ON")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, SCHEMA_VERSION):
+                raise RuntimeError(f"data in {data_dir} has schema {version}; this server knows {SCHEMA_VERSION}")
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except BaseException:
+            db.close()
+            lock.close()
+            raise
+        os.chmod(data_dir / "taktik.sqlite3", 0o600)
+        return cls(db, lock)
+
+    def close(self) -> None:
+        """Close the database and release the data directory."""
+        self._db.close()
+        self._lock.close()
+
+    def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow] = ()) -> None:
+        """Insert a match, its seat token hashes and (for a fork) its first actions, atomically."""
+        p = row.progress
+        with self._transaction():
+            self._db.execute(
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join('?' * 21)})",
+                (row.id, row.created_at, row.updated_at, row.rules_version, row.config, row.salt,
+                 row.seed_commitment, row.mode, row.bot_side, row.bot_policy, row.bot_seed, row.parent_id,
+                 row.parent_step, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason,
+                 row.broken_reason),
+            )
+            self._db.executemany(
+                "INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
+                [(row.id, seat, digest) for seat, digest in sorted(seats.items())],
+            )
+            self._insert_actions(row.id, prefix)
+
+    def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        """Append one action and the match's new progress; durable when this returns.
+
+        Raises `StoreConflict` (and writes nothing) unless the match's stored version is
+        ``action.ply``, and ``sqlite3.IntegrityError`` on a duplicate ply or client seq.
+        """
+        with self._transaction():
+            cursor = self._db.execute(
+                "UPDATE matches SET status=?, version=?, turn=?, phase=?, to_act=?, winner=?, victory_reason=?, "
+                "updated_at=? WHERE id=? AND version=? AND status='live'",
+                (progress.status, progress.version, progress.turn, progress.phase, progress.to_act, progress.winner,
+                 progress.victory_reason, time.time(), match_id, action.ply),
+            )
+            if cursor.rowcount != 1:
+                raise StoreConflict(f"match {match_id} is not live at version {action.ply}")
+            self._insert_actions(match_id, (action,))
+
+    def mark_broken(self, match_id: str, reason: str) -> None:
+        """Record that a match's log no longer replays; it stays readable."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE matches SET status='broken', broken_reason=?, updated_at=? WHERE id=?",
+                (reason, time.time(), match_id),
+            )
+
+    def match_row(self, match_id: str) -> MatchRow | None:
+        """One match without its log, or None."""
+        found = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
+        return None if found is None else _match_row(found)
+
+    def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
+        """A match, its seat token hashes and its whole log (in ply order), or None."""
+        found = self._db.execute(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=?", (match_id,)).fetchone()
+        if found is None:
+            return None
+        seats = {
+            seat: bytes(digest)
+            for seat, digest in self._db.execute(
+                "SELECT seat, token_sha256 FROM seats WHERE match_id=?", (match_id,)
+            )
+        }
+        actions = [
+            ActionRow(ply=ply, seat=seat, client_seq=seq, action=action, state_hash=digest)
+            for ply, seat, seq, action, digest in self._db.execute(
+                "SELECT ply, seat, client_seq, action, state_hash FROM actions WHERE match_id=? ORDER BY ply",
+                (match_id,),
+            )
+        ]
+        return _match_row(found), seats, actions
+
+    def action_at(self, match_id: str, ply: int) -> ActionRow | None:
+        """The logged action at ``ply``, if any (to settle an append whose outcome is unknown)."""
+        found = self._db.execute(
+            "SELECT ply, seat, client_seq, action, state_hash FROM actions WHERE match_id=? AND ply=?",
+            (match_id, ply),
+        ).fetchone()
+        return None if found is None else ActionRow(*found)
+
+    def recent(self, limit: int) -> list[MatchRow]:
+        """The ``limit`` most recently created matches, newest first."""
+        rows = self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches ORDER BY created_at DESC, id LIMIT ?", (limit,)
+        ).fetchall()
+        return [_match_row(r) for r in rows]
+
+    def _insert_actions(self, match_id: str, actions: Sequence[ActionRow]) -> None:
+        now = time.time()
+        self._db.executemany(
+            "INSERT INTO actions (match_id, ply, seat, client_seq, action, state_hash, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(match_id, a.ply, a.seat, a.client_seq, a.action, a.state_hash, now) for a in actions],
+        )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on any exception)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: object) -> None:
+        if kind is None:
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")
+
+
+def _match_row(r: Sequence[Any]) -> MatchRow:
+    return MatchRow(
+        id=r[0], created_at=r[1], updated_at=r[2], rules_version=r[3], config=r[4], salt=r[5],
+        seed_commitment=r[6], mode=r[7], bot_side=r[8], bot_policy=r[9], bot_seed=r[10], parent_id=r[11],
+        parent_step=r[12],
+        progress=Progress(status=r[13], version=r[14], turn=r[15], phase=r[16], to_act=r[17], winner=r[18],
+                          victory_reason=r[19]),
+        broken_reason=r[20],
+    )

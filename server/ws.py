@@ -1,0 +1,260 @@
+"""``WS /ws/matches/{match_id}``: one socket as an explicit state machine.
+
+    HANDSHAKE --origin ok--> AWAITING_HELLO --hello ok--> BOUND --> CLOSED
+        \\--bad origin: HTTP 403     \\--bad token / timeout: close 44xx
+
+The endpoint only authenticates, reads, decodes and hands actions to the match service;
+everything it sends goes through the socket's bounded `Outbox`. Every failure is a
+`Reject` to this socket only or a close with a named code (`Close`); no exception
+escapes, and nothing here can stall another socket or match. Seat tokens are never
+logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import logging
+import re
+from urllib.parse import urlsplit
+
+import msgspec
+from starlette import status
+from starlette.datastructures import Headers
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine import Side
+
+from .match import Match
+from .matches import MatchUnavailable
+from .outbox import Outbox
+from .protocol import Act, ErrorCode, Hello, Reject, Sync, decode_client, encode
+from .ratelimit import TokenBucket
+from .services import Services, services_of
+
+__all__ = ["Close", "SocketState", "match_socket", "origin_allowed"]
+
+log = logging.getLogger("taktik.ws")
+
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Close(enum.IntEnum):
+    """Close codes this endpoint uses (4xxx: application codes, see docs/protocol.md)."""
+
+    NORMAL = status.WS_1000_NORMAL_CLOSURE
+    GOING_AWAY = status.WS_1001_GOING_AWAY
+    POLICY_VIOLATION = status.WS_1008_POLICY_VIOLATION  # also: Origin refused (before accept: HTTP 403)
+    INTERNAL_ERROR = status.WS_1011_INTERNAL_ERROR
+    UNAUTHENTICATED = 4401  # wrong seat token: do not reconnect with it
+    NO_SUCH_MATCH = 4404
+    HELLO_TIMEOUT = 4408  # no `hello` in time
+    UNAVAILABLE = 4410  # the match is broken beyond showing
+    RATE_LIMITED = 4429  # too many connections, or a socket that keeps flooding
+
+
+class SocketState(enum.Enum):
+    AWAITING_HELLO = "awaiting_hello"
+    BOUND = "bound"
+    CLOSED = "closed"
+
+
+class _Closed(Exception):
+    """The peer went away (or we closed): leave the loop."""
+
+
+class _Flooding(_Closed):
+    """Too many rate-limited messages in a row."""
+
+
+def origin_allowed(headers: Headers, allowed: tuple[str, ...]) -> bool:
+    """Browsers send ``Origin``; accept our own origin (same host) and the configured ones."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True  # not a browser: Origin protects browser users, anyone else can forge it
+    if origin in allowed or "*" in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = headers.get("host", "")
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
+
+
+async def match_socket(websocket: WebSocket) -> None:
+    """The endpoint: run one `Session`; nothing raises out of here."""
+    services = services_of(websocket)
+    if not origin_allowed(websocket.headers, services.settings.allowed_origins):
+        await websocket.close(code=Close.POLICY_VIOLATION)  # before accept: the handshake gets HTTP 403
+        return
+    await websocket.accept()
+    session = Session(websocket, services)
+    try:
+        await session.run(websocket.path_params.get("match_id", ""))
+    except _Flooding:
+        await session.close(Close.RATE_LIMITED, "too many messages")
+    except (_Closed, WebSocketDisconnect):
+        pass
+    except Exception:
+        log.exception("socket handler failed")
+        await session.close(Close.INTERNAL_ERROR, "internal error")
+    finally:
+        await session.finish()
+
+
+class Session:
+    """One socket's conversation with one match."""
+
+    def __init__(self, websocket: WebSocket, services: Services) -> None:
+        limits = services.settings.limits
+        self._ws = websocket
+        self._services = services
+        self._limits = limits
+        self.state = SocketState.AWAITING_HELLO
+        self.seat: Side | None = None
+        self.match: Match | None = None
+        self.outbox = Outbox(limits.outbox_size, self._snapshot)
+        self._messages = TokenBucket(limits.message_burst, limits.message_rate)
+        self._actions = TokenBucket(limits.action_burst, limits.action_rate)
+        self._limited_in_a_row = 0
+        self._sender: asyncio.Task[None] | None = None
+
+    async def run(self, match_id: str) -> None:
+        match = await self._find(match_id)
+        if match is None:
+            return
+        self.match = match
+        if not await self._await_hello(match):
+            return
+        self.state = SocketState.BOUND
+        self._sender = asyncio.create_task(self._send_loop())
+        while self.state is SocketState.BOUND:
+            data = await self._receive()
+            if self._over_limit(self._messages):
+                continue
+            try:
+                await self._handle(match, data)
+            except _Closed:
+                raise
+            except Exception:
+                log.exception("failed to handle a message in match %s", match.id)
+                self._reply("internal_error", "the server failed on this message; nothing changed")
+
+    async def _find(self, match_id: str) -> Match | None:
+        match: Match | None = None
+        reason = f"no match {match_id!r}"
+        code = Close.NO_SUCH_MATCH
+        if MATCH_ID.fullmatch(match_id):
+            try:
+                match = await self._services.matches.get(match_id)
+            except MatchUnavailable as err:
+                reason, code = str(err), Close.UNAVAILABLE
+        if match is None:
+            await self._send_now(Reject(code="forbidden", reason=reason))
+            await self.close(code, reason[:100])
+        return match
+
+    async def _await_hello(self, match: Match) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._limits.hello_timeout
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    data = await self._receive()
+            except TimeoutError:
+                await self.close(Close.HELLO_TIMEOUT, "no hello in time")
+                return False
+            if self._over_limit(self._messages, direct=True):
+                continue
+            try:
+                message = decode_client(data)
+            except msgspec.DecodeError as err:
+                await self._send_now(Reject(code="bad_message", reason=str(err)))
+                continue
+            if not isinstance(message, Hello):
+                await self._send_now(Reject(code="unauthenticated", reason="send hello first",
+                                            seq=message.seq if isinstance(message, Act) else None))
+                continue
+            if message.token is not None:
+                self.seat = match.seat_of(message.token)
+                if self.seat is None:
+                    await self._send_now(Reject(code="unauthenticated", reason="this token opens no seat here"))
+                    await self.close(Close.UNAUTHENTICATED, "wrong token")
+                    return False
+            refused = self._services.matches.join(match, self)
+            if refused is not None:
+                await self._send_now(refused)
+                await self.close(Close.RATE_LIMITED, "too many connections")
+                return False
+            return True
+
+    async def _handle(self, match: Match, data: str | bytes) -> None:
+        try:
+            message = decode_client(data)
+        except msgspec.DecodeError as err:
+            self._reply("bad_message", str(err))
+            return
+        match message:
+            case Act():
+                if self.seat is None:
+                    self._reply("forbidden", "spectators cannot act", message.seq)
+                elif not self._over_limit(self._actions, seq=message.seq):
+                    outcome = await self._services.matches.submit(match, self.seat, message)
+                    self.outbox.put_reply(encode(outcome))
+            case Sync():
+                self.outbox.put_state(match.state_text(self.seat))
+            case Hello():
+                self._reply("bad_message", "this socket already said hello")
+
+    def _over_limit(self, bucket: TokenBucket, *, seq: int | None = None, direct: bool = False) -> bool:
+        if bucket.take():
+            self._limited_in_a_row = 0
+            return False
+        self._limited_in_a_row += 1
+        if self._limited_in_a_row > self._limits.flood_close_after:
+            raise _Flooding
+        if not direct:
+            self._reply("rate_limited", "too many messages; slow down", seq)
+        return True
+
+    def _reply(self, code: ErrorCode, reason: str, seq: int | None = None) -> None:
+        self.outbox.put_reply(encode(Reject(code=code, reason=reason, seq=seq)))
+
+    def _snapshot(self) -> str:
+        assert self.match is not None
+        return self.match.state_text(self.seat)
+
+    async def _receive(self) -> str | bytes:
+        message = await self._ws.receive()
+        if message["type"] == "websocket.disconnect":
+            self.state = SocketState.CLOSED
+            raise _Closed
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        return bytes(message.get("bytes") or b"")
+
+    async def _send_now(self, reject: Reject) -> None:
+        with contextlib.suppress(Exception):
+            await self._ws.send_text(encode(reject))
+
+    async def _send_loop(self) -> None:
+        with contextlib.suppress(Exception):  # the peer is gone; the receive side notices and cleans up
+            await self.outbox.run(self._ws.send_text)
+
+    async def close(self, code: Close, reason: str = "") -> None:
+        """Close the socket with ``code`` (ignored if it is already gone)."""
+        if self.state is not SocketState.CLOSED:
+            self.state = SocketState.CLOSED
+            with contextlib.suppress(Exception):
+                await self._ws.close(code=code, reason=reason)
+
+    async def finish(self) -> None:
+        """Leave the match and stop sending (always runs)."""
+        self.state = SocketState.CLOSED
+        if self.match is not None:
+            self._services.matches.leave(self.match, self)
+        self.outbox.close()
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender

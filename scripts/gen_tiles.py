@@ -112,8 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             (out / name).write_bytes(files[name])
             total += len(files[name])
         if args.sheet:
-            order = [spec.name for spec in catalog.specs()]
-            data = png_bytes(sheet.draw_sheet(images, scale=args.scale, names=order))
+            data = png_bytes(sheet.draw_sheet(images, scale=args.scale))
             args.sheet.write_bytes(data)
     except OSError as exc:
         print(f"gen_tiles.py: error: cannot write: {exc}", file=sys.stderr)

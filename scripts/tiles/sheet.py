@@ -149,39 +149,56 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def draw_sheet(images: Mapping[str, Image.Image], *, scale: int, names: list[str]) -> Image.Image:
-    """The contact sheet: the sample board at 2x, 1x and 0.25x, then every image with its label."""
+def draw_sheet(
+    images: Mapping[str, Image.Image], *, scale: int, backdrop: str = "terrain-01-plain"
+) -> Image.Image:
+    """The contact sheet: the sample board at 2x, 1x and 25% zoom, then every image, labelled.
+
+    Images are listed in the order of ``images``; overlays and highlights are shown on the
+    ``backdrop`` tile, since alone they are only fragments.
+    """
     big = draw_board(images, scale=scale, zoom=2.0)
     normal = draw_board(images, scale=scale, zoom=1.0)
     small = draw_board(images, scale=scale, zoom=0.25)
-    pad = 40
-    cols, cell_w, cell_h = 8, 260, 250
-    rows = -(-len(names) // cols)
-    width = max(big.width, normal.width + small.width + pad, cols * cell_w) + 2 * pad
-    grid_top = pad + 50 + big.height + pad + 40 + normal.height + pad + 40
-    height = grid_top + rows * cell_h + pad
-    out = Image.new("RGBA", (width, height), BACKGROUND)
+    magnified = small.resize((small.width * 3, small.height * 3), Image.Resampling.NEAREST)
+    pad, cols, cell_w, cell_h = 40, 8, 260, 250
+    rows = -(-len(images) // cols)
+    middle = max(normal.height, magnified.height)
+    width = max(big.width, normal.width + small.width + magnified.width + 2 * pad, cols * cell_w) + 2 * pad
+    grid_top = pad + 50 + big.height + pad + 40 + middle + pad + 40
+    out = Image.new("RGBA", (width, grid_top + rows * cell_h + pad), BACKGROUND)
     draw = ImageDraw.Draw(out)
-    draw.text((pad, pad), "Taktik tile set - sample board at 2x in-game size", fill=INK, font=_font(28))
+    draw.text((pad, pad), "Taktik tile set: sample board at 2x in-game size", fill=INK, font=_font(28))
     out.alpha_composite(big, (pad, pad + 50))
     y = pad + 50 + big.height + pad
+    x_small = pad + normal.width + pad
+    x_magnified = x_small + small.width + pad
     draw.text((pad, y), "in-game size (TILE_W 128)", fill=INK, font=_font(22))
-    draw.text((pad + normal.width + pad, y), "25% zoom", fill=INK, font=_font(22))
+    draw.text((x_small, y), "25% zoom", fill=INK, font=_font(22))
+    draw.text((x_magnified, y), "25% zoom, pixels magnified 3x", fill=INK, font=_font(22))
     out.alpha_composite(normal, (pad, y + 40))
-    out.alpha_composite(small, (pad + normal.width + pad, y + 40))
-    font = _font(16)
-    for i, name in enumerate(names):
-        im = images[name]
-        cx = pad + (i % cols) * cell_w
-        cy = grid_top + (i // cols) * cell_h
-        f = min((cell_w - 20) / im.width, (cell_h - 50) / im.height)
-        thumb = im.resize(
-            (max(1, round(im.width * f)), max(1, round(im.height * f))), Image.Resampling.LANCZOS
-        )
+    out.alpha_composite(small, (x_small, y + 40))
+    out.alpha_composite(magnified, (x_magnified, y + 40))
+    draw.text(
+        (pad, grid_top - 40),
+        "every image (overlays and highlights shown on the plain tile)",
+        fill=INK,
+        font=_font(22),
+    )
+    fragments = {"road", "river", "bridge", "highlight"}
+    for i, (name, im) in enumerate(images.items()):
+        cx, cy = pad + (i % cols) * cell_w, grid_top + (i // cols) * cell_h
+        shown = im
+        if name.split("_")[0] in fragments:
+            shown = images[backdrop].copy()
+            shown.alpha_composite(im)
+        f = min((cell_w - 20) / shown.width, (cell_h - 50) / shown.height)
+        size = (max(1, round(shown.width * f)), max(1, round(shown.height * f)))
+        thumb = shown.resize(size, Image.Resampling.LANCZOS)
         draw.rectangle((cx + 4, cy + 4, cx + cell_w - 8, cy + cell_h - 8), outline=(60, 62, 72, 255))
         out.alpha_composite(
             thumb, (cx + (cell_w - thumb.width) // 2, cy + 12 + (cell_h - 50 - thumb.height) // 2)
         )
-        draw.text((cx + 12, cy + cell_h - 36), name, fill=INK, font=font)
+        draw.text((cx + 12, cy + cell_h - 36), name, fill=INK, font=_font(16))
         draw.text((cx + 12, cy + cell_h - 20), f"{im.width}x{im.height}", fill=DIM, font=_font(12))
     return out

@@ -26,6 +26,7 @@ from .geometry import (
     wall_mask,
     with_alpha,
 )
+from .props import cylinder, flat_block, gable_house, iso_box, pine_tree, rock, round_tree, sawtooth_shed
 
 SEED = "taktik-tiles-v1"
 """Seed prefix of every random layout; change it to reshuffle all details at once."""
@@ -186,266 +187,6 @@ def assemble(
     return out
 
 
-# --- shared object drawing -------------------------------------------------------------------
-def iso_box(
-    c: Canvas,
-    u0: float,
-    v0: float,
-    u1: float,
-    v1: float,
-    h: float,
-    *,
-    top: RGBA | None,
-    side: RGBA,
-    base: float = 0.0,
-    lit: float = pal.LIT_WALL,
-    shaded: float = pal.SHADE_WALL,
-) -> None:
-    """A box on the ground from ``(u0, v0)`` to ``(u1, v1)``, ``h`` px tall: two lit walls and a top."""
-    c.polygon(
-        [iso(u0, v1, base), iso(u1, v1, base), iso(u1, v1, base + h), iso(u0, v1, base + h)], shade(side, lit)
-    )
-    c.polygon(
-        [iso(u1, v0, base), iso(u1, v1, base), iso(u1, v1, base + h), iso(u1, v0, base + h)],
-        shade(side, shaded),
-    )
-    if top is not None:
-        c.polygon(
-            [iso(u0, v0, base + h), iso(u1, v0, base + h), iso(u1, v1, base + h), iso(u0, v1, base + h)], top
-        )
-
-
-def cylinder(
-    c: Canvas,
-    u: float,
-    v: float,
-    r: float,
-    h: float,
-    colour: RGBA,
-    *,
-    base: float = 0.0,
-    top: RGBA | None = None,
-) -> None:
-    """An upright cylinder of world radius ``r`` standing on ``(u, v)``, lit from the left."""
-    x, y = iso(u, v, base)
-    rx, ry = 320 * math.sqrt(2) * r, 160 * math.sqrt(2) * r
-    c.ellipse(x, y, rx, ry, shade(colour, pal.SHADE_WALL))
-    c.rect(x - rx, y - h, x + rx, y, shade(colour, pal.SHADE_WALL))
-    c.ellipse(x - rx * 0.2, y, rx * 0.8, ry * 0.8, shade(colour, 0.8))
-    c.rect(x - rx, y - h, x + rx * 0.6, y, shade(colour, 0.8))
-    c.rect(x - rx * 0.75, y - h, x - rx * 0.15, y - 1, shade(colour, 0.95))
-    c.ellipse(x, y - h, rx, ry, top or colour)
-
-
-def windows(
-    c: Canvas,
-    *,
-    face: str,
-    span: tuple[float, float],
-    fixed: float,
-    floors: tuple[float, ...],
-    count: int,
-    colour: RGBA,
-    size: tuple[float, float] = (0.035, 9.0),
-) -> None:
-    """Rows of window panes on a south (``"s"``) or east (``"e"``) wall."""
-    a, b = span
-    for z in floors:
-        for i in range(count):
-            m = a + (b - a) * (i + 0.5) / count
-            w, hgt = size
-            if face == "s":
-                pts = [
-                    iso(m - w / 2, fixed, z),
-                    iso(m + w / 2, fixed, z),
-                    iso(m + w / 2, fixed, z + hgt),
-                    iso(m - w / 2, fixed, z + hgt),
-                ]
-            else:
-                pts = [
-                    iso(fixed, m - w / 2, z),
-                    iso(fixed, m + w / 2, z),
-                    iso(fixed, m + w / 2, z + hgt),
-                    iso(fixed, m - w / 2, z + hgt),
-                ]
-            c.polygon(pts, colour)
-
-
-def gable_house(
-    c: Canvas,
-    u0: float,
-    v0: float,
-    u1: float,
-    v1: float,
-    h: float,
-    rise: float,
-    *,
-    wall: RGBA,
-    roof: RGBA,
-    roof_light: RGBA,
-    ridge_u: bool,
-    window: RGBA,
-) -> None:
-    """A house with a pitched roof whose ridge runs east-west (``ridge_u``) or north-south."""
-    iso_box(c, u0, v0, u1, v1, h, top=None, side=wall)
-    floors = tuple(z for z in (h * 0.18, h * 0.56) if z + 10 < h)
-    windows(
-        c,
-        face="s",
-        span=(u0 + 0.02, u1 - 0.02),
-        fixed=v1,
-        floors=floors,
-        count=max(1, round((u1 - u0) / 0.09)),
-        colour=window,
-    )
-    windows(
-        c,
-        face="e",
-        span=(v0 + 0.02, v1 - 0.02),
-        fixed=u1,
-        floors=floors,
-        count=max(1, round((v1 - v0) / 0.09)),
-        colour=shade(window, 0.8),
-    )
-    eave = 0.018
-    if ridge_u:
-        vm = (v0 + v1) / 2
-        c.polygon(
-            [
-                iso(u0 - eave, v0 - eave, h),
-                iso(u1 + eave, v0 - eave, h),
-                iso(u1 + eave, vm, h + rise),
-                iso(u0 - eave, vm, h + rise),
-            ],
-            shade(roof, 0.85),
-        )
-        c.polygon([iso(u1, v0, h), iso(u1, v1, h), iso(u1, vm, h + rise)], shade(wall, pal.SHADE_WALL))
-        c.polygon(
-            [
-                iso(u0 - eave, vm, h + rise),
-                iso(u1 + eave, vm, h + rise),
-                iso(u1 + eave, v1 + eave, h),
-                iso(u0 - eave, v1 + eave, h),
-            ],
-            roof_light,
-        )
-        c.line([iso(u0 - eave, vm, h + rise), iso(u1 + eave, vm, h + rise)], shade(roof, 0.6), 2.5)
-    else:
-        um = (u0 + u1) / 2
-        c.polygon(
-            [
-                iso(u0 - eave, v0 - eave, h),
-                iso(um, v0 - eave, h + rise),
-                iso(um, v1 + eave, h + rise),
-                iso(u0 - eave, v1 + eave, h),
-            ],
-            roof_light,
-        )
-        c.polygon([iso(u0, v1, h), iso(u1, v1, h), iso(um, v1, h + rise)], shade(wall, pal.LIT_WALL))
-        c.polygon(
-            [
-                iso(um, v0 - eave, h + rise),
-                iso(u1 + eave, v0 - eave, h),
-                iso(u1 + eave, v1 + eave, h),
-                iso(um, v1 + eave, h + rise),
-            ],
-            shade(roof, 0.72),
-        )
-        c.line([iso(um, v0 - eave, h + rise), iso(um, v1 + eave, h + rise)], shade(roof, 0.55), 2.5)
-
-
-def flat_block(
-    c: Canvas, u0: float, v0: float, u1: float, v1: float, h: float, *, wall: RGBA, roof: RGBA, window: RGBA
-) -> None:
-    """A flat-roofed block with a parapet and a small roof hut."""
-    iso_box(c, u0, v0, u1, v1, h, top=roof, side=wall)
-    floors = tuple(z for z in (h * 0.12, h * 0.4, h * 0.68) if z + 10 < h)
-    windows(
-        c,
-        face="s",
-        span=(u0 + 0.02, u1 - 0.02),
-        fixed=v1,
-        floors=floors,
-        count=max(1, round((u1 - u0) / 0.08)),
-        colour=window,
-    )
-    windows(
-        c,
-        face="e",
-        span=(v0 + 0.02, v1 - 0.02),
-        fixed=u1,
-        floors=floors,
-        count=max(1, round((v1 - v0) / 0.08)),
-        colour=shade(window, 0.8),
-    )
-    inset = 0.025
-    c.polygon(
-        [
-            iso(u0 + inset, v0 + inset, h),
-            iso(u1 - inset, v0 + inset, h),
-            iso(u1 - inset, v1 - inset, h),
-            iso(u0 + inset, v1 - inset, h),
-        ],
-        shade(roof, 0.86),
-    )
-    um, vm = (u0 + u1) / 2, (v0 + v1) / 2
-    iso_box(
-        c,
-        um - 0.04,
-        vm - 0.05,
-        um + 0.03,
-        vm + 0.02,
-        10,
-        top=shade(roof, 1.12),
-        side=shade(roof, 1.05),
-        base=h,
-    )
-
-
-def round_tree(c: Canvas, x: float, y: float, r: float, palette: pal.Palette) -> None:
-    """A deciduous tree: trunk and a shaded round crown standing on ``(x, y)``."""
-    cy = y - r * 1.05
-    c.rect(x - r * 0.13, cy, x + r * 0.13, y + 1, palette["trunk"])
-    c.ellipse(x + r * 0.04, cy + r * 0.04, r * 1.06, r * 0.96, shade(palette["crown_dark"], 0.62))
-    c.ellipse(x, cy, r, r * 0.9, palette["crown_dark"])
-    c.ellipse(x - r * 0.12, cy - r * 0.12, r * 0.84, r * 0.74, palette["crown"])
-    c.ellipse(x - r * 0.3, cy - r * 0.3, r * 0.5, r * 0.42, palette["crown_light"])
-    c.ellipse(x - r * 0.42, cy - r * 0.44, r * 0.2, r * 0.16, palette["crown_glint"])
-
-
-def pine_tree(c: Canvas, x: float, y: float, r: float, palette: pal.Palette) -> None:
-    """A conifer: three stacked shaded tiers standing on ``(x, y)``."""
-    h = r * 3.0
-    c.rect(x - r * 0.13, y - r * 0.5, x + r * 0.13, y + 1, palette["trunk"])
-    for i, f in enumerate((1.0, 0.78, 0.54)):
-        bottom = y - r * 0.35 - i * h * 0.24
-        top = bottom - h * 0.42
-        w = r * f
-        c.polygon(
-            [(x - w * 1.08, bottom + 2.5), (x, top - 3.5), (x + w * 1.08, bottom + 2.5)],
-            shade(palette["pine_dark"], 0.62),
-        )
-        c.polygon([(x - w, bottom), (x, top), (x + w, bottom)], palette["pine"])
-        c.polygon([(x - w, bottom), (x, top), (x - w * 0.08, bottom)], palette["pine_light"])
-
-
-def rock(c: Canvas, rng: random.Random, x: float, y: float, r: float, palette: pal.Palette) -> None:
-    """A boulder with a lit top facet and a dark flank, resting on ``(x, y)``."""
-    n = 8
-    angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(n))
-    radii = [rng.uniform(0.82, 1.12) for _ in range(n)]
-    body = [
-        (x + math.cos(a) * r * k, y - r * 0.4 + math.sin(a) * r * 0.62 * k)
-        for a, k in zip(angles, radii, strict=True)
-    ]
-    c.polygon(body, shade(palette["rock_dark"], 0.7))
-    inner = [(x + (px - x) * 0.92, y - r * 0.4 + (py - y + r * 0.4) * 0.9) for px, py in body]
-    c.polygon(inner, palette["rock_dark"])
-    top = [(x - r * 0.14 + (px - x) * 0.74, y - r * 0.66 + (py - y + r * 0.4) * 0.62) for px, py in body]
-    c.polygon(top, palette["rock"])
-    c.ellipse(x - r * 0.36, y - r * 0.84, r * 0.3, r * 0.16, palette["rock_light"])
-
-
 def _finish(
     c: Canvas,
     rng: random.Random,
@@ -492,7 +233,7 @@ def draw_ground(*, scale: int = 1, palette: pal.Palette = pal.GROUND) -> Image.I
 
 
 def draw_rough(*, scale: int = 1, palette: pal.Palette = pal.ROUGH) -> Image.Image:
-    """Broken ground: dry, patchy earth with boulders and scrub."""
+    """Broken ground: dry, patchy earth strewn with boulders and scrub."""
     rng = rng_for("rough")
     c = textured_face(
         rng, scale=scale, dark=palette["dark"], light=palette["light"], contrast=(60, 200), fine=0.6
@@ -505,33 +246,27 @@ def draw_rough(*, scale: int = 1, palette: pal.Palette = pal.ROUGH) -> Image.Ima
             pts.append((x, y))
         c.line(pts, shade(palette["dark"], 0.8), 2.0)
     items: list[tuple[float, float, float, str]] = []
-    for gu, gv in (
-        (-0.25, -0.2),
-        (0.2, -0.25),
-        (-0.2, 0.22),
-        (0.24, 0.2),
-        (0.0, 0.0),
-        (-0.05, 0.33),
-        (0.33, -0.02),
-    ):
+    spots = ((-0.25, -0.2), (0.2, -0.25), (-0.2, 0.22), (0.24, 0.2), (0.0, 0.0), (-0.05, 0.33), (0.33, -0.02))
+    for gu, gv in spots:
         x, y = iso(gu + rng.uniform(-0.06, 0.06), gv + rng.uniform(-0.06, 0.06))
-        items.append((y, x, rng.uniform(16, 30), "rock"))
-    for _ in range(14):
+        items.append((y, x, rng.uniform(18, 32), "rock"))
+    for _ in range(16):
         x, y = iso(*face_point(rng, 0.1))
-        items.append((y, x, rng.uniform(7, 12), "scrub"))
+        items.append((y, x, rng.uniform(7, 13), "scrub"))
     items.sort()
     shadows = Shadows(c)
     for y, x, r, kind in items:
         shadows.ellipse(x + r * 0.2, y - r * 0.05, r * (1.3 if kind == "rock" else 1.2), r * 0.55)
     shadows.cast()
+    o = Canvas(c.w, c.h, scale=scale)
     for y, x, r, kind in items:
         if kind == "rock":
-            rock(c, rng, x, y, r, palette)
+            rock(o, rng, x, y, r, palette)
         else:
             for dx, dy in ((-0.6, 0), (0.6, 0.1), (0, -0.5)):
-                c.ellipse(x + dx * r, y - r * 0.5 + dy * r, r * 0.75, r * 0.6, palette["scrub"])
-            c.ellipse(x - r * 0.3, y - r * 0.9, r * 0.45, r * 0.3, palette["scrub_light"])
-    return _finish(c, rng, scale=scale, lip=palette["lip"])
+                o.ellipse(x + dx * r, y - r * 0.5 + dy * r, r * 0.75, r * 0.6, palette["scrub"])
+            o.ellipse(x - r * 0.3, y - r * 0.9, r * 0.45, r * 0.3, palette["scrub_light"])
+    return _finish(c, rng, scale=scale, lip=palette["lip"], objects=o)
 
 
 def draw_forest(*, scale: int = 1, palette: pal.Palette = pal.FOREST) -> Image.Image:
@@ -542,8 +277,7 @@ def draw_forest(*, scale: int = 1, palette: pal.Palette = pal.FOREST) -> Image.I
     grid = (-0.32, -0.11, 0.1, 0.31)
     for gu in grid:
         for gv in grid:
-            u, v = gu + rng.uniform(-0.05, 0.05), gv + rng.uniform(-0.05, 0.05)
-            x, y = iso(u, v)
+            x, y = iso(gu + rng.uniform(-0.05, 0.05), gv + rng.uniform(-0.05, 0.05))
             r = rng.uniform(27, 35)
             kind = "pine" if rng.random() < 0.3 else "tree"
             height = r * (3.2 if kind == "pine" else 2.1)
@@ -554,44 +288,47 @@ def draw_forest(*, scale: int = 1, palette: pal.Palette = pal.FOREST) -> Image.I
     for y, x, r, _ in trees:
         shadows.ellipse(x + r * 0.5, y, r * 1.25, r * 0.55)
     shadows.cast(opacity=0.5)
+    o = Canvas(c.w, c.h, scale=scale)
     for y, x, r, kind in trees:
-        (pine_tree if kind == "pine" else round_tree)(c, x, y, r, palette)
-    return _finish(c, rng, scale=scale, lip=palette["lip"])
+        (pine_tree if kind == "pine" else round_tree)(o, x, y, r, palette)
+    return _finish(c, rng, scale=scale, lip=palette["lip"], objects=o)
 
 
 def draw_urban(*, scale: int = 1, palette: pal.Palette = pal.URBAN) -> Image.Image:
-    """Town: paved lanes between terracotta-roofed houses and a flat-roofed block."""
+    """Town: paved lanes between terracotta-roofed houses, a flat-roofed block and a little square."""
     rng = rng_for("urban")
     c = textured_face(rng, scale=scale, dark=palette["dark"], light=palette["light"], contrast=(80, 180))
-    for a in (-0.02,):  # lanes crossing the block
-        c.polygon(
-            [iso(-0.5, a - 0.035), iso(0.5, a - 0.035), iso(0.5, a + 0.035), iso(-0.5, a + 0.035)],
-            with_alpha(palette["street"], 150),
-        )
-        c.polygon(
-            [iso(a - 0.035, -0.5), iso(a + 0.035, -0.5), iso(a + 0.035, 0.5), iso(a - 0.035, 0.5)],
-            with_alpha(palette["street"], 150),
-        )
-    shadows = Shadows(c)
-    # (u0, v0, u1, v1, height, kind): low in the back quadrant, tall in front (nothing may leave the image)
+    lane, w = -0.02, 0.035
+    street = with_alpha(palette["street"], 150)
+    c.polygon([iso(-0.5, lane - w), iso(0.5, lane - w), iso(0.5, lane + w), iso(-0.5, lane + w)], street)
+    c.polygon([iso(lane - w, -0.5), iso(lane + w, -0.5), iso(lane + w, 0.5), iso(lane - w, 0.5)], street)
+    # (u0, v0, u1, v1, height, roof): the back quadrant is a square with trees, because nothing
+    # may rise above the image's top edge; the tallest block stands in front
     houses = [
-        (-0.44, -0.44, -0.1, -0.12, 18, "gable_u"),
         (0.06, -0.44, 0.42, -0.14, 44, "gable_v"),
         (-0.44, 0.06, -0.12, 0.42, 46, "gable_u"),
         (0.08, 0.06, 0.42, 0.42, 86, "flat"),
     ]
+    shadows = Shadows(c)
     for _, v0, u1, v1, h, _ in houses:
         shadows.polygon(
             [iso(u1, v0), iso(u1 + h / 300, v0 + h / 900), iso(u1 + h / 300, v1 + h / 900), iso(u1, v1)]
         )
+    trees = ((-0.36, -0.22), (-0.2, -0.36), (-0.22, -0.16))
+    for tu, tv in trees:
+        shadows.ellipse(*iso(tu + 0.03, tv), 18, 8)
     shadows.cast(opacity=0.45, blur=1.5)
-    for tu, tv in ((-0.05, -0.3), (-0.3, -0.02)):
-        x, y = iso(tu, tv)
-        round_tree(c, x, y, 14, pal.FOREST)
-    for u0, v0, u1, v1, h, kind in houses:
+    c.polygon([iso(-0.44, -0.44), iso(-0.1, -0.44), iso(-0.1, -0.1), iso(-0.44, -0.1)], palette["light"])
+    c.ellipse(*iso(-0.3, -0.3), 22, 11, palette["street"])
+    c.ellipse(*iso(-0.3, -0.3), 15, 7.5, pal.WATER["light"])
+    o = Canvas(c.w, c.h, scale=scale)
+    for tu, tv in trees:
+        round_tree(o, *iso(tu, tv), 15, pal.FOREST)
+    roofs = ((palette["roof"], palette["roof_light"]), (palette["roof2"], palette["roof2_light"]))
+    for i, (u0, v0, u1, v1, h, kind) in enumerate(houses):
         if kind == "flat":
             flat_block(
-                c,
+                o,
                 u0,
                 v0,
                 u1,
@@ -601,31 +338,27 @@ def draw_urban(*, scale: int = 1, palette: pal.Palette = pal.URBAN) -> Image.Ima
                 roof=palette["flat_roof"],
                 window=palette["window"],
             )
-        else:
-            roof, light = (
-                (palette["roof"], palette["roof_light"])
-                if rng.random() < 0.75
-                else (palette["roof2"], palette["roof2_light"])
-            )
-            gable_house(
-                c,
-                u0,
-                v0,
-                u1,
-                v1,
-                h,
-                min(40.0, 22 + h * 0.3),
-                wall=palette["wall"],
-                roof=roof,
-                roof_light=light,
-                ridge_u=kind == "gable_u",
-                window=palette["window"],
-            )
-    return _finish(c, rng, scale=scale, lip=palette["lip"])
+            continue
+        roof, light = roofs[i % 2]
+        gable_house(
+            o,
+            u0,
+            v0,
+            u1,
+            v1,
+            h,
+            min(40.0, 22 + h * 0.3),
+            wall=palette["wall"],
+            roof=roof,
+            roof_light=light,
+            ridge_u=kind == "gable_u",
+            window=palette["window"],
+        )
+    return _finish(c, rng, scale=scale, lip=palette["lip"], objects=o)
 
 
 def draw_industrial(*, scale: int = 1, palette: pal.Palette = pal.INDUSTRIAL) -> Image.Image:
-    """Works: concrete yard, a sawtooth-roofed shed, storage tanks and a banded smokestack."""
+    """Works: a concrete yard, a sawtooth-roofed shed, storage tanks and a banded smokestack."""
     rng = rng_for("industrial")
     c = textured_face(rng, scale=scale, dark=palette["dark"], light=palette["light"], contrast=(70, 190))
     for t in (-0.25, 0.0, 0.25):  # expansion joints of the concrete slabs
@@ -637,55 +370,30 @@ def draw_industrial(*, scale: int = 1, palette: pal.Palette = pal.INDUSTRIAL) ->
     shadows = Shadows(c)
     shadows.polygon([iso(0.1, -0.45), iso(0.3, -0.42), iso(0.3, 0.12), iso(0.1, 0.12)])
     shadows.ellipse(*iso(-0.2, 0.28), 50, 24)
-    shadows.ellipse(*iso(0.3, 0.3), 26, 12)
+    shadows.ellipse(*iso(0.36, -0.06), 22, 10)
+    shadows.ellipse(*iso(0.34, 0.3), 26, 12)
     shadows.cast(opacity=0.45, blur=2)
-    # the shed: walls, then a sawtooth roof of five bays facing south
-    u0, v0, u1, v1, h = -0.44, -0.44, 0.1, 0.1, 36
-    iso_box(c, u0, v0, u1, v1, h, top=None, side=palette["shed"])
-    windows(
-        c,
-        face="s",
-        span=(u0 + 0.03, u1 - 0.03),
-        fixed=v1,
-        floors=(10,),
-        count=5,
-        colour=pal.URBAN["window"],
-        size=(0.05, 14),
-    )
-    bays = 5
-    for i in range(bays):
-        a = v0 + (v1 - v0) * i / bays
-        b = v0 + (v1 - v0) * (i + 1) / bays
-        c.polygon(
-            [iso(u0, a, h), iso(u1, a, h), iso(u1, b, h + 20), iso(u0, b, h + 20)],
-            palette["roof"] if i % 2 == 0 else shade(palette["roof"], 0.94),
-        )
-        c.polygon([iso(u1, a, h), iso(u1, b, h), iso(u1, b, h + 20)], shade(palette["shed"], pal.SHADE_WALL))
-        c.polygon(
-            [iso(u0, b, h), iso(u1, b, h), iso(u1, b, h + 20), iso(u0, b, h + 20)],
-            shade(palette["roof_light"], 1.05),
-        )
-        c.line([iso(u0, b, h + 12), iso(u1, b, h + 12)], shade(palette["roof"], 0.7), 1.5)
-    # pipe from the shed to the tanks
-    c.line([iso(-0.2, 0.1, 14), iso(-0.2, 0.2, 14)], palette["pipe"], 5)
-    cylinder(c, -0.28, 0.3, 0.1, 46, palette["tank"], top=shade(palette["tank"], 1.08))
-    c.rect(*_band(-0.28, 0.3, 0.1, 24, 30), shade(palette["tank_band"], 0.9))
-    cylinder(c, -0.05, 0.36, 0.08, 38, palette["tank"], top=shade(palette["tank"], 1.08))
+    o = Canvas(c.w, c.h, scale=scale)
+    sawtooth_shed(o, -0.44, -0.44, 0.1, 0.1, 36, palette=palette, window=pal.URBAN["window"])
+    o.line([iso(-0.2, 0.1, 14), iso(-0.2, 0.2, 14)], palette["pipe"], 5)  # pipe from the shed to the tanks
+    band = shade(palette["tank_band"], 0.9)
+    top = shade(palette["tank"], 1.08)
+    cylinder(o, -0.28, 0.3, 0.1, 46, palette["tank"], top=top, bands=((24, 31, band),))
+    cylinder(o, -0.05, 0.36, 0.08, 38, palette["tank"], top=top, bands=((20, 26, band),))
     # the smokestack stands in the right quadrant so it can be tall without leaving the image
-    x, y = iso(0.3, -0.08)
-    for band in range(5):
-        colour = palette["stack"] if band % 2 == 0 else palette["stack_band"]
-        cylinder(c, 0.3, -0.08, 0.036 - band * 0.002, 30, colour, base=band * 30)
-    c.ellipse(x, y - 150, 14, 7, shade(palette["stack"], 0.45))
-    small = iso_box  # a small control hut in front of the stack
-    small(c, 0.24, 0.22, 0.4, 0.38, 22, top=palette["roof_light"], side=palette["shed"])
-    return _finish(c, rng, scale=scale, lip=palette["lip"])
-
-
-def _band(u: float, v: float, r: float, z0: float, z1: float) -> tuple[float, float, float, float]:
-    x, y = iso(u, v)
-    rx = 320 * math.sqrt(2) * r
-    return (x - rx, y - z1, x + rx, y - z0)
+    white = palette["stack_band"]
+    cylinder(
+        o,
+        0.3,
+        -0.08,
+        0.034,
+        176,
+        palette["stack"],
+        top=shade(palette["stack"], 0.4),
+        bands=((124, 138, white), (152, 166, white)),
+    )
+    iso_box(o, 0.24, 0.22, 0.4, 0.38, 22, top=palette["roof_light"], side=palette["shed"])
+    return _finish(c, rng, scale=scale, lip=palette["lip"], objects=o)
 
 
 def draw_hill(*, scale: int = 1, palette: pal.Palette = pal.HILL) -> Image.Image:
@@ -706,6 +414,23 @@ def draw_hill(*, scale: int = 1, palette: pal.Palette = pal.HILL) -> Image.Image
         c.ellipse(x + 7, y + 5, rx, ry, shade(colour, 0.66))
         c.ellipse(x - 5, y - 3, rx, ry, shade(colour, 1.14))
         c.ellipse(x, y, rx - 4, ry - 2, colour, outline=with_alpha(palette["contour"], 170), width=2.5)
+    # give the mound volume: a lit crescent to the upper left, a shaded one to the lower right
+    x0, y0 = iso(0.0, 0.0)
+    rx0, ry0 = 320 * math.sqrt(2) * 0.46, 160 * math.sqrt(2) * 0.46
+    footprint = Canvas(c.w, c.h, scale=scale)
+    footprint.ellipse(x0, y0, rx0, ry0, (255, 255, 255, 255))
+    for colour, shift, opacity in (((255, 248, 214, 255), -1, 0.30), ((34, 40, 18, 255), 1, 0.42)):
+        crescent = Canvas(c.w, c.h, scale=scale)
+        crescent.ellipse(x0, y0 - 40, rx0, ry0 + 40, colour)
+        k = c.k
+        dx, dy = 46 * shift, 30 * shift
+        crescent.draw.ellipse(
+            ((x0 - rx0 - dx) * k, (y0 - 40 - ry0 - 40 - dy) * k, (x0 + rx0 - dx) * k, (y0 + ry0 - dy) * k),
+            fill=(0, 0, 0, 0),
+        )
+        soft = crescent.blurred(14)
+        soft.im.putalpha(ImageChops.multiply(soft.im.getchannel("A"), footprint.im.getchannel("A")))
+        c.over(soft, opacity)
     grass = Canvas(c.w, c.h, scale=scale)
     grass.set_image(
         tint(
@@ -715,11 +440,12 @@ def draw_hill(*, scale: int = 1, palette: pal.Palette = pal.HILL) -> Image.Image
         )
     )
     c.over(grass, 0.16)
+    o = Canvas(c.w, c.h, scale=scale)
     for _ in range(4):
         u, v = rng.uniform(-0.07, 0.07), rng.uniform(-0.07, 0.07)
         x, y = iso(u, v, 76)
-        rock(c, rng, x, y, rng.uniform(7, 11), pal.ROUGH)
-    return _finish(c, rng, scale=scale, lip=palette["lip"])
+        rock(o, rng, x, y, rng.uniform(7, 11), pal.ROUGH)
+    return _finish(c, rng, scale=scale, lip=palette["lip"], objects=o)
 
 
 def draw_water(*, scale: int = 1, palette: pal.Palette = pal.WATER) -> Image.Image:

@@ -125,11 +125,20 @@ def _soldier(c: Canvas, gx: float, gy: float, side: pal.Palette, *, beret: bool)
     _poly(c, [(-56, -280), (52, -280), (58, -146), (-52, -146)], body, ox, oy)
     _poly(c, [(-56, -280), (-8, -282), (-12, -146), (-52, -146)], light, ox, oy)
     _poly(c, [(24, -280), (52, -280), (58, -146), (28, -146)], dark, ox, oy)
+    if beret:  # a chest rig and scarf in the side's colour
+        _poly(c, [(-40, -272), (40, -272), (44, -176), (-38, -176)], side["main"], ox, oy)
+        _poly(c, [(-40, -272), (-6, -272), (-6, -176), (-38, -176)], side["light"], ox, oy)
+        for px in (-28, 4):
+            _poly(c, [(px, -236), (px + 22, -236), (px + 22, -206), (px, -206)], side["dark"], ox, oy)
+        _poly(c, [(-34, -292), (36, -292), (30, -270), (-30, -270)], side["light"], ox, oy)
     _poly(c, [(-54, -168), (58, -168), (58, -148), (-54, -148)], k["gear"], ox, oy)
     c.rect(ox - 10, oy - 168, ox + 10, oy - 148, k["gold"] if beret else k["gear_light"])
     # arms and the rifle held across the body
     _poly(c, [(-62, -274), (-34, -274), (-10, -196), (-34, -186)], light, ox, oy)
     _poly(c, [(36, -272), (62, -268), (70, -196), (44, -192)], dark, ox, oy)
+    if beret:  # shoulder flashes
+        _poly(c, [(-62, -274), (-36, -274), (-32, -252), (-58, -250)], side["main"], ox, oy)
+        _poly(c, [(38, -272), (62, -268), (63, -248), (40, -250)], side["dark"], ox, oy)
     rifle = [(-92, -168), (96, -286), (106, -270), (-82, -150)]
     _poly(c, rifle, k["metal"], ox, oy)
     _poly(c, [(-40, -196), (-14, -212), (-4, -180), (-26, -170)], k["gear_light"], ox, oy)  # magazine

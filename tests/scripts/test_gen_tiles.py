@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,21 +40,40 @@ def load_manifest(directory: Path, name: str = "manifest.json") -> dict[str, Any
 
 
 @pytest.fixture(scope="session")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, str]]:
-    """A fresh 1x set plus a contact sheet, and the script's summary line."""
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """Generate the 1x set with a contact sheet and the 2x set, side by side in two processes."""
     base = tmp_path_factory.mktemp("gen_tiles")
-    out, sheet = base / "tiles", base / "sheet.png"
-    result = run("--out", out, "--sheet", sheet)
-    assert result.returncode == 0, result.stderr
-    yield out, sheet, result.stdout
+    commands = {
+        "1x": ["--out", base / "tiles", "--sheet", base / "sheet.png"],
+        "2x": ["--out", base / "tiles2x", "--scale", "2"],
+    }
+    procs = {
+        key: subprocess.Popen(
+            [sys.executable, str(SCRIPT), *map(str, args)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for key, args in commands.items()
+    }
+    out = {}
+    for key, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+        out[key] = (Path(str(commands[key][1])), stdout)
+    return out
 
 
 @pytest.fixture(scope="session")
-def generated_2x(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("gen_tiles_2x")
-    result = run("--out", out, "--scale", "2")
-    assert result.returncode == 0, result.stderr
-    return out
+def generated(outputs: dict[str, tuple[Path, str]]) -> tuple[Path, Path, str]:
+    """A fresh 1x set plus a contact sheet, and the script's summary line."""
+    out, stdout = outputs["1x"]
+    return out, out.parent / "sheet.png", stdout
+
+
+@pytest.fixture(scope="session")
+def generated_2x(outputs: dict[str, tuple[Path, str]]) -> Path:
+    return outputs["2x"][0]
 
 
 @pytest.fixture(scope="session")
@@ -74,9 +92,9 @@ def images() -> dict[str, Image.Image]:
     return out
 
 
-def face_contains(x: int, y: int) -> bool:
+def face_contains(x: int, y: int, scale: int = 1) -> bool:
     """Whether the centre of pixel (x, y) of a tile image lies on the top-face diamond."""
-    return abs(2 * x + 1 - 640) + 2 * abs(2 * y + 1 - 320) < 640
+    return abs(2 * x + 1 - 640 * scale) + 2 * abs(2 * y + 1 - 320 * scale) < 640 * scale
 
 
 # --- output is the script's, byte for byte -----------------------------------------------------------
@@ -221,7 +239,9 @@ LINES = range(-80, 81)  # lines parallel to the road/river axis, this many pixel
 STEPS = range(-12, 13)  # sample points along each line, one axis step (2 px by 1 px) apart
 
 
-def side_profile(im: Image.Image, edge: str, own_side: bool) -> dict[int, set[tuple[int, ...]]]:
+def side_profile(
+    im: Image.Image, edge: str, own_side: bool, scale: int = 1
+) -> dict[int, set[tuple[int, ...]]]:
     """Pixels of ``im`` on its own side of the seam, per line parallel to the axis.
 
     ``own_side`` is True when ``im`` is the cell whose ``edge`` this is, False when it is the
@@ -235,10 +255,10 @@ def side_profile(im: Image.Image, edge: str, own_side: bool) -> dict[int, set[tu
     for m in LINES:
         values: set[tuple[int, ...]] = set()
         for t in STEPS:
-            x, y = mx + m + ax * t, my + ay * t
+            x, y = mx * scale + m * scale + ax * t, my * scale + ay * t
             if not own_side:
-                x, y = x - ox, y - oy
-            if face_contains(x, y):
+                x, y = x - ox * scale, y - oy * scale
+            if face_contains(x, y, scale):
                 value = px[x, y]
                 assert isinstance(value, tuple)
                 values.add(value if value[3] else (0, 0, 0, 0))
@@ -246,16 +266,10 @@ def side_profile(im: Image.Image, edge: str, own_side: bool) -> dict[int, set[tu
     return out
 
 
-@pytest.mark.parametrize("layer", ["road", "river"])
-@pytest.mark.parametrize("edge", ["N", "E"])
-def test_connection_edges_of_adjacent_pieces_line_up(
-    images: dict[str, Image.Image], layer: str, edge: str
-) -> None:
+def check_seams(images: dict[str, Image.Image], layer: str, edge: str, scale: int) -> None:
     opposite = SEAMS[edge]["opposite"]
-    leaving = {mask: side_profile(images[f"{layer}_{mask}"], edge, True) for mask in MASKS if edge in mask}
-    entering = {
-        mask: side_profile(images[f"{layer}_{mask}"], edge, False) for mask in MASKS if opposite in mask
-    }
+    leaving = {m: side_profile(images[f"{layer}_{m}"], edge, True, scale) for m in MASKS if edge in m}
+    entering = {m: side_profile(images[f"{layer}_{m}"], edge, False, scale) for m in MASKS if opposite in m}
     crossed = 0
     for a, prof_a in leaving.items():
         for b, prof_b in entering.items():
@@ -266,6 +280,24 @@ def test_connection_edges_of_adjacent_pieces_line_up(
                 )
                 crossed += next(iter(line))[3] > 0
     assert crossed > 0, "nothing crosses the edge"
+
+
+@pytest.mark.parametrize("layer", ["road", "river"])
+@pytest.mark.parametrize("edge", ["N", "E"])
+def test_connection_edges_of_adjacent_pieces_line_up(
+    images: dict[str, Image.Image], layer: str, edge: str
+) -> None:
+    check_seams(images, layer, edge, scale=1)
+
+
+@pytest.mark.parametrize("layer", ["road", "river"])
+def test_connection_edges_line_up_at_scale_2(generated_2x: Path, layer: str) -> None:
+    images = {}
+    for mask in MASKS:
+        with Image.open(generated_2x / f"{layer}_{mask}@2x.png") as im:
+            images[f"{layer}_{mask}"] = im.copy()
+    for edge in SEAMS:
+        check_seams(images, layer, edge, scale=2)
 
 
 @pytest.mark.parametrize("layer", ["road", "river"])

@@ -70,54 +70,53 @@ class BoardInfo:
         return CONNECTOR_TAGS["bridge"] if self.bridge[index] else ()
 
     def steps(self, unit_type: UnitType, rules: tuple[MovementRule, ...]) -> StepTable:
-        """Static step costs for ``unit_type`` under ``rules`` (occupancy is not included)."""
-        key = (unit_type, rules)
+        """Static step costs for ``unit_type`` under ``rules`` (occupancy is not included).
+
+        Without movement rules every unit type shares one table.
+        """
+        key = (unit_type if rules else None, rules)
         table = self._steps.get(key)
         if table is None:
-            table = self._steps[key] = tuple(self._cell_steps(i, unit_type, rules) for i in range(self.size))
+            table = self._steps[key] = self._build_steps(unit_type, rules)
         return table
 
-    def _cell_steps(self, a: int, unit_type: UnitType, rules: Sequence[MovementRule]) -> tuple[tuple[int, int], ...]:
-        ax, ay = a % self.width, a // self.width
-        out: list[tuple[int, int]] = []
-        for dx, dy in DIRECTIONS:
-            bx, by = ax + dx, ay + dy
-            if not (0 <= bx < self.width and 0 <= by < self.height):
-                continue
-            b = by * self.width + bx
-            cost = self.step_cost(a, b, dx != 0 and dy != 0, unit_type, rules)
-            if cost is not None:
-                out.append((b, cost))
-        out.sort()
-        return tuple(out)
-
-    def step_cost(
-        self, a: int, b: int, diagonal: bool, unit_type: UnitType, rules: Sequence[MovementRule]
-    ) -> int | None:
-        """Cost in half-points of stepping from ``a`` to neighbour ``b``, or None if not allowed.
-
-        Rules §5.3 steps 2-8 (occupancy, step 1, is the search's business).
-        """
-        terrain = TERRAIN[self.terrain[b]]
-        if terrain.blocks:
-            return None
-        if diagonal:
-            ax, ay = self.xy(a)
-            bx, by = self.xy(b)
-            if self.barrier[ay * self.width + bx] and self.barrier[by * self.width + ax]:
-                return None
-        cost = 2 * terrain.move_cost
-        if not diagonal and self.road[a] and self.road[b]:
-            cost -= ROAD_DISCOUNT
-        if self.river[b] and not self.bridge[b]:
-            following = not diagonal and self.river[a] and not self.bridge[a]
-            cost += RIVER_FOLLOW_COST if following else RIVER_ENTER_COST
-        for rule in rules:
-            if _rule_matches(rule, self, b, unit_type):
-                if rule.blocks:
-                    return None
-                cost += round(2 * (rule.cost_delta_mp or 0))
-        return max(1, cost)
+    def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule]) -> StepTable:
+        """Rules §5.3 steps 2-8 for every cell and direction (step 1, occupancy, is the search's)."""
+        width, height = self.width, self.height
+        # Per destination cell: the base entry cost, or None when it blocks (terrain or a rule).
+        entry: list[int | None] = []
+        for b in range(self.size):
+            stats = TERRAIN[self.terrain[b]]
+            cost: int | None = None if stats.blocks else 2 * stats.move_cost
+            for rule in rules:
+                if cost is not None and _rule_matches(rule, self, b, unit_type):
+                    cost = None if rule.blocks else cost + round(2 * (rule.cost_delta_mp or 0))
+            entry.append(cost)
+        road, river, bridge, barrier = self.road, self.river, self.bridge, self.barrier
+        table: list[tuple[tuple[int, int], ...]] = []
+        for a in range(self.size):
+            ax, ay = a % width, a // width
+            in_river = river[a] and not bridge[a]
+            out: list[tuple[int, int]] = []
+            for dx, dy in DIRECTIONS:
+                bx, by = ax + dx, ay + dy
+                if not (0 <= bx < width and 0 <= by < height):
+                    continue
+                b = by * width + bx
+                cost = entry[b]
+                if cost is None:
+                    continue
+                diagonal = dx != 0 and dy != 0
+                if diagonal and barrier[ay * width + bx] and barrier[by * width + ax]:
+                    continue  # no slipping between two barrier corners
+                if not diagonal and road[a] and road[b]:
+                    cost -= ROAD_DISCOUNT
+                if river[b] and not bridge[b]:
+                    cost += RIVER_FOLLOW_COST if (not diagonal and in_river) else RIVER_ENTER_COST
+                out.append((b, max(1, cost)))
+            out.sort()
+            table.append(tuple(out))
+        return tuple(table)
 
 
 def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:

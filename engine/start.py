@@ -10,6 +10,7 @@ from .cards import CARDS, TACTICS, canonical_deck, card_of
 from .config import GameConfig
 from .deployment import auto_deploy, deployment_cells
 from .flow import decide_to_act, enter
+from .mapgen import generate_terrain
 from .rng import DEFAULT_SEED, shuffle
 from .state import GameState, PlayerState, Rules, Unit
 from .tables import BASE_STORAGE_LIMIT, TERRAIN, UNITS
@@ -129,8 +130,6 @@ def _board(config: GameConfig, rng: int) -> tuple[Board, int]:
             if given is not None and given != actual:
                 raise ValueError(f"config {name} {given} does not match the terrain map's {name} {actual}")
         return board, rng
-    from .mapgen import generate_terrain  # TEMPORARY lazy import until engine.mapgen lands
-
     width = config.width or DEFAULT_WIDTH
     height = config.height or DEFAULT_HEIGHT
     generated, rng = generate_terrain(rng, width, height, config.terrain_params)

@@ -6,12 +6,13 @@ from msgspec.structs import replace
 
 from ..actions import Action, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
 from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
+from ..boardinfo import board_info
 from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage
 from ..rng import roll_d6
 from ..state import Attack, Event, GameState
-from ..tables import MAX_ATTACKS_PER_TURN
+from ..tables import MAX_ATTACKS_PER_TURN, UNITS
 from ..types import Phase, unit_order
 from ..victory import check_after_removal
 from .bonuses import with_player
@@ -23,14 +24,19 @@ _RESOLVE_ATTACK = ResolveAttack()
 def _offer_declare(state: GameState) -> list[Action]:
     if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
         return []
-    attackers = [u for u in state.units if u.side is state.active and not u.has_attacked and u.cell is not None]
-    targets = [u for u in state.units if u.side is not state.active and u.cell is not None]
-    return [
-        DeclareAttack(attacker_id=a.id, target_id=t.id)
-        for a in attackers
-        for t in targets
-        if attack_problem(state, a, t) is None
-    ]
+    info = board_info(state.board)
+    placed = [(u, info.xy(info.index[u.cell])) for u in state.units if u.cell is not None]
+    targets = [(t, xy) for t, xy in placed if t.side is not state.active]
+    offers: list[Action] = []
+    for attacker, (ax, ay) in placed:
+        if attacker.side is not state.active or attacker.has_attacked:
+            continue
+        reach = UNITS[attacker.type].range
+        for target, (tx, ty) in targets:
+            # Cheap range filter first; attack_problem then asks the hooks (same predicate as apply).
+            if max(abs(ax - tx), abs(ay - ty)) <= reach and attack_problem(state, attacker, target) is None:
+                offers.append(DeclareAttack(attacker_id=attacker.id, target_id=target.id))
+    return offers
 
 
 def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:

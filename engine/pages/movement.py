@@ -8,7 +8,7 @@ from ..actions import Action, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..movement import occupied_cells, reachable_cells
+from ..movement import move_cost, occupied_cells, reachable_cells
 from ..state import Event, GameState
 
 
@@ -45,8 +45,8 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
     destination = info.index.get(action.to)
     if destination is None:
         raise IllegalAction(f"{action.to} is off the board", "off_board")
-    reach = reachable_cells(state, unit)
-    if destination not in reach:
+    cost = move_cost(state, unit, destination)
+    if cost is None:
         allowance = movement_allowance(state, unit)
         raise IllegalAction(
             f"{action.to} is not reachable for {unit.id} from {unit.cell} "
@@ -54,9 +54,7 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
             "unreachable",
         )
     units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
-    event = Event(
-        kind="unit_moved", side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=reach[destination]
-    )
+    event = Event(kind="unit_moved", side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost)
     return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
 
 

@@ -1,0 +1,113 @@
+"""Engine benchmark: prints medians for new_game, legal_actions (by phase), reduce, random
+playouts (actions/s including legal_actions) and replay+verify of a 2,000-action record.
+
+    python scripts/bench_engine.py [--games 20] [--repeat 5]
+
+Targets (2-core machine): random playouts >= 10,000 actions/s including legal_actions;
+replay+verify of 2,000 actions < 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable
+
+from engine import GameConfig, GameRecord, VictoryConfig, legal_actions, new_game, reduce, replay, state_hash
+from engine.rng import pick
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def random_game(config: GameConfig, choice_seed: int) -> tuple[list[object], dict[str, list[float]], list[float]]:
+    """Play one random game; returns (actions, legal_actions seconds by phase, reduce seconds)."""
+    state = new_game(config)
+    actions: list[object] = []
+    by_phase: dict[str, list[float]] = defaultdict(list)
+    reduce_times: list[float] = []
+    while True:
+        t0 = time.perf_counter()
+        legal = legal_actions(state)
+        t1 = time.perf_counter()
+        by_phase[state.phase.value].append(t1 - t0)
+        if not legal:
+            return actions, by_phase, reduce_times
+        index, choice_seed = pick(len(legal), choice_seed)
+        t2 = time.perf_counter()
+        state = reduce(state, legal[index])
+        reduce_times.append(time.perf_counter() - t2)
+        actions.append(legal[index])
+
+
+def throughput(configs: list[GameConfig]) -> float:
+    """Actions per second of random playouts, counting legal_actions, new_game excluded."""
+    total_actions, total_time = 0, 0.0
+    for i, config in enumerate(configs):
+        state = new_game(config)
+        seed = i + 1
+        start = time.perf_counter()
+        count = 0
+        while True:
+            legal = legal_actions(state)
+            if not legal:
+                break
+            index, seed = pick(len(legal), seed)
+            state = reduce(state, legal[index])
+            count += 1
+        total_time += time.perf_counter() - start
+        total_actions += count
+    return total_actions / total_time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="random games per throughput run")
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions for each median")
+    args = parser.parse_args()
+
+    configs = [GameConfig(seed=seed) for seed in range(1, args.games + 1)]
+    new_game_ms = statistics.median(timed(lambda c=c: new_game(c)) for c in configs[:10] for _ in range(2)) * 1000
+    print(f"new_game (default 20x30, generated terrain): median {new_game_ms:.2f} ms")
+
+    phase_times: dict[str, list[float]] = defaultdict(list)
+    reduce_times: list[float] = []
+    for i, config in enumerate(configs[:5]):
+        _, by_phase, reduces = random_game(config, i + 1)
+        for phase, values in by_phase.items():
+            phase_times[phase].extend(values)
+        reduce_times.extend(reduces)
+    print("legal_actions per call, by phase (median µs, calls):")
+    for phase, values in sorted(phase_times.items()):
+        print(f"  {phase:<16} {statistics.median(values) * 1e6:8.1f} µs  ({len(values)} calls)")
+    print(f"reduce per action: median {statistics.median(reduce_times) * 1e6:.1f} µs "
+          f"({len(reduce_times)} actions)")
+
+    rates = [throughput(configs) for _ in range(args.repeat)]
+    print(f"random playouts incl. legal_actions: median {statistics.median(rates):,.0f} actions/s "
+          f"({args.games} games x {args.repeat} runs)")
+
+    long_config = GameConfig(seed=2024, victory=VictoryConfig(round_limit=None, max_actions=2000))
+    actions, _, _ = random_game(long_config, 99)
+    state = new_game(long_config)
+    hashes = []
+    for action in actions:
+        state = reduce(state, action)  # type: ignore[arg-type]
+        hashes.append(state_hash(state))
+    record = GameRecord(config=long_config, actions=tuple(actions), hashes=tuple(hashes))  # type: ignore[arg-type]
+
+    def verify() -> None:
+        for _ in replay(record):
+            pass
+
+    replay_ms = statistics.median(timed(verify) for _ in range(args.repeat)) * 1000
+    print(f"replay+verify of a {len(actions)}-action record: median {replay_ms:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+"""Movement (§5): step costs, reachability, limits and MOVE_UNIT's reasons."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import (
+    GameConfig,
+    IllegalAction,
+    label,
+    MovementRequires,
+    MovementRule,
+    MoveUnit,
+    Phase,
+    legal_actions,
+    new_game,
+    reduce,
+)
+from engine.grid import chebyshev
+from engine.movement import move_cost, reachable_cells
+from engine.state import Conditions, Effect
+from engine.types import Hook, Side
+from tests.support import OPEN_10, config, play, replace, snapshot, start, unit
+
+
+def reach(state: object, unit_id: str) -> set[str]:
+    return {m.to for m in legal_actions(state) if isinstance(m, MoveUnit) and m.unit_id == unit_id}  # type: ignore[arg-type]
+
+
+def test_light_infantry_reaches_every_cell_within_two_on_open_plain() -> None:
+    state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT")
+    cells = reach(state, "A1")
+    assert len(cells) == 24
+    assert all(chebyshev(state.board.cell_of(c), (4, 4)) <= 2 for c in cells)
+
+
+def test_a_straight_road_carries_light_infantry_four_cells() -> None:
+    terrain = "\n".join([".........."] * 4 + ["=========="] + [".........."] * 5)
+    state = start(terrain=terrain, units=("A1 L A5", "D1 L J10"), phase="MOVEMENT")
+    cells = reach(state, "A1")
+    assert {"B5", "C5", "D5", "E5"} <= cells and "F5" not in cells
+    # leaving the road pays full price: C5 costs 1 MP, then a plain step to D4 costs 1 MP more
+    assert _cost(state, "A1", "C5") == 2 and _cost(state, "A1", "D4") == 4
+    assert "E4" not in cells
+
+
+def test_diagonal_steps_between_road_cells_get_no_discount() -> None:
+    rows = ["." * 10 for _ in range(10)]
+    for i in range(5):
+        rows[i] = "." * i + "=" + "." * (9 - i)
+    state = start(terrain="\n".join(rows), units=("A1 L A1", "D1 L J10"), phase="MOVEMENT")
+    assert "C3" in reach(state, "A1") and "D4" not in reach(state, "A1")
+
+
+RIVER = "\n".join(["....~....."] * 10)
+
+
+def test_light_infantry_can_never_ford_a_river() -> None:
+    state = start(terrain=RIVER, units=("A1 L D2", "D1 L J10"), phase="MOVEMENT")
+    assert not any(c.startswith(("E", "F")) for c in reach(state, "A1"))
+
+
+def test_a_bridge_lets_light_infantry_cross() -> None:
+    terrain = "\n".join(["....~....."] * 4 + ["====#====="] + ["....~....."] * 5)
+    state = start(terrain=terrain, units=("A1 L D5", "D1 L J10"), phase="MOVEMENT")
+    assert {"E5", "F5", "G5"} <= reach(state, "A1")  # road discount holds on the bridge
+    assert "E4" not in reach(state, "A1")  # the river beside the bridge is still a river
+
+
+def test_mechanized_fords_a_one_cell_river_and_steps_out() -> None:
+    state = start(terrain=RIVER, units=("A7 M D2", "D1 L J10"), phase="MOVEMENT")
+    cells = reach(state, "A7")
+    assert "E2" in cells and "F2" in cells and "G2" not in cells
+
+
+def test_special_enters_a_river_but_cannot_leave_it_in_the_same_move() -> None:
+    state = start(terrain=RIVER, units=("A10 S D2", "D1 L J10"), phase="MOVEMENT")
+    cells = reach(state, "A10")
+    assert "E2" in cells and "F2" not in cells
+
+
+def test_following_a_river_costs_one_extra_mp() -> None:
+    state = start(terrain=RIVER, units=("A7 M E2", "D1 L J10"), phase="MOVEMENT")
+    found = reachable_cells(state, unit(state, "A7"))
+    index = {name: i for i, name in enumerate(_labels(state))}
+    assert found[index["E3"]] == 4  # 1 MP plain + 1 MP following = 2 MP = 4 half-points
+    assert found[index["E4"]] == 8
+    assert index["E5"] not in found
+
+
+def _labels(state: object) -> list[str]:
+    from engine.boardinfo import board_info
+
+    return list(board_info(state.board).labels)  # type: ignore[attr-defined]
+
+
+def test_water_is_never_entered() -> None:
+    terrain = "\n".join(["....w....."] * 10)
+    state = start(terrain=terrain, units=("A7 M D2", "D1 L J10"), phase="MOVEMENT")
+    assert not any(c.startswith("E") for c in reach(state, "A7"))
+
+
+def test_no_diagonal_slip_between_two_barrier_corners() -> None:
+    terrain = "\n".join([".........."] * 3 + ["....w....."] + ["...w......"] + [".........."] * 5)
+    state = start(terrain=terrain, units=("A7 M D4", "D1 L J10"), phase="MOVEMENT")
+    assert _cost(state, "A7", "E5") == 6  # around the corner: D4 → E3 → F4 → E5, not the 1 MP diagonal
+    state = start(terrain=terrain, units=("A1 L D4", "D1 L J10"), phase="MOVEMENT")
+    assert "E5" not in reach(state, "A1")
+    rivers = terrain.replace("w", "~")
+    state = start(terrain=rivers, units=("A7 M D4", "D1 L J10"), phase="MOVEMENT")
+    assert _cost(state, "A7", "E5") == 6
+    one_corner = terrain.replace("...w......", "..........")
+    state = start(terrain=one_corner, units=("A7 M D4", "D1 L J10"), phase="MOVEMENT")
+    assert _cost(state, "A7", "E5") == 2  # a single barrier corner does not block the diagonal
+
+
+def _cost(state: object, unit_id: str, cell: str) -> int:
+    index = _labels(state).index(cell)
+    return reachable_cells(state, unit(state, unit_id))[index]  # type: ignore[arg-type]
+
+
+def test_units_never_pass_through_other_units() -> None:
+    terrain = "\n".join(["..w......."] * 4 + ["=========="] + ["..w......."] * 5)
+    state = start(terrain=terrain, units=("A1 L A5", "A2 L B5", "D1 L J10"), phase="MOVEMENT")
+    # C5 is the only gap in the water wall, but A2 blocks the road at B5: A1 must go round through B4/B6
+    assert "B5" not in reach(state, "A1")
+    assert all(not c.startswith(("D", "E")) for c in reach(state, "A1"))
+
+
+def test_enemy_units_block_too() -> None:
+    state = start(units=("A1 L B2", "D1 L C2"), phase="MOVEMENT")
+    assert "C2" not in reach(state, "A1")
+
+
+def test_forest_costs_two_mp() -> None:
+    terrain = "\n".join([".........."] * 4 + ["....ff...."] + [".........."] * 5)
+    state = start(terrain=terrain, units=("A1 L D5", "D1 L J10"), phase="MOVEMENT")
+    assert "E5" in reach(state, "A1") and "F5" not in reach(state, "A1")
+
+
+def test_each_unit_moves_once_per_turn() -> None:
+    state = play(start(units=("A1 L B2", "D1 L J10"), phase="MOVEMENT"), MoveUnit(unit_id="A1", to="B3"))
+    assert unit(state, "A1").has_moved and state.moves_this_turn == 1
+    assert reach(state, "A1") == set()
+    with pytest.raises(IllegalAction, match="A1 has already moved this turn") as caught:
+        reduce(state, MoveUnit(unit_id="A1", to="B4"))
+    assert caught.value.code == "already_moved"
+
+
+def test_at_most_five_units_move_per_turn() -> None:
+    cells = ["A1", "C1", "E1", "G1", "I1", "A3"]
+    state = start(units=tuple(f"A{i + 1} L {c}" for i, c in enumerate(cells)) + ("D1 L J10",), phase="MOVEMENT")
+    for i in range(5):
+        state = play(state, MoveUnit(unit_id=f"A{i + 1}", to=cells[i][0] + "2"))
+    assert not any(isinstance(a, MoveUnit) for a in legal_actions(state))
+    with pytest.raises(IllegalAction, match="you have moved 5 of 5 units this turn"):
+        reduce(state, MoveUnit(unit_id="A6", to="A4"))
+
+
+def test_move_unit_rejections_name_the_problem() -> None:
+    state = start(units=("A1 L B2", "D1 L B8"), phase="MOVEMENT")
+    before = snapshot(state)
+    cases = [
+        (MoveUnit(unit_id="A5", to="B3"), "there is no unit A5", "unknown_unit"),
+        (MoveUnit(unit_id="D1", to="B7"), "D1 belongs to DEFENDER", "not_your_unit"),
+        (MoveUnit(unit_id="A1", to="Z99"), "Z99 is off the board", "off_board"),
+        (MoveUnit(unit_id="A1", to="B5"), r"B5 is not reachable for A1 from B2 \(allowance 2 MP", "unreachable"),
+        (MoveUnit(unit_id="A1", to="B2"), "B2 is not reachable", "unreachable"),
+    ]
+    for action, message, code in cases:
+        with pytest.raises(IllegalAction, match=message) as caught:
+            reduce(state, action)
+        assert caught.value.code == code
+    assert snapshot(state) == before
+
+
+def test_a_denied_unit_cannot_move() -> None:
+    state = start(units=("A1 L B2", "D1 L B8"), phase="MOVEMENT")
+    deny = Effect(
+        effect_id=1,
+        play_id=1,
+        source_card="enemy_disinformation",
+        source_kind="malus",
+        controller=Side.ATTACKER,
+        hook=Hook.CAN_MOVE_UNIT,
+        op="deny",
+        value=0,
+        scope="targets",
+        targets=("A1",),
+        remaining_turn_ends=1,
+    )
+    state = replace(state, effects=(deny,))
+    assert reach(state, "A1") == set()
+    with pytest.raises(IllegalAction, match="A1 cannot move this turn") as caught:
+        reduce(state, MoveUnit(unit_id="A1", to="B3"))
+    assert caught.value.code == "cannot_move"
+
+
+def test_allowance_never_goes_negative() -> None:
+    state = start(units=("A1 L B2", "D1 L B8"), phase="MOVEMENT")
+    slow = Effect(
+        effect_id=1,
+        play_id=1,
+        source_card="supply_interruption",
+        source_kind="malus",
+        controller=Side.ATTACKER,
+        hook=Hook.MODIFY_MOVEMENT,
+        op="add",
+        value=-10,
+        scope="own_units",
+        conditions=Conditions(),
+        remaining_turn_ends=1,
+    )
+    assert reach(replace(state, effects=(slow,)), "A1") == set()
+
+
+def test_moves_are_listed_in_unit_then_cell_order() -> None:
+    state = start(units=("A1 L B2", "A7 M C2", "D1 L J10"), phase="MOVEMENT")
+    moves = [a for a in legal_actions(state) if isinstance(a, MoveUnit)]
+    keys = [(int(m.unit_id[1:]), state.board.cell_of(m.to)[::-1]) for m in moves]
+    assert keys == sorted(keys)
+
+
+def test_a_move_event_reports_the_cheapest_cost() -> None:
+    state = play(start(units=("A7 M B2", "D1 L J10"), phase="MOVEMENT"), MoveUnit(unit_id="A7", to="E2"))
+    moved = [e for e in state.events if e.kind == "unit_moved"]
+    assert moved and (moved[0].from_cell, moved[0].cell, moved[0].value) == ("B2", "E2", 6)
+    assert unit(state, "A7").cell == "E2" and state.phase is Phase.MOVEMENT
+
+
+def test_movement_rules_from_config_add_cost_or_block() -> None:
+    muddy = MovementRule(
+        id="mud",
+        requires=MovementRequires(terrain_tags=("open",), unit_types=("MECHANIZED",)),  # type: ignore[arg-type]
+        cost_delta_mp=0.5,
+    )
+    state = new_game(config(unit_specs=("A7 M E5", "D1 L J10"), phase="MOVEMENT", movement_rules=(muddy,)))
+    assert max(chebyshev(state.board.cell_of(c), (4, 4)) for c in reach(state, "A7")) == 2  # 1.5 MP a step
+    wall = MovementRule(id="no_forest", requires=MovementRequires(terrain_tags=("cover",)), blocks=True)
+    terrain = "\n".join(["....f....."] * 10)
+    state = new_game(
+        config(terrain=terrain, unit_specs=("A7 M D5", "D1 L J10"), phase="MOVEMENT", movement_rules=(wall,))
+    )
+    assert not any(c.startswith(("E", "F")) for c in reach(state, "A7"))
+
+
+def test_a_default_config_game_uses_the_move_rules_of_its_map() -> None:
+    state = new_game(GameConfig(seed=3, terrain=OPEN_10.replace(".", "f")))
+    assert state.phase is Phase.CARD_DRAW
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_goal_directed_cost_agrees_with_the_reachable_set(seed: int) -> None:
+    rnd = random.Random(seed)
+    terrain = "\n".join("".join(rnd.choice("....=~~#rfhw") for _ in range(12)) for _ in range(12))
+    free = [(x, y) for y in range(12) for x in range(12) if terrain.splitlines()[y][x] != "w"]
+    rnd.shuffle(free)
+    specs = [f"A{i + 1} {rnd.choice('LMS')} {label(*free[i])}" for i in range(6)]
+    specs += [f"D{i + 1} {rnd.choice('LMS')} {label(*free[6 + i])}" for i in range(6)]
+    state = start(terrain=terrain, units=specs, phase="MOVEMENT", draw=[])
+    from engine.boardinfo import board_info
+    from engine.hooks import movement_allowance
+    from engine.movement import occupied_cells, search_cost, search_reachable
+
+    info = board_info(state.board)
+    occupied = occupied_cells(state)
+    for piece in state.units:
+        steps = info.steps(piece.type, ())
+        start_cell, allowance = info.index[piece.cell], movement_allowance(state, piece)
+        reach, _ = search_reachable(steps, start_cell, allowance, occupied)
+        for goal in range(info.size):
+            cost = search_cost(steps, start_cell, goal, allowance, occupied, info.width)
+            assert cost == reach.get(goal), (piece.id, goal)

@@ -127,6 +127,13 @@ def test_supply_interruption_cuts_the_drawers_movement_by_unit_type() -> None:
     assert state.effects == ()
 
 
+def test_malus_drawn_by_the_defender_hurts_the_defender() -> None:
+    state = play(drew("supply_interruption#1", units=FORCES, side=D), AcceptMalus())
+    allowances = [movement_allowance(state, unit(state, u)) for u in ("A1", "A7", "D1", "D9")]
+    assert allowances == [4, 8, 2, 4]
+    assert [e.controller for e in state.effects] == [D, D]
+
+
 def test_operational_funding_cut_blocks_logistics_bonuses_for_effect_and_cancel() -> None:
     state = drew("operational_funding_cut#1", stored=(["rapid_supply_convoy#1", "advanced_recon#1"], []))
     state = play(state, AcceptMalus())
@@ -161,8 +168,10 @@ def test_enemy_disinformation_victim_is_chosen_by_the_opponent_in_unit_order() -
         ChooseMalusTargets(unit_ids=("A2",)),
         ChooseMalusTargets(unit_ids=("A10",)),
     ]
+    assert (state.pending_card is not None, state.discard_pile) == (True, ())  # still pending until chosen
     state = play(state, ChooseMalusTargets(unit_ids=("A2",)))
     assert state.to_act is A
+    assert (state.pending_card, state.discard_pile) == (None, ("enemy_disinformation#1",))
     assert [(e.kind, e.unit) for e in state.events if e.kind == "malus_victim"] == [("malus_victim", "A2")]
     state = play(state, NextPhase())
     assert mover_ids(state) == {"A1", "A10"}

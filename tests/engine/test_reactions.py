@@ -486,3 +486,17 @@ def test_post_roll_tactics_of_both_players_combine_on_the_new_natural_die() -> N
     assert roll is not None
     assert (roll.natural, roll.modified, roll.outcome) == (3, 2, "MISS")
     assert tactic_actions(state) == []
+
+
+def test_natural_cover_keeps_protecting_that_unit_for_the_rest_of_the_turn() -> None:
+    state = dice(
+        ("A1 L B2", "A2 L C2", "D9 M B3", "D1 L J10"),
+        (("A1", "D9"), ("A2", "D9")),
+        tactics=((), ("natural_cover",)),
+    )
+    state = play(state, RollDice(), PlayTactic(card_id="natural_cover", targets=("D9",)), ResolveAttack())
+    assert state.attack_seq == 2
+    state = play(state, RollDice())
+    assert mods(state) == [("defense:natural_cover", -1)]
+    state = play(state, ResolveAttack(), EndTurn())
+    assert state.effects == ()

@@ -220,12 +220,22 @@ def manifest(images: Mapping[str, Image.Image], scale: int) -> dict[str, Any]:
                 UNIT_TYPES[kind]: {
                     "kind": kind,
                     "type_scale": TYPE_SCALE[kind],
-                    "tweak": {"off_x": TWEAK[kind][0], "off_y": TWEAK[kind][1], "scale": TWEAK[kind][2]},
+                    "tweak": {
+                        "off_x": _num(TWEAK[kind][0]),
+                        "off_y": _num(TWEAK[kind][1]),
+                        "scale": TWEAK[kind][2],
+                    },
                     "display_size": _num(display_size(kind)),
                     "images": {side_name: f"{kind}_{side}" for side, side_name in SIDES.items()},
                 }
                 for kind in UNIT_KINDS
             },
+        },
+        "anchors": {
+            "tile": "image point drawn at the cell's screen point (origin_x + sx, origin_y + sy)",
+            "unit": "bottom centre, drawn at units.bottom_centre; 'ground' is the point that lands on the "
+            "centre of the cell's top face, 'badge' where the damaged badge's centre goes",
+            "badge": "centre",
         },
         "masks": {
             "bits": dict(BITS),

@@ -4,12 +4,15 @@ Both are grown by the same axis-persistent walk. A walk keeps the axis of its la
 for at least ``min_axis_run`` steps, then switches axis with probability ``turn_prob``;
 it never moves against its *forward* direction, never reverses its last move, refuses
 the fourth move of an A-B-A-B zig-zag and any step that would fill a 2x2 block of river.
-Among the allowed moves on the wanted axis it takes the one closest (Manhattan) to its
-goal, drawing among ties.
+It also refuses the third move of an A-B-A when the A that must then follow would be
+blocked (so a walk never corners itself into a zig-zag). Among the allowed moves on the
+wanted axis it takes the one closest (Manhattan) to its goal, drawing among ties.
 
-* The trunk runs from the farthest of 30 sampled edge/opposite-edge pairs and ends when it
-  reaches the opposite edge. If it is ever stuck or out of budget it finishes straight
-  forward, which is always allowed, so the trunk always crosses the board.
+* The trunk runs from the farthest of 30 sampled edge/opposite-edge pairs (corners
+  excluded) and ends when it reaches the opposite edge; it stays off the two side edges.
+  Once out of budget (``trunk_step_budget_per_cell * W * H`` moves) it finishes straight
+  forward, which never fills a 2x2 block (it only enters rows or columns it has not
+  visited), so the trunk always crosses the board.
 * A tributary leaves a straight, degree-2 river cell (the *join*) sideways and walks to a
   *source* cell drawn on the board edge (or, when the density is above 0.35, inside the
   board with probability 0.35), at least ``(W + H) // 4`` from the join. It may touch the
@@ -86,8 +89,8 @@ def _carve_trunk(grid: Grid, params: TerrainParams, river: bytearray, draws: Dra
     while not arrived(x, y):
         step = walker.choose((x, y), allowed) if budget > 0 else None
         budget -= 1
-        if step is None:  # stuck or out of budget: straight on always works (see module doc)
-            step = forward
+        if step is None:  # out of budget (or stuck): straight on always works (see module doc)
+            step = walker.finishing_step(forward, (x, y), allowed)
             walker.record(step)
         x, y = x + step[0], y + step[1]
         river[y * w + x] = 1
@@ -271,6 +274,30 @@ class _Walk:
             self.run = 1
         self.moves.append(step)
 
+    def _zig_zag(self, d: Step) -> bool:
+        """True when ``d`` would be the fourth move of an A-B-A-B zig-zag."""
+        moves = self.moves
+        return len(moves) >= 3 and moves[-3] == moves[-1] != d == moves[-2]
+
+    def _dead_end(self, d: Step, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]) -> bool:
+        """True when ``d`` makes A-B-A, after which only A may follow, and A is then blocked."""
+        moves = self.moves
+        if len(moves) < 2 or moves[-2] != d or moves[-1] in (d, (-d[0], -d[1])):
+            return False
+        x, y = head[0] + d[0], head[1] + d[1]
+        return not (self.grid.contains(x + d[0], y + d[1]) and allowed(x + d[0], y + d[1], (x, y)))
+
+    def finishing_step(
+        self, forward: Step, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]
+    ) -> Step:
+        """``forward``, unless that would zig-zag and the sideways run can go on: then that."""
+        if self._zig_zag(forward):
+            side = self.moves[-1]
+            x, y = head[0] + side[0], head[1] + side[1]
+            if self.grid.contains(x, y) and allowed(x, y, head):
+                return side
+        return forward
+
     def choose(self, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]) -> Step | None:
         """Pick the next move from ``head`` and record it; None when no move is allowed."""
         moves = self.moves
@@ -292,9 +319,10 @@ class _Walk:
             if d != back
             and d != reverse
             and d not in away
-            and not (len(moves) >= 3 and moves[-3] == moves[-1] != d == moves[-2])
+            and not self._zig_zag(d)
             and self.grid.contains(x + d[0], y + d[1])
             and allowed(x + d[0], y + d[1], head)
+            and not self._dead_end(d, head, allowed)
         ]
         if not candidates:
             return None

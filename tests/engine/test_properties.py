@@ -50,6 +50,7 @@ from engine import (
 )
 from engine.actions import ACTION_ORDER
 from engine.cards import TACTICS
+from engine.flow import decide_to_act
 from tests.engine.test_phases import SAMPLE
 
 
@@ -195,7 +196,7 @@ def test_random_playouts_keep_every_engine_invariant(config: GameConfig, seed: i
         if not legal:
             assert state.to_act is None and state.winner is not None and state.victory_reason
             break
-        assert state.to_act is not None
+        assert state.to_act is not None and state.to_act == decide_to_act(state)
         keys = [canonical_key(state, a) for a in legal]
         assert keys == sorted(keys) and len(set(keys)) == len(keys), "legal actions are canonical and distinct"
         before = encode_state(state)

@@ -306,9 +306,9 @@ class MatchService:
             await asyncio.sleep(period)
             self.unload_idle()
 
-    def unload_idle(self) -> None:
+    def unload_idle(self, now: float | None = None) -> None:
         """Forget matches nobody has watched for a while (they reload from the log on access)."""
-        limit = time.monotonic() - self.limits.idle_unload_seconds
+        limit = (time.monotonic() if now is None else now) - self.limits.idle_unload_seconds
         for match_id, match in list(self._matches.items()):
             if not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit:
                 del self._matches[match_id]

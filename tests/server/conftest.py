@@ -132,8 +132,9 @@ def http_json(server: LiveServer, method: str, path: str, body: Any = None,
         conn.close()
 
 
-def create_match(server: LiveServer, **body: Any) -> dict[str, Any]:
-    body.setdefault("config", QUICK_GAME)
+def create_match(server: LiveServer, seed: int | None = 1234, **body: Any) -> dict[str, Any]:
+    """Create a match (a `QUICK_GAME` with ``seed`` unless ``config`` is given; seed None: the server draws)."""
+    body.setdefault("config", QUICK_GAME if seed is None else {**QUICK_GAME, "seed": seed})
     status, created = http_json(server, "POST", "/api/matches", body)
     assert status == 201, created
     return dict(created)

@@ -1,0 +1,120 @@
+"""`taktik serve` as a process: kill -9 and restart, clean stops, one server per data dir, broken logs."""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from .conftest import FAST_LIMITS, REPO, LiveServer, Peer, arun, create_match, http_json, tokens_of
+from .test_ws import play_out
+
+
+def test_kill_9_mid_game_loses_no_acknowledged_action_and_play_resumes(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = LiveServer(data, FAST_LIMITS).start()
+    created = create_match(first)
+    match_id, tokens = created["match_id"], tokens_of(created)
+
+    async def before_crash() -> int:
+        seats = {seat: await Peer.seated(first, match_id, token) for seat, token in tokens.items()}
+        state = await play_out(seats, [], random.Random(21), steps=12)
+        actor = seats[state["to_act"]]
+        seq = await actor.act(random.Random(1).choice(actor.state["legal_actions"]))  # type: ignore[index]
+        reply = await actor.reply(seq)  # acknowledged: it must survive the crash
+        assert reply["type"] == "ack"
+        return int(reply["version"])
+
+    acknowledged = arun(before_crash())
+    first.kill()
+    second = LiveServer(data, FAST_LIMITS).start()
+    try:
+        status, summary = http_json(second, "GET", f"/api/matches/{match_id}")
+        assert status == 200 and summary["version"] == acknowledged
+
+        async def after_restart() -> dict[str, object]:
+            seats = {seat: await Peer.seated(second, match_id, token) for seat, token in tokens.items()}
+            assert all(p.version == acknowledged for p in seats.values())
+            return await play_out(seats, [], random.Random(22))
+
+        final = arun(after_restart())
+        assert final["status"] == "over"
+        status, body = http_json(second, "GET", f"/api/matches/{match_id}/record")
+        assert body["status"] == "over" and body["seed"] is not None
+        assert len(body["record"]["hashes"]) == final["version"]
+    finally:
+        assert second.stop() == 0
+
+
+def test_sigterm_and_ctrl_c_stop_cleanly_and_release_the_data_dir(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        live = LiveServer(data, FAST_LIMITS).start()
+        create_match(live)
+        assert live.stop(sig) == 0
+        assert "Taktik server stopped." in live.log_text()
+        assert "Traceback" not in live.log_text()
+    with sqlite3.connect(data / "taktik.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM matches").fetchone() == (2,)
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
+
+
+def test_a_second_server_on_the_same_data_dir_refuses_to_start(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data").start()
+    try:
+        other = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data",
+                                str(tmp_path / "data")], cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert other.returncode == 1 and "in use by another taktik server" in other.stdout
+    finally:
+        assert live.stop() == 0
+
+
+def test_an_invalid_limits_file_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "limits.json").write_text('{"action_rate": "fast"}')
+    result = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--data", str(tmp_path / "data"),
+                             "--limits", str(tmp_path / "limits.json")], cwd=REPO, capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 2 and "$.action_rate" in result.stdout
+
+
+def test_a_match_whose_log_no_longer_replays_is_served_read_only_and_the_rest_works(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = LiveServer(data, FAST_LIMITS).start()
+    damaged, healthy = create_match(first), create_match(first)
+
+    async def play_some(live: LiveServer, created: dict[str, object], steps: int) -> None:
+        seats = {s: await Peer.seated(live, created["match_id"], t)  # type: ignore[arg-type]
+                 for s, t in tokens_of(created).items()}  # type: ignore[arg-type]
+        await play_out(seats, [], random.Random(3), steps=steps)
+
+    arun(play_some(first, damaged, 6))
+    assert first.stop() == 0
+    with sqlite3.connect(data / "taktik.sqlite3") as db:
+        db.execute("UPDATE actions SET state_hash=? WHERE match_id=? AND ply=3", ("0" * 64, damaged["match_id"]))
+    db.close()
+
+    second = LiveServer(data, FAST_LIMITS).start()
+    try:
+        async def visit() -> None:
+            token = tokens_of(damaged)["ATTACKER"]
+            peer = await Peer.seated(second, str(damaged["match_id"]), token)
+            assert peer.state is not None and peer.state["status"] == "broken"
+            assert peer.state["version"] == 3 and peer.state["legal_actions"] == []
+            assert "step 3" in peer.state["broken_reason"]
+            seq = await peer.act({"type": "NEXT_PHASE"}, version=3)
+            reply = await peer.reply(seq)
+            assert reply["code"] == "forbidden"
+            await play_some(second, healthy, 3)
+
+        arun(visit())
+        status, summary = http_json(second, "GET", f"/api/matches/{damaged['match_id']}")
+        assert summary["status"] == "broken"
+        status, record = http_json(second, "GET", f"/api/matches/{damaged['match_id']}/record")
+        assert status == 200 and record["seed"] is None and len(record["record"]["actions"]) == 6
+    finally:
+        assert second.stop() == 0
+    assert "is broken" in second.log_text()

@@ -1,0 +1,312 @@
+"""The match service without any socket: ordering, durability, fan-out, failures, bots, reloads."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+import server.matches
+from engine import (
+    DrawCard,
+    GameConfig,
+    RollDice,
+    RoundLimit,
+    Side,
+    VictoryConfig,
+    legal_actions,
+    player_view,
+    state_hash,
+)
+from server.creation import Creator, NewMatch
+from server.database import Database
+from server.match import Match
+from server.matches import MatchService
+from server.outbox import Outbox
+from server.protocol import Ack, Act, Reject
+from server.settings import Limits
+from server.store import ActionRow, Progress
+
+from .conftest import arun
+
+QUICK = GameConfig(seed=11, victory=VictoryConfig(round_limit=RoundLimit(max_rounds=2)))
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A viewer whose outbox nobody drains: we read what was queued."""
+
+    seat: Side | None
+    outbox: Outbox = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.outbox = Outbox(1000, lambda: "snapshot")
+
+    def states(self) -> list[dict[str, Any]]:
+        queued = [msgspec.json.decode(t) for t in self.outbox._queue]
+        return [m for m in queued if m["type"] == "state"]
+
+
+class Journal(Database):
+    """A database that notes when each append is committed, and can be made to fail."""
+
+    def __init__(self, inner: Database, events: list[str]) -> None:
+        self.__dict__.update(inner.__dict__)
+        self.events = events
+        self.fail_before = False
+        self.fail_after = False
+
+    async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        if self.fail_before:
+            raise OSError("disk full")
+        await super().append(match_id, action, progress)
+        self.events.append(f"committed {action.ply}")
+        if self.fail_after:
+            raise OSError("lost the answer after the commit")
+
+
+@asynccontextmanager
+async def service(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[MatchService, Creator, Journal]]:
+    events: list[str] = []
+    db = Journal(Database.open(tmp_path / "data"), events)
+    matches = MatchService(db, Limits(**{"bot_delay": 0.0, **limits}))
+    try:
+        yield matches, Creator(matches), db
+    finally:
+        await matches.close()
+        db.close()
+
+
+def act(match: Match, seq: int, action: Any = None) -> Act:
+    chosen = action if action is not None else legal_actions(match.state)[0]
+    return Act(version=match.version, seq=seq, action=chosen)
+
+
+def logged(tmp_path: Path) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        rows = db.execute("SELECT ply, seat, client_seq, action, state_hash FROM actions ORDER BY ply").fetchall()
+    db.close()
+    return rows
+
+
+def test_an_accepted_action_is_committed_before_any_viewer_hears_of_it(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, db):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            watcher = Watcher(Side.DEFENDER)
+            assert matches.join(match, watcher) is None
+            original = watcher.outbox.put_state
+
+            def noting(text: str) -> None:
+                db.events.append(f"told v{msgspec.json.decode(text)['version']}")
+                original(text)
+
+            watcher.outbox.put_state = noting  # type: ignore[method-assign]
+            outcome = await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard()))
+            assert outcome == Ack(seq=1, version=1)
+            assert db.events == ["committed 0", "told v1"]
+            ply, seat, seq, action, digest = logged(tmp_path)[0]
+            assert (ply, seat, seq, action) == (0, "ATTACKER", 1, '{"type":"DRAW_CARD"}')
+            assert digest == state_hash(match.state)
+
+    arun(run())
+
+
+def test_each_viewer_kind_gets_its_own_view_and_only_the_seat_to_act_gets_actions(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            watchers = {seat: Watcher(seat) for seat in (Side.ATTACKER, Side.DEFENDER, None)}
+            for watcher in watchers.values():
+                matches.join(match, watcher)
+            await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard()))
+            for seat, watcher in watchers.items():
+                latest = watcher.states()[-1]
+                assert latest["version"] == 1
+                assert latest["view"] == msgspec.json.decode(msgspec.json.encode(player_view(match.state, seat)))
+                mine = seat is match.state.to_act
+                assert bool(latest["legal_actions"]) == mine
+                assert all(e["text"] for e in latest["events"])
+
+    arun(run())
+
+
+def test_refusals_change_nothing_and_tell_nobody(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            watcher = Watcher(None)
+            matches.join(match, watcher)
+            before = (match.version, state_hash(match.state), len(watcher.outbox._queue))
+            attempts = [
+                (Side.DEFENDER, act(match, 1, DrawCard()), "not_your_turn"),
+                (Side.ATTACKER, Act(version=3, seq=1, action=DrawCard()), "stale_version"),
+                (Side.ATTACKER, act(match, 1, RollDice()), "illegal_action"),
+            ]
+            for seat, attempt, code in attempts:
+                outcome = await matches.submit(match, seat, attempt)
+                assert isinstance(outcome, Reject) and outcome.code == code and outcome.seq == 1
+            assert (match.version, state_hash(match.state), len(watcher.outbox._queue)) == before
+            assert logged(tmp_path) == []
+
+    arun(run())
+
+
+def test_a_failed_commit_is_an_internal_error_and_the_match_stays_playable(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, db):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            db.fail_before = True
+            outcome = await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard()))
+            assert isinstance(outcome, Reject) and outcome.code == "internal_error"
+            assert match.version == 0 and logged(tmp_path) == []
+            db.fail_before = False
+            assert await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard())) == Ack(seq=1, version=1)
+
+    arun(run())
+
+
+def test_a_commit_whose_answer_was_lost_is_found_in_the_log_and_acknowledged(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, db):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            db.fail_after = True
+            assert await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard())) == Ack(seq=1, version=1)
+            assert match.version == 1 and len(logged(tmp_path)) == 1
+
+    arun(run())
+
+
+def test_an_engine_crash_is_an_internal_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+
+            def explode(state: Any, action: Any) -> Any:
+                raise RuntimeError("boom")
+
+            with monkeypatch.context() as patch:
+                patch.setattr(server.matches, "reduce", explode)
+                outcome = await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard()))
+            assert isinstance(outcome, Reject) and outcome.code == "internal_error"
+            assert await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard())) == Ack(seq=1, version=1)
+
+    arun(run())
+
+
+def test_a_viewer_that_falls_behind_is_coalesced_to_one_fresh_snapshot(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path, outbox_size=3) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            slow = Watcher(Side.DEFENDER)
+            slow.outbox = Outbox(3, lambda: match.state_text(Side.DEFENDER))
+            matches.join(match, slow)
+            rng = random.Random(3)
+            for seq in range(1, 11):
+                seat = match.state.to_act
+                assert seat is not None
+                await matches.submit(match, seat, act(match, seq, rng.choice(legal_actions(match.state))))
+            assert len(slow.outbox._queue) <= 3 and slow.outbox.coalesced > 0
+            sent: list[str] = []
+
+            async def send(text: str) -> None:
+                sent.append(text)
+                if len(sent) >= 1 + len(slow.outbox._queue):
+                    slow.outbox.close()
+
+            await slow.outbox.run(send)
+            assert msgspec.json.decode(sent[0])["version"] == match.version
+
+    arun(run())
+
+
+def test_a_bot_seat_plays_itself_through_the_same_path(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            created = await creator.create(NewMatch(config=QUICK, mode="bot", bot_side=Side.DEFENDER,
+                                                    bot_policy="random"))
+            match = created.match
+            assert set(created.tokens) == {Side.ATTACKER}
+            rng = random.Random(4)
+            seq = 0
+            while match.status == "live":
+                if match.state.to_act is Side.ATTACKER:
+                    seq += 1
+                    choice = rng.choice(legal_actions(match.state))
+                    assert isinstance(await matches.submit(match, Side.ATTACKER, act(match, seq, choice)), Ack)
+                else:
+                    assert match.bot_task is not None
+                    await match.bot_task
+            rows = logged(tmp_path)
+            assert {r[1] for r in rows if r[2] is None} == {"DEFENDER"}
+            assert all(r[2] is not None for r in rows if r[1] == "ATTACKER")
+
+    arun(run())
+
+
+def test_an_idle_match_leaves_memory_and_comes_back_by_replay(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            for seq in range(1, 6):
+                seat = match.state.to_act
+                assert seat is not None
+                await matches.submit(match, seat, act(match, seq))
+            digest = state_hash(match.state)
+            matches.unload_idle(now=time.monotonic() + 3600)
+            assert matches.loaded(match.id) is None
+            again = await matches.get(match.id)
+            assert again is not None and again is not match
+            assert again.version == 5 and state_hash(again.state) == digest
+            assert again.last_seq == match.last_seq
+            resend = await matches.submit(again, Side.ATTACKER, Act(version=0, seq=1, action=match.actions[0]))
+            assert resend == Ack(seq=1, version=1)
+
+    arun(run())
+
+
+def test_a_log_that_no_longer_replays_leaves_the_match_broken_and_read_only(tmp_path: Path) -> None:
+    async def run() -> str:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            for seq in range(1, 5):
+                seat = match.state.to_act
+                assert seat is not None
+                await matches.submit(match, seat, act(match, seq))
+            matches.unload_idle(now=time.monotonic() + 3600)
+            with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+                db.execute("UPDATE actions SET state_hash='0' WHERE ply=2")
+            db.close()
+            broken = await matches.get(match.id)
+            assert broken is not None and broken.status == "broken" and broken.version == 2
+            assert broken.broken_reason is not None and "step 2" in broken.broken_reason
+            outcome = await matches.submit(broken, Side.ATTACKER, Act(version=2, seq=9, action=DrawCard()))
+            assert isinstance(outcome, Reject) and outcome.code == "forbidden"
+            return match.id
+
+    match_id = arun(run())
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        assert db.execute("SELECT status FROM matches WHERE id=?", (match_id,)).fetchone() == ("broken",)
+    db.close()
+
+
+def test_seat_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
+    async def run() -> tuple[Match, dict[Side, str]]:
+        async with service(tmp_path) as (_, creator, _db):
+            created = await creator.create(NewMatch(config=QUICK))
+            return created.match, created.tokens
+
+    match, tokens = arun(run())
+    raw = b"".join(p.read_bytes() for p in (tmp_path / "data").iterdir() if p.is_file())
+    for seat, token in tokens.items():
+        assert token.encode() not in raw
+        assert match.seat_of(token) is seat
+    assert match.seat_of(tokens[Side.ATTACKER] + "x") is None

@@ -1,0 +1,108 @@
+"""SQLite store: durable settings, append-only log guarded by unique keys, one server per data dir."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.store import ActionRow, DataDirLocked, MatchRow, Progress, Store, StoreConflict
+
+
+def match_row(match_id: str, created: float = 0.0, version: int = 0) -> MatchRow:
+    return MatchRow(id=match_id, created_at=created or time.time(), updated_at=time.time(), rules_version=1,
+                    config='{"seed":5}', salt="ab" * 16, seed_commitment="c" * 64, mode="human", bot_side=None,
+                    bot_policy=None, bot_seed=None, parent_id=None, parent_step=None,
+                    progress=Progress(status="live", version=version, turn=1, phase="CARD_DRAW", to_act="ATTACKER"))
+
+
+def step(ply: int, seat: str = "ATTACKER", seq: int | None = 1) -> ActionRow:
+    return ActionRow(ply=ply, seat=seat, client_seq=seq, action='{"type":"NEXT_PHASE"}', state_hash=f"h{ply}")
+
+
+def progress(version: int, status: str = "live") -> Progress:
+    return Progress(status=status, version=version, turn=1, phase="MOVEMENT", to_act="ATTACKER")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+def test_the_database_is_durable_by_configuration(store: Store, tmp_path: Path) -> None:
+    db = store._db
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
+    assert db.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+    assert (tmp_path / "data" / "taktik.sqlite3").stat().st_mode & 0o077 == 0
+
+
+def test_a_match_round_trips_with_its_seats_and_log(store: Store) -> None:
+    store.create_match(match_row("m1", version=1), {"ATTACKER": b"a" * 32, "DEFENDER": b"d" * 32},
+                       [step(0, seq=None)])
+    store.append("m1", step(1, "DEFENDER", 4), progress(2))
+    loaded = store.load("m1")
+    assert loaded is not None
+    row, seats, actions = loaded
+    assert row.progress.version == 2 and row.progress.phase == "MOVEMENT"
+    assert seats == {"ATTACKER": b"a" * 32, "DEFENDER": b"d" * 32}
+    assert actions == [step(0, seq=None), step(1, "DEFENDER", 4)]
+    assert store.action_at("m1", 1) == step(1, "DEFENDER", 4) and store.action_at("m1", 2) is None
+    assert store.load("nope") is None and store.match_row("nope") is None
+
+
+def test_an_append_at_the_wrong_version_writes_nothing(store: Store) -> None:
+    store.create_match(match_row("m1"), {}, [])
+    with pytest.raises(StoreConflict):
+        store.append("m1", step(3), progress(4))
+    store.append("m1", step(0), progress(1, "over"))
+    with pytest.raises(StoreConflict):  # a finished match takes no more actions
+        store.append("m1", step(1, seq=2), progress(2))
+    loaded = store.load("m1")
+    assert loaded is not None and len(loaded[2]) == 1 and loaded[0].progress.status == "over"
+
+
+def test_unique_keys_forbid_a_second_ply_or_a_reused_client_seq(store: Store) -> None:
+    store.create_match(match_row("m1"), {}, [])
+    store.append("m1", step(0, seq=7), progress(1))
+    db = store._db
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO actions VALUES ('m1', 0, 'DEFENDER', NULL, 'x', 'h', 0)")
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO actions VALUES ('m1', 1, 'ATTACKER', 7, 'x', 'h', 0)")
+    db.execute("INSERT INTO actions VALUES ('m1', 1, 'DEFENDER', 7, 'x', 'h', 0)")  # seqs are per seat
+    db.execute("INSERT INTO actions VALUES ('m1', 2, 'DEFENDER', NULL, 'x', 'h', 0)")
+    db.execute("INSERT INTO actions VALUES ('m1', 3, 'DEFENDER', NULL, 'x', 'h', 0)")  # bots: no seq
+
+
+def test_recent_lists_newest_first_and_broken_is_remembered(store: Store) -> None:
+    for i in range(5):
+        store.create_match(match_row(f"m{i}", created=1000.0 + i), {}, [])
+    store.mark_broken("m2", "step 3: mismatch")
+    assert [r.id for r in store.recent(3)] == ["m4", "m3", "m2"]
+    broken = store.match_row("m2")
+    assert broken is not None and broken.progress.status == "broken" and broken.broken_reason == "step 3: mismatch"
+
+
+def test_one_server_per_data_directory(tmp_path: Path) -> None:
+    first = Store.open(tmp_path / "data")
+    with pytest.raises(DataDirLocked):
+        Store.open(tmp_path / "data")
+    first.close()
+    Store.open(tmp_path / "data").close()
+
+
+def test_data_survives_reopening(tmp_path: Path) -> None:
+    first = Store.open(tmp_path / "data")
+    first.create_match(match_row("m1"), {"ATTACKER": b"x" * 32}, [])
+    first.append("m1", step(0), progress(1))
+    first.close()
+    again = Store.open(tmp_path / "data")
+    loaded = again.load("m1")
+    again.close()
+    assert loaded is not None and loaded[2] == [step(0)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PIL import Image
@@ -73,73 +74,42 @@ HIGHLIGHT_LAYER = {
 
 @dataclass(frozen=True)
 class Spec:
-    """One image of the set: its name, how to draw it, and what the manifest says about it."""
+    """One image of the set: its name, how to draw it, and what the manifest says about it.
+
+    ``draw`` is a ``draw_*`` function with its options bound; it is called as ``draw(scale=s)``.
+    """
 
     name: str
-    draw: Callable[[int], Image.Image]
+    draw: Callable[..., Image.Image]
     info: Mapping[str, Any] = field(default_factory=dict)
 
 
 def specs() -> list[Spec]:
     """Every image in the set, in a fixed order."""
-    out: list[Spec] = []
-    for name, terrain, fn in TERRAIN_IMAGES:
-        out.append(
-            Spec(
-                name,
-                lambda s, fn=fn: fn(scale=s),
-                {"group": "terrain", "layer": "terrain", "terrain": terrain},
-            )
-        )
-    out.append(
-        Spec(
-            "ground",
-            lambda s: draw_ground(scale=s),
-            {"group": "terrain", "layer": "terrain", "terrain": None},
-        )
-    )
+    out = [
+        Spec(name, fn, {"group": "terrain", "layer": "terrain", "terrain": terrain})
+        for name, terrain, fn in TERRAIN_IMAGES
+    ]
+    out.append(Spec("ground", draw_ground, {"group": "terrain", "layer": "terrain", "terrain": None}))
     for value, mask in enumerate(MASK_NAMES, start=1):
-        out.append(
-            Spec(
-                f"road_{mask}",
-                lambda s, m=mask: draw_road(mask=m, scale=s),
-                {"group": "road", "layer": "road", "mask": value, "connections": mask},
-            )
-        )
-        out.append(
-            Spec(
-                f"river_{mask}",
-                lambda s, m=mask: draw_river(mask=m, scale=s),
-                {"group": "river", "layer": "river", "mask": value, "connections": mask},
-            )
-        )
-    out.append(
-        Spec("bridge_square", lambda s: draw_bridge(scale=s), {"group": "connector", "layer": "bridge"})
-    )
+        for layer, fn in (("road", draw_road), ("river", draw_river)):
+            info = {"group": layer, "layer": layer, "mask": value, "connections": mask}
+            out.append(Spec(f"{layer}_{mask}", partial(fn, mask=mask), info))
+    out.append(Spec("bridge_square", draw_bridge, {"group": "connector", "layer": "bridge"}))
     for kind in HIGHLIGHT_KINDS:
-        out.append(
-            Spec(
-                f"highlight_{kind}",
-                lambda s, k=kind: draw_highlight(kind=k, scale=s),
-                {"group": "highlight", "layer": HIGHLIGHT_LAYER[kind]},
-            )
-        )
+        info = {"group": "highlight", "layer": HIGHLIGHT_LAYER[kind]}
+        out.append(Spec(f"highlight_{kind}", partial(draw_highlight, kind=kind), info))
     for kind in UNIT_KINDS:
         for side, side_name in SIDES.items():
-            out.append(
-                Spec(
-                    f"{kind}_{side}",
-                    lambda s, k=kind, d=side: draw_unit(kind=k, side=d, scale=s),
-                    {
-                        "group": "unit",
-                        "unit_type": UNIT_TYPES[kind],
-                        "side": side_name,
-                        "ground": list(ground_point(kind)),
-                        "badge": list(badge_point(kind)),
-                    },
-                )
-            )
-    out.append(Spec("badge_damaged", lambda s: draw_badge_damaged(scale=s), {"group": "badge"}))
+            info = {
+                "group": "unit",
+                "unit_type": UNIT_TYPES[kind],
+                "side": side_name,
+                "ground": list(ground_point(kind)),
+                "badge": list(badge_point(kind)),
+            }
+            out.append(Spec(f"{kind}_{side}", partial(draw_unit, kind=kind, side=side), info))
+    out.append(Spec("badge_damaged", draw_badge_damaged, {"group": "badge"}))
     return out
 
 
@@ -261,4 +231,4 @@ def manifest(images: Mapping[str, Image.Image], scale: int) -> dict[str, Any]:
 
 def render(scale: int) -> dict[str, Image.Image]:
     """Draw every image of the set at ``scale``."""
-    return {spec.name: spec.draw(scale) for spec in specs()}
+    return {spec.name: spec.draw(scale=scale) for spec in specs()}

@@ -249,13 +249,16 @@ def _wheel(c: Canvas, p: Projector, u: float, v: float, k: pal.Palette, *, far: 
         c.polygon(hub, k["hub"])
 
 
-def draw_unit(*, kind: str, side: str, scale: int = 1) -> Image.Image:
-    """The sprite of unit ``kind`` (light, mechanized, special) for side ``"a"`` or ``"b"``."""
+def draw_unit(*, kind: str, side: str, scale: int = 1, palette: pal.Palette | None = None) -> Image.Image:
+    """The sprite of unit ``kind`` (light, mechanized, special) for side ``"a"`` or ``"b"``.
+
+    ``palette`` overrides the side's colourway (`palette.ATTACKER` or `palette.DEFENDER`).
+    """
     if kind not in UNIT_KINDS:
         raise ValueError(f"unknown unit kind {kind!r}; expected one of {', '.join(UNIT_KINDS)}")
     if side not in SIDES:
         raise ValueError(f"unknown side {side!r}; expected 'a' (ATTACKER) or 'b' (DEFENDER)")
-    colours = pal.ATTACKER if side == "a" else pal.DEFENDER
+    colours = palette or (pal.ATTACKER if side == "a" else pal.DEFENDER)
     gx, gy = ground_point(kind)
     c = Canvas(UNIT_PX, UNIT_PX, scale=scale)
     _base(c, gx, gy, colours, rx=200 if kind == "mechanized" else 165, ry=100 if kind == "mechanized" else 82)

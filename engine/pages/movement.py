@@ -32,8 +32,6 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
         raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
     if unit.side is not state.active:
         raise IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit")
-    if unit.cell is None:
-        raise IllegalAction(f"{unit.id} is not on the board", "not_on_board")
     if unit.has_moved:
         raise IllegalAction(f"{unit.id} has already moved this turn", "already_moved")
     limit = max_moves(state, state.active)

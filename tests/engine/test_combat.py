@@ -189,6 +189,9 @@ def test_declare_rejections_name_the_problem() -> None:
     for action, message in cases:
         with pytest.raises(IllegalAction, match=message):
             reduce(state, action)
+    with pytest.raises(IllegalAction) as caught:
+        reduce(state, WithdrawAttack(attacker_id="A2"))
+    assert caught.value.code == "not_declared"
     assert snapshot(state) == before
 
 

@@ -7,6 +7,7 @@ output set (fixtures), so the whole module costs a few generations.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -113,9 +114,16 @@ def test_the_summary_line_reports_files_bytes_and_seconds(generated: tuple[Path,
     out, _, stdout = generated
     lines = stdout.strip().splitlines()
     assert len(lines) == 1
+    found = re.fullmatch(
+        r"gen_tiles\.py: wrote (\d+) files \((\d+) bytes\) to (.+) in \d+\.\d\d s; sheet .+", lines[0]
+    )
+    assert found, lines[0]
     files = list(out.iterdir())
-    assert f"wrote {len(files)} files ({sum(p.stat().st_size for p in files)} bytes)" in lines[0]
-    assert lines[0].rstrip().split(" s")[0].split(" in ")[-1].replace(".", "").isdigit()
+    assert (int(found[1]), int(found[2]), found[3]) == (
+        len(files),
+        sum(p.stat().st_size for p in files),
+        str(out),
+    )
 
 
 def test_the_manifest_lists_exactly_the_files_present(manifest: dict[str, Any]) -> None:

@@ -43,7 +43,7 @@ def place_bridges(grid: Grid, river: bytearray, params: TerrainParams, draws: Dr
     """Choose the bridge cells; the first one is the primary bridge. Consumes one shuffle."""
     candidates = [i for i in range(grid.size) if bridge_sides(grid, river, i) is not None]
     order = draws.shuffled(candidates)
-    land = label_regions(grid, lambda a, b: True, lambda i: not river[i])
+    land = label_regions(grid, [-1 if wet else 0 for wet in river])
     parent = list(range(max(land) + 1))
 
     def root(c: int) -> int:

@@ -65,11 +65,9 @@ def _smooth(grid: Grid, terrain: list[TerrainType]) -> None:
 
 def _dissolve_small_regions(grid: Grid, terrain: list[TerrainType], overlay: bytearray) -> None:
     limits = dict(MIN_REGION)
-    labels = label_regions(
-        grid,
-        lambda a, b: terrain[a] is terrain[b],
-        lambda i: not overlay[i] and terrain[i] in limits,
-    )
+    kinds = [kind for kind, _ in MIN_REGION]
+    codes = [-1 if overlay[i] or terrain[i] not in limits else kinds.index(terrain[i]) for i in range(grid.size)]
+    labels = label_regions(grid, codes)
     members: list[list[int]] = [[] for _ in range(max(labels, default=-1) + 1)]
     for i, region in enumerate(labels):
         if region >= 0:

@@ -75,9 +75,9 @@ def generate_terrain(
     elevation = noise_field(grid, draws.seed, ELEVATION_SALT, params.noise_base_scale)
     moisture = noise_field(grid, draws.seed, MOISTURE_SALT, params.noise_base_scale)
     terrain = assign_biomes(grid, river, road, elevation, moisture)
-    bridge = bytearray(1 if road[i] and river[i] else 0 for i in range(grid.size))
+    bridge = bytearray(a & b for a, b in zip(road, river, strict=True))
     place_settlements(grid, terrain, river, road, bridge, draws)
-    overlay = bytearray(1 if road[i] or river[i] else 0 for i in range(grid.size))
+    overlay = bytearray(a | b for a, b in zip(road, river, strict=True))
     clean_up(grid, terrain, overlay, params.smoothing_passes)
     minimums = enforce_minimums(grid, terrain, overlay, elevation, moisture)
 

@@ -7,7 +7,7 @@ same way; neighbour tables are precomputed once per board size.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from math import floor
 
 __all__ = ["ORTHO", "Grid", "label_regions", "round_half_up"]
@@ -112,24 +112,24 @@ class Grid:
         return False
 
 
-def label_regions(grid: Grid, same: Callable[[int, int], bool], member: Callable[[int], bool]) -> list[int]:
-    """4-connected regions: ``labels[i]`` is a region number (from 0 in scan order) or -1.
+def label_regions(grid: Grid, codes: Sequence[int]) -> list[int]:
+    """4-connected regions of equal codes: ``labels[i]`` numbers them from 0 in scan order.
 
-    ``member(i)`` says whether cell ``i`` belongs to any region; two orthogonal neighbours
-    that are both members share a region when ``same(a, b)``.
+    Cells with a negative code belong to no region and are labelled -1.
     """
     labels = [-1] * grid.size
     n4 = grid.n4
     count = 0
     for start in range(grid.size):
-        if labels[start] != -1 or not member(start):
+        code = codes[start]
+        if code < 0 or labels[start] != -1:
             continue
         labels[start] = count
         stack = [start]
         while stack:
             i = stack.pop()
             for n in n4[i]:
-                if labels[n] == -1 and member(n) and same(i, n):
+                if labels[n] == -1 and codes[n] == code:
                     labels[n] = count
                     stack.append(n)
         count += 1

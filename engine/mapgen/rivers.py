@@ -212,10 +212,10 @@ class _TributaryWalk:
         if river[i] or on_path[i]:
             return False
         here = head[1] * grid.width + head[0]
-        for n in grid.n4[i]:
-            if n != here and (river[n] or on_path[n]):
-                return False  # touches the river away from the join, or itself
-        return not grid.completes_square(river, i) and not grid.completes_square(on_path, i)
+        # It may touch the river or itself only at the head. That also rules out any 2x2
+        # block: a block through ``i`` holds two of its orthogonal neighbours, at most one
+        # of them the head, so the other would have to be river or path.
+        return not any(n != here and (river[n] or on_path[n]) for n in grid.n4[i])
 
     def _arrived(self, x: int, y: int) -> bool:
         if x in (0, self.grid.width - 1) or y in (0, self.grid.height - 1):

@@ -36,6 +36,7 @@ STRICT = 1.0
 RELAXED = 0.5  # penalty scale of the retry after a failed route
 MIN_WEIGHT = 0.1
 _DIAGONALS = ((-1, -1), (1, -1), (1, 1), (-1, 1))
+_DRY = bytes([1, 0]) + bytes(254)  # translate table: river mask -> land mask
 
 
 class RoadLayer:
@@ -49,11 +50,15 @@ class RoadLayer:
         self.bridge = bytearray(grid.size)
         for b in bridges:
             self.bridge[b] = 1
-        self.passable = bytearray(1 if not river[i] or self.bridge[i] else 0 for i in range(grid.size))
+        self.passable = river.translate(_DRY)  # land, plus bridges below
         self.near_river = bytearray(grid.size)  # land next to a non-bridge river cell
         for i in range(grid.size):
-            if not river[i] and any(river[n] and not self.bridge[n] for n in grid.n4[i]):
-                self.near_river[i] = 1
+            if river[i] and not self.bridge[i]:
+                for n in grid.n4[i]:
+                    if not river[n]:
+                        self.near_river[n] = 1
+        for b in bridges:
+            self.passable[b] = 1
         self.road = bytearray(grid.size)
         self.road_nb = bytearray(grid.size)  # orthogonal road neighbours of every cell
         self.cells: list[int] = []  # road cells in the order they were laid
@@ -90,10 +95,9 @@ class RoadLayer:
         sq_new, sq_touch = p.road_square_penalty_new * scale, p.road_square_penalty_touching * scale
         w, n4 = grid.width, grid.n4
         gx, gy = goal % w, goal // w
-        heading = {-w: 1, 1: 2, w: 3, -1: 4}
         cost = [0.0] * grid.size
         parent = [-1] * grid.size
-        came = bytearray(grid.size)  # heading of the step that reached a cell, 0 at the start
+        came = [0] * grid.size  # index delta of the step that reached a cell, 0 at the start
         seen = bytearray(grid.size)
         closed = bytearray(grid.size)
         seen[start] = 1
@@ -109,13 +113,13 @@ class RoadLayer:
             expansions += 1
             if expansions > budget:
                 return None
-            here, on_road, pi = cost[i], road[i], parent[i]
+            here, on_road, pi, arrival = cost[i], road[i], parent[i], came[i]
             for n in n4[i]:
                 if closed[n] or not passable[n]:
                     continue
-                d = heading[n - i]
+                d = n - i
                 c = 1.0
-                if came[i] and came[i] != d:
+                if arrival and arrival != d:
                     c += turn_pen
                 if road[n]:
                     if not on_road and dense_pen and self._near_junction(n):

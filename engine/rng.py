@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-__all__ = ["DEFAULT_SEED", "next_seed", "pick", "rand_float", "rand_int", "roll_d6", "shuffle"]
+__all__ = ["DEFAULT_SEED", "draw_index", "next_seed", "pick", "rand_float", "rand_int", "roll_d6", "shuffle"]
 
 T = TypeVar("T")
 
@@ -70,3 +70,29 @@ def rand_int(a: int, b: int, seed: int) -> tuple[int, int]:
     """Terrain helper: an int in ``[a, b]`` as ``a + floor(float * (b - a + 1))``; one step."""
     value, seed = rand_float(seed)
     return a + int(value * (b - a + 1)), seed
+
+
+def draw_index(n: int, seed: int) -> tuple[int, int]:
+    """A uniform index in ``0..n-1`` for tools and bots: ``(index, next seed)``; one step.
+
+    Uses the high bits, ``(next * n) >> 32``. The low bits of a power-of-two LCG repeat
+    with short periods (the lowest bit alternates), so ``next mod n`` makes successive
+    small picks correlated: two picks per step with ``pick(2, ...)`` always agree. The
+    rules prescribe ``pick`` for gameplay; a chooser outside the rules should use this.
+
+    >>> def every_other(choose, seed=1):  # the first of two picks per step, ten times
+    ...     firsts = []
+    ...     for _ in range(10):
+    ...         first, seed = choose(2, seed)
+    ...         _, seed = choose(2, seed)
+    ...         firsts.append(first)
+    ...     return firsts
+    >>> every_other(pick)
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    >>> every_other(draw_index)
+    [0, 1, 0, 1, 0, 0, 1, 0, 1, 1]
+    """
+    if n <= 0:
+        raise ValueError(f"cannot pick from {n} items")
+    seed = (seed * _MULTIPLIER + _INCREMENT) & _MASK
+    return (seed * n) >> 32, seed

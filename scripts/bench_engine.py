@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from engine import GameConfig, GameRecord, VictoryConfig, legal_actions, new_game, reduce, replay, state_hash
-from engine.rng import pick
+from engine.rng import draw_index
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -38,7 +38,7 @@ def random_game(config: GameConfig, choice_seed: int) -> tuple[list[object], dic
         by_phase[state.phase.value].append(t1 - t0)
         if not legal:
             return actions, by_phase, reduce_times
-        index, choice_seed = pick(len(legal), choice_seed)
+        index, choice_seed = draw_index(len(legal), choice_seed)
         t2 = time.perf_counter()
         state = reduce(state, legal[index])
         reduce_times.append(time.perf_counter() - t2)
@@ -57,7 +57,7 @@ def throughput(configs: list[GameConfig]) -> float:
             legal = legal_actions(state)
             if not legal:
                 break
-            index, seed = pick(len(legal), seed)
+            index, seed = draw_index(len(legal), seed)
             state = reduce(state, legal[index])
             count += 1
         total_time += time.perf_counter() - start

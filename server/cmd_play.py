@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from engine import encode_action, encode_record, encode_text, legal_actions, new_game, record_game, reduce
-from engine.rng import pick
+from engine.rng import draw_index
 
 from .game_options import add_config_options, config_from_args
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         options = legal_actions(state)
         if not options:
             break
-        index, choice_seed = pick(len(options), choice_seed)
+        index, choice_seed = draw_index(len(options), choice_seed)
         action = options[index]
         actor = state.to_act.value if state.to_act else "?"
         state = reduce(state, action)

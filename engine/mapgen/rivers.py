@@ -1,12 +1,7 @@
 """Rivers (rules §11 steps 1-2): one trunk across the board, then tributaries.
 
-Both are grown by the same axis-persistent walk. A walk keeps the axis of its last move
-for at least ``min_axis_run`` steps, then switches axis with probability ``turn_prob``;
-it never moves against its *forward* direction, never reverses its last move, refuses
-the fourth move of an A-B-A-B zig-zag and any step that would fill a 2x2 block of river.
-It also refuses the third move of an A-B-A when the A that must then follow would be
-blocked (so a walk never corners itself into a zig-zag). Among the allowed moves on the
-wanted axis it takes the one closest (Manhattan) to its goal, drawing among ties.
+Both are grown by the axis-persistent walk of `walk.AxisWalk` (no A-B-A-B zig-zags);
+here the walks also refuse any cell that would fill a 2x2 block of river.
 
 * The trunk runs from the farthest of 30 sampled edge/opposite-edge pairs (corners
   excluded) and ends when it reaches the opposite edge; it stays off the two side edges.
@@ -15,21 +10,27 @@ wanted axis it takes the one closest (Manhattan) to its goal, drawing among ties
   visited), so the trunk always crosses the board.
 * A tributary leaves a straight, degree-2 river cell (the *join*) sideways and walks to a
   *source* cell drawn on the board edge (or, when the density is above 0.35, inside the
-  board with probability 0.35), at least ``(W + H) // 4`` from the join. It may touch the
-  river only at the join and never touches itself, so it adds exactly one junction. A
-  walk is kept when it has at least 4 cells and creates at most 2 junctions. The path is
-  the same whichever end it is grown from; growing it from the join means it can never
-  miss its target.
+  board with probability 0.35), at least ``(W + H) // 4`` from the join and at least two
+  cells out on the side it leaves from. It may touch the river only at the join and never
+  touches itself, so it adds exactly one junction; sideways it only steps back towards
+  the source's line; it ends at that line or at the first board edge it reaches. A walk is
+  kept when it has at least 4 cells, ends far enough away and creates at most 2 junctions.
+  The path is the same object whichever end it is grown from; growing it from the join
+  means it can never miss its join.
+* Budgets: ``tributary_attempts_per_cell * W * H`` attempts, each walk at most
+  ``tributary_step_budget_per_side * (W + H)`` cells, and all attempts together at most
+  ``tributary_work_per_side * (W + H)`` units of work (one per attempt plus one per cell
+  walked), so generation time stays bounded whatever the target.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Callable
 
 from .geometry import ORTHO, Grid, round_half_up
 from .params import TerrainParams
 from .stream import Draws
+from .walk import AxisWalk, Step
 
 __all__ = ["TRUNK_SAMPLES", "carve_rivers", "river_target"]
 
@@ -38,8 +39,6 @@ INTERIOR_SOURCE_DENSITY = 0.35  # above this river density, sources may lie insi
 INTERIOR_SOURCE_PROB = 0.35
 MIN_TRIBUTARY_CELLS = 4
 MAX_NEW_JUNCTIONS = 2
-
-Step = tuple[int, int]
 
 
 def river_target(width: int, height: int, density: float) -> int:
@@ -83,7 +82,7 @@ def _carve_trunk(grid: Grid, params: TerrainParams, river: bytearray, draws: Dra
             return False
         return arrived(x, y) or not grid.is_edge(i)  # keep off the side edges
 
-    walker = _Walk(grid, goal, forward, params.trunk_turn_prob, params.min_axis_run, draws)
+    walker = AxisWalk(grid, goal, forward, params.trunk_turn_prob, params.min_axis_run, draws)
     x, y = start
     budget = params.trunk_step_budget_per_cell * grid.size
     while not arrived(x, y):
@@ -184,7 +183,7 @@ class _TributaryWalk:
         else:  # head along the dominant axis towards the interior source
             dx, dy = sx - (jx + first[0]), sy - (jy + first[1])
             self.forward = ((1 if dx > 0 else -1), 0) if abs(dx) > abs(dy) else (0, 1 if dy > 0 else -1)
-        self.walker = _Walk(grid, self.source, self.forward, params.tributary_turn_prob, params.min_axis_run, draws)
+        self.walker = AxisWalk(grid, self.source, self.forward, params.tributary_turn_prob, params.min_axis_run, draws)
         self.walker.strict = True
 
     def run(self, budget: int) -> tuple[list[int], bool]:
@@ -246,93 +245,3 @@ def _is_straight(grid: Grid, river: bytearray, i: int) -> bool:
     ns = 0 < y < grid.height - 1 and river[i - w] and river[i + w]
     ew = 0 < x < w - 1 and river[i - 1] and river[i + 1]
     return sum(1 for n in grid.n4[i] if river[n]) == 2 and bool(ns or ew)
-
-
-class _Walk:
-    """Move choice shared by trunk and tributaries: axis persistence, no zig-zag, greedy."""
-
-    __slots__ = ("draws", "forward", "goal", "grid", "min_run", "moves", "run", "strict", "turn_prob")
-
-    def __init__(
-        self, grid: Grid, goal: tuple[int, int], forward: Step, turn_prob: float, min_run: int, draws: Draws
-    ) -> None:
-        self.grid = grid
-        self.goal = goal
-        self.forward = forward
-        self.turn_prob = turn_prob
-        self.min_run = min_run
-        self.draws = draws
-        self.moves: list[Step] = []  # every move so far
-        self.run = 0  # length of the current run of moves on one axis
-        self.strict = False  # refuse sideways moves away from the goal line (tributaries)
-
-    def record(self, step: Step) -> None:
-        """Append ``step`` to the moves and update the run length."""
-        if self.moves and (self.moves[-1][0] != 0) == (step[0] != 0):
-            self.run += 1
-        else:
-            self.run = 1
-        self.moves.append(step)
-
-    def _zig_zag(self, d: Step) -> bool:
-        """True when ``d`` would be the fourth move of an A-B-A-B zig-zag."""
-        moves = self.moves
-        return len(moves) >= 3 and moves[-3] == moves[-1] != d == moves[-2]
-
-    def _dead_end(self, d: Step, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]) -> bool:
-        """True when ``d`` makes A-B-A, after which only A may follow, and A is then blocked."""
-        moves = self.moves
-        if len(moves) < 2 or moves[-2] != d or moves[-1] in (d, (-d[0], -d[1])):
-            return False
-        x, y = head[0] + d[0], head[1] + d[1]
-        return not (self.grid.contains(x + d[0], y + d[1]) and allowed(x + d[0], y + d[1], (x, y)))
-
-    def finishing_step(
-        self, forward: Step, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]
-    ) -> Step:
-        """``forward``, unless that would zig-zag and the sideways run can go on: then that."""
-        if self._zig_zag(forward):
-            side = self.moves[-1]
-            x, y = head[0] + side[0], head[1] + side[1]
-            if self.grid.contains(x, y) and allowed(x, y, head):
-                return side
-        return forward
-
-    def choose(self, head: tuple[int, int], allowed: Callable[[int, int, tuple[int, int]], bool]) -> Step | None:
-        """Pick the next move from ``head`` and record it; None when no move is allowed."""
-        moves = self.moves
-        back = (-self.forward[0], -self.forward[1])
-        last = moves[-1] if moves else self.forward
-        reverse = (-last[0], -last[1])
-        x, y = head
-        gx, gy = self.goal
-        away: tuple[Step, ...] = ()
-        if self.strict:  # sideways only back towards the goal line, and never across it
-            sideways_last = (last[0] != 0) != (self.forward[0] != 0)
-            if self.forward[0]:
-                away = ((0, 1), (0, -1)) if y == gy and sideways_last else ((0, 1 if y > gy else -1),)
-            else:
-                away = ((1, 0), (-1, 0)) if x == gx and sideways_last else ((1 if x > gx else -1, 0),)
-        candidates = [
-            d
-            for d in ORTHO
-            if d != back
-            and d != reverse
-            and d not in away
-            and not self._zig_zag(d)
-            and self.grid.contains(x + d[0], y + d[1])
-            and allowed(x + d[0], y + d[1], head)
-            and not self._dead_end(d, head, allowed)
-        ]
-        if not candidates:
-            return None
-        horizontal = last[0] != 0
-        if moves and self.run >= self.min_run and self.draws.fraction() < self.turn_prob:
-            horizontal = not horizontal
-        pool = [d for d in candidates if (d[0] != 0) == horizontal] or candidates
-        distances = [abs(x + dx - gx) + abs(y + dy - gy) for dx, dy in pool]
-        best = min(distances)
-        ties = [d for d, dist in zip(pool, distances, strict=True) if dist == best]
-        step = ties[self.draws.index(len(ties))] if len(ties) > 1 else ties[0]
-        self.record(step)
-        return step

@@ -62,19 +62,19 @@ class ActionBase(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     """Base of every action: immutable, keyword-only, strict, tagged by ``type``."""
 
 
-class NextPhase(ActionBase, kw_only=True, tag="NEXT_PHASE"):
+class NextPhase(ActionBase, frozen=True, kw_only=True, tag="NEXT_PHASE"):
     """Leave the current resting phase."""
 
 
-class EndTurn(ActionBase, kw_only=True, tag="END_TURN"):
+class EndTurn(ActionBase, frozen=True, kw_only=True, tag="END_TURN"):
     """Skip to END_TURN from MOVEMENT, ATTACK or DICE_RESOLUTION."""
 
 
-class DrawCard(ActionBase, kw_only=True, tag="DRAW_CARD"):
+class DrawCard(ActionBase, frozen=True, kw_only=True, tag="DRAW_CARD"):
     """Draw the turn's card."""
 
 
-class PlayBonus(ActionBase, kw_only=True, tag="PLAY_BONUS"):
+class PlayBonus(ActionBase, frozen=True, kw_only=True, tag="PLAY_BONUS"):
     """Play a bonus for its effect: the drawn card (``stored_index`` null) or a stored one."""
 
     stored_index: Index | None = None
@@ -82,62 +82,62 @@ class PlayBonus(ActionBase, kw_only=True, tag="PLAY_BONUS"):
     params: Params = NO_PARAMS
 
 
-class StoreBonus(ActionBase, kw_only=True, tag="STORE_BONUS"):
+class StoreBonus(ActionBase, frozen=True, kw_only=True, tag="STORE_BONUS"):
     """Keep the drawn bonus face-down; ``replace_index`` only when storage is full."""
 
     replace_index: Index | None = None
 
 
-class DiscardBonus(ActionBase, kw_only=True, tag="DISCARD_BONUS"):
+class DiscardBonus(ActionBase, frozen=True, kw_only=True, tag="DISCARD_BONUS"):
     """Discard the drawn bonus."""
 
 
-class AcceptMalus(ActionBase, kw_only=True, tag="ACCEPT_MALUS"):
+class AcceptMalus(ActionBase, frozen=True, kw_only=True, tag="ACCEPT_MALUS"):
     """Let the drawn malus take effect."""
 
 
-class ChooseMalusTargets(ActionBase, kw_only=True, tag="CHOOSE_MALUS_TARGETS"):
+class ChooseMalusTargets(ActionBase, frozen=True, kw_only=True, tag="CHOOSE_MALUS_TARGETS"):
     """The drawer's opponent picks the victims of an accepted targeted malus."""
 
     unit_ids: UnitList
 
 
-class CancelMalus(ActionBase, kw_only=True, tag="CANCEL_MALUS"):
+class CancelMalus(ActionBase, frozen=True, kw_only=True, tag="CANCEL_MALUS"):
     """Spend a stored bonus to cancel the drawn malus (``malus_play_id`` null) or an applied one."""
 
     stored_index: Index
     malus_play_id: PlayId | None = None
 
 
-class MoveUnit(ActionBase, kw_only=True, tag="MOVE_UNIT"):
+class MoveUnit(ActionBase, frozen=True, kw_only=True, tag="MOVE_UNIT"):
     """Move one unit to a reachable cell."""
 
     unit_id: UnitId
     to: CellLabel
 
 
-class DeclareAttack(ActionBase, kw_only=True, tag="DECLARE_ATTACK"):
+class DeclareAttack(ActionBase, frozen=True, kw_only=True, tag="DECLARE_ATTACK"):
     """Queue an attack."""
 
     attacker_id: UnitId
     target_id: UnitId
 
 
-class WithdrawAttack(ActionBase, kw_only=True, tag="WITHDRAW_ATTACK"):
+class WithdrawAttack(ActionBase, frozen=True, kw_only=True, tag="WITHDRAW_ATTACK"):
     """Remove a queued attack."""
 
     attacker_id: UnitId
 
 
-class RollDice(ActionBase, kw_only=True, tag="ROLL_DICE"):
+class RollDice(ActionBase, frozen=True, kw_only=True, tag="ROLL_DICE"):
     """Roll for the pending attack."""
 
 
-class ResolveAttack(ActionBase, kw_only=True, tag="RESOLVE_ATTACK"):
+class ResolveAttack(ActionBase, frozen=True, kw_only=True, tag="RESOLVE_ATTACK"):
     """Apply the pending attack's roll."""
 
 
-class PlayTactic(ActionBase, kw_only=True, tag="PLAY_TACTIC"):
+class PlayTactic(ActionBase, frozen=True, kw_only=True, tag="PLAY_TACTIC"):
     """Play a tactic from hand in an open reaction window."""
 
     card_id: CardId
@@ -145,22 +145,22 @@ class PlayTactic(ActionBase, kw_only=True, tag="PLAY_TACTIC"):
     params: Params = NO_PARAMS
 
 
-class PassReaction(ActionBase, kw_only=True, tag="PASS_REACTION"):
+class PassReaction(ActionBase, frozen=True, kw_only=True, tag="PASS_REACTION"):
     """Give up priority in the current reaction window."""
 
 
-class DeployUnit(ActionBase, kw_only=True, tag="DEPLOY_UNIT"):
+class DeployUnit(ActionBase, frozen=True, kw_only=True, tag="DEPLOY_UNIT"):
     """Manual deployment: place (or re-place) one unit."""
 
     unit_id: UnitId
     cell: CellLabel
 
 
-class AutoDeploy(ActionBase, kw_only=True, tag="AUTO_DEPLOY"):
+class AutoDeploy(ActionBase, frozen=True, kw_only=True, tag="AUTO_DEPLOY"):
     """Manual deployment: place every unplaced unit by the automatic rule."""
 
 
-class ConfirmDeployment(ActionBase, kw_only=True, tag="CONFIRM_DEPLOYMENT"):
+class ConfirmDeployment(ActionBase, frozen=True, kw_only=True, tag="CONFIRM_DEPLOYMENT"):
     """Manual deployment: finish placing units."""
 
 

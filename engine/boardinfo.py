@@ -50,7 +50,7 @@ class BoardInfo:
             self.terrain[i] is TerrainType.WATER or (self.river[i] and not self.bridge[i]) for i in range(w * h)
         )
         self.quadrant: tuple[Quadrant, ...] = tuple(quadrant_of(i % w, i // w, w, h) for i in range(w * h))
-        self._steps: dict[tuple[UnitType, tuple[MovementRule, ...]], StepTable] = {}
+        self._steps: dict[tuple[UnitType | None, tuple[MovementRule, ...]], StepTable] = {}
 
     def xy(self, index: int) -> tuple[int, int]:
         """``(x, y)`` of a cell index."""

@@ -61,7 +61,7 @@ class _Def(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Base of card-data structs."""
 
 
-class ConditionsDef(_Def, kw_only=True):
+class ConditionsDef(_Def, frozen=True, kw_only=True):
     """Effect conditions as written in the data; ``$target``/``$quadrant`` bind at play time."""
 
     unit_types: tuple[UnitType, ...] = ()
@@ -73,7 +73,7 @@ class ConditionsDef(_Def, kw_only=True):
     card_class: tuple[str, ...] = ()
 
 
-class EffectDef(_Def, kw_only=True):
+class EffectDef(_Def, frozen=True, kw_only=True):
     """One effect a card creates (rules §8.1), before its targets are bound."""
 
     hook: Hook
@@ -89,7 +89,7 @@ class EffectDef(_Def, kw_only=True):
         return self.duration == "instant"
 
 
-class TargetingDef(_Def, kw_only=True):
+class TargetingDef(_Def, frozen=True, kw_only=True):
     """What a bonus or tactic is aimed at when played for effect."""
 
     kind: Literal[
@@ -107,7 +107,7 @@ class TargetingDef(_Def, kw_only=True):
     require: tuple[Literal["damaged", "cannot_move", "can_resupply"], ...] = ()
 
 
-class VictimsDef(_Def, kw_only=True):
+class VictimsDef(_Def, frozen=True, kw_only=True):
     """Whom a malus hits: ``none`` (its scopes say) or units ``chosen`` by the drawer's opponent."""
 
     kind: Literal["none", "chosen"]
@@ -116,7 +116,7 @@ class VictimsDef(_Def, kw_only=True):
     unit_tags: tuple[str, ...] = ()
 
 
-class CardDef(_Def, kw_only=True):
+class CardDef(_Def, frozen=True, kw_only=True):
     """A card definition (rules §7.1)."""
 
     id: str
@@ -142,7 +142,7 @@ class CardDef(_Def, kw_only=True):
         return self.copies_60 if deck == 60 else self.copies_90
 
 
-class _CardFile(_Def, kw_only=True):
+class _CardFile(_Def, frozen=True, kw_only=True):
     common: tuple[Any, ...]
     tactics: tuple[Any, ...]
 

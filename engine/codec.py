@@ -50,6 +50,7 @@ def decode_action(data: str | bytes | Mapping[str, Any], state: GameState | None
     ...
     engine.errors.InvalidAction: invalid action: Expected `str`, got `int` - at `$.to`
     """
+    action: Action
     try:
         if isinstance(data, (str, bytes)):
             action = _ACTION_DECODER.decode(data)

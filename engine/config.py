@@ -55,7 +55,7 @@ class _Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Base of config structs: immutable, keyword-only, strict about unknown fields."""
 
 
-class PerSide(_Config, Generic[T], kw_only=True):
+class PerSide(_Config, Generic[T], frozen=True, kw_only=True):
     """A value for each side."""
 
     attacker: T
@@ -66,7 +66,7 @@ class PerSide(_Config, Generic[T], kw_only=True):
         return self.attacker if side is Side.ATTACKER else self.defender
 
 
-class Forces(_Config, kw_only=True):
+class Forces(_Config, frozen=True, kw_only=True):
     """How many units of each type a side fields (rules §3.2)."""
 
     light: Annotated[int, Meta(ge=0, le=99)]
@@ -88,7 +88,7 @@ STANDARD_FORCES = PerSide(
 )
 
 
-class UnitSpec(_Config, kw_only=True):
+class UnitSpec(_Config, frozen=True, kw_only=True):
     """One unit placed by a scenario (rules §1.5); ``hp`` defaults to the type's maximum."""
 
     id: UnitId
@@ -98,7 +98,7 @@ class UnitSpec(_Config, kw_only=True):
     hp: Annotated[int, Meta(ge=1, le=99)] | None = None
 
 
-class TacticHands(_Config, kw_only=True):
+class TacticHands(_Config, frozen=True, kw_only=True):
     """Explicit tactic hands; a side left as None gets the seeded default (rules §1.4)."""
 
     attacker: tuple[str, ...] | None = None
@@ -109,7 +109,7 @@ class TacticHands(_Config, kw_only=True):
         return self.attacker if side is Side.ATTACKER else self.defender
 
 
-class Leaders(_Config, kw_only=True):
+class Leaders(_Config, frozen=True, kw_only=True):
     """Target elimination: destroying the enemy's leader wins."""
 
     attacker: UnitId
@@ -120,14 +120,14 @@ class Leaders(_Config, kw_only=True):
         return self.attacker if side is Side.ATTACKER else self.defender
 
 
-class VictoryPoints(_Config, kw_only=True):
+class VictoryPoints(_Config, frozen=True, kw_only=True):
     """Victory points: first side to reach ``threshold`` wins (rules §10)."""
 
     threshold: Count = 15
     points: tuple[CellLabel, ...] = ()  # cells worth 1 VP per own END_TURN while controlled
 
 
-class CaptureAndHold(_Config, kw_only=True):
+class CaptureAndHold(_Config, frozen=True, kw_only=True):
     """``side`` wins after holding any objective at the end of ``hold_turns`` own turns in a row."""
 
     objectives: tuple[CellLabel, ...]
@@ -135,26 +135,26 @@ class CaptureAndHold(_Config, kw_only=True):
     side: Side = Side.ATTACKER
 
 
-class TerritorialControl(_Config, kw_only=True):
+class TerritorialControl(_Config, frozen=True, kw_only=True):
     """At the END_TURN of turn ``2 × after_rounds`` the side controlling more points wins."""
 
     points: tuple[CellLabel, ...]
     after_rounds: Count = 10
 
 
-class TimedResistance(_Config, kw_only=True):
+class TimedResistance(_Config, frozen=True, kw_only=True):
     """The DEFENDER wins at the END_TURN of turn ``2 × rounds`` if it still has units."""
 
     rounds: Count = 12
 
 
-class RoundLimit(_Config, kw_only=True):
+class RoundLimit(_Config, frozen=True, kw_only=True):
     """At the END_TURN of turn ``2 × max_rounds`` the side with more unit VP wins (tie: DEFENDER)."""
 
     max_rounds: Count = 15
 
 
-class VictoryConfig(_Config, kw_only=True):
+class VictoryConfig(_Config, frozen=True, kw_only=True):
     """Victory conditions (rules §10). Annihilation and the action cap are always on."""
 
     leaders: Leaders | None = None
@@ -166,7 +166,7 @@ class VictoryConfig(_Config, kw_only=True):
     max_actions: Count = MAX_GAME_LENGTH
 
 
-class MovementRequires(_Config, kw_only=True):
+class MovementRequires(_Config, frozen=True, kw_only=True):
     """Conditions of a movement rule; each given list matches when any listed value is present."""
 
     unit_types: tuple[UnitType, ...] = ()
@@ -176,7 +176,7 @@ class MovementRequires(_Config, kw_only=True):
     connector_tags: tuple[str, ...] = ()
 
 
-class MovementRule(_Config, kw_only=True):
+class MovementRule(_Config, frozen=True, kw_only=True):
     """A data-driven movement rule applied to the destination cell of a step (rules §2.5)."""
 
     id: str
@@ -185,7 +185,7 @@ class MovementRule(_Config, kw_only=True):
     blocks: bool = False
 
 
-class CombatRequires(_Config, kw_only=True):
+class CombatRequires(_Config, frozen=True, kw_only=True):
     """Conditions of a combat rule; each given list matches when any listed value is present."""
 
     attacker_unit_types: tuple[UnitType, ...] = ()
@@ -198,7 +198,7 @@ class CombatRequires(_Config, kw_only=True):
     defender_overlay_tags: tuple[str, ...] = ()
 
 
-class CombatRule(_Config, kw_only=True):
+class CombatRule(_Config, frozen=True, kw_only=True):
     """A data-driven roll modifier (rules §2.5): every matching rule adds ``roll_modifier``."""
 
     id: str
@@ -209,7 +209,7 @@ class CombatRule(_Config, kw_only=True):
 StartPhase = Literal["CARD_DRAW", "CARD_RESOLUTION", "MOVEMENT", "ATTACK", "DICE_RESOLUTION"]
 
 
-class GameConfig(_Config, kw_only=True):
+class GameConfig(_Config, frozen=True, kw_only=True):
     """Everything a game is built from. ``GameConfig(seed=7)`` is a full default game.
 
     Every field but ``seed`` overrides one part of the setup and then consumes no

@@ -41,7 +41,7 @@ class _Data(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Base of state structs: immutable, keyword-only, strict on decode."""
 
 
-class Unit(_Data, kw_only=True):
+class Unit(_Data, frozen=True, kw_only=True):
     """A unit on the board (or, during manual deployment, waiting to be placed)."""
 
     id: str  # "A1".."A10", "D1".."D15" by default
@@ -53,7 +53,7 @@ class Unit(_Data, kw_only=True):
     has_attacked: bool = False  # declared (or supported) an attack this turn
 
 
-class PlayerState(_Data, kw_only=True):
+class PlayerState(_Data, frozen=True, kw_only=True):
     """What one side holds."""
 
     side: Side
@@ -64,7 +64,7 @@ class PlayerState(_Data, kw_only=True):
     point_vp: int = 0  # victory points earned from controlled points
 
 
-class PendingCard(_Data, kw_only=True):
+class PendingCard(_Data, frozen=True, kw_only=True):
     """The card drawn this turn, until it is played, stored, discarded, applied or cancelled."""
 
     card: str  # card instance id, e.g. "air_cover#2"
@@ -72,21 +72,21 @@ class PendingCard(_Data, kw_only=True):
     accepted: bool = False  # a targeted malus accepted and awaiting its victims
 
 
-class Attack(_Data, kw_only=True):
+class Attack(_Data, frozen=True, kw_only=True):
     """A declared attack."""
 
     attacker: str
     target: str
 
 
-class Modifier(_Data, kw_only=True):
+class Modifier(_Data, frozen=True, kw_only=True):
     """One term of a roll, for explaining it: where it comes from and how much it adds."""
 
     source: str  # e.g. "artillery_support", "terrain URBAN defense", "combat rule: flank"
     value: int
 
 
-class Roll(_Data, kw_only=True):
+class Roll(_Data, frozen=True, kw_only=True):
     """The die of the pending attack and its outcome (rules §6.3)."""
 
     natural: int  # the die, 1..6
@@ -97,7 +97,7 @@ class Roll(_Data, kw_only=True):
     modifiers: tuple[Modifier, ...] = ()
 
 
-class Conditions(_Data, kw_only=True, omit_defaults=True):
+class Conditions(_Data, frozen=True, kw_only=True, omit_defaults=True):
     """Extra conditions of an effect (rules §8.3); every given condition must match."""
 
     unit_types: tuple[UnitType, ...] = ()
@@ -109,7 +109,7 @@ class Conditions(_Data, kw_only=True, omit_defaults=True):
     card_class: tuple[str, ...] = ()
 
 
-class Effect(_Data, kw_only=True):
+class Effect(_Data, frozen=True, kw_only=True):
     """A live effect of a card play: pure data, evaluated through its hook (rules §8.1)."""
 
     effect_id: int  # increasing; effects are evaluated in this order
@@ -129,7 +129,7 @@ class Effect(_Data, kw_only=True):
     until_phase: Phase | None = None  # for "until_phase"
 
 
-class ReactionMark(_Data, kw_only=True):
+class ReactionMark(_Data, frozen=True, kw_only=True):
     """A player has played or passed in a reaction window instance (rules §9.2)."""
 
     instance: str  # instance key, e.g. "3:beforeAttackRoll:2"
@@ -137,14 +137,14 @@ class ReactionMark(_Data, kw_only=True):
     played: bool  # True: played a tactic; False: passed
 
 
-class PointControl(_Data, kw_only=True):
+class PointControl(_Data, frozen=True, kw_only=True):
     """Which side controls a victory or territory point."""
 
     cell: str
     side: Side
 
 
-class Event(_Data, kw_only=True, omit_defaults=True):
+class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
     """Something that happened during the last action, for logs and animations.
 
     ``private_to`` marks an event whose ``card`` only that side may see; `player_view`
@@ -163,7 +163,7 @@ class Event(_Data, kw_only=True, omit_defaults=True):
     private_to: Side | None = None
 
 
-class Rules(_Data, kw_only=True):
+class Rules(_Data, frozen=True, kw_only=True):
     """The parts of the config that matter during play."""
 
     victory: VictoryConfig
@@ -172,7 +172,7 @@ class Rules(_Data, kw_only=True):
     combat_rules: tuple[CombatRule, ...] = ()
 
 
-class GameState(_Data, kw_only=True):
+class GameState(_Data, frozen=True, kw_only=True):
     """A complete game position. Plain data: it round-trips through JSON unchanged."""
 
     board: Board

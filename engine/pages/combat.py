@@ -82,7 +82,8 @@ def _offer_roll(state: GameState) -> list[Action]:
 
 
 def _apply_roll(state: GameState, action: RollDice) -> GameState:
-    if state.pending_attack is None:
+    pending = state.pending_attack
+    if pending is None:
         raise IllegalAction("there is no pending attack to roll for", "precondition")
     if state.last_roll is not None:
         raise IllegalAction("the die has already been rolled for this attack: resolve it", "precondition")
@@ -92,8 +93,8 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
     event = Event(
         kind="dice_rolled",
         side=state.active,
-        unit=state.pending_attack.attacker,
-        target=state.pending_attack.target,
+        unit=pending.attacker,
+        target=pending.target,
         value=natural,
         detail=roll.outcome,
     )

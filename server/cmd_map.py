@@ -13,9 +13,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine import label
-from engine.board import Board
-from engine.mapgen import GeneratedTerrain, generate_terrain
+from engine import Board, label
+from engine.mapgen import GeneratedTerrain, generate_terrain  # -> `from engine` once re-exported there
 
 from .game_options import parse_size
 

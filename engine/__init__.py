@@ -63,6 +63,7 @@ from .config import (
 )
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .grid import label, parse_label
+from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .start import new_game
@@ -103,6 +104,7 @@ __all__ = [
     "GameConfig",
     "GameRecord",
     "GameState",
+    "GeneratedTerrain",
     "IllegalAction",
     "InvalidAction",
     "Leaders",
@@ -127,6 +129,8 @@ __all__ = [
     "Side",
     "StoreBonus",
     "TacticHands",
+    "TerrainParams",
+    "TerrainStats",
     "TerrainType",
     "TerritorialControl",
     "TimedResistance",
@@ -146,6 +150,7 @@ __all__ = [
     "encode_record",
     "encode_state",
     "encode_text",
+    "generate_terrain",
     "is_legal",
     "label",
     "legal_actions",

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine import Board, label
-from engine.mapgen import GeneratedTerrain, generate_terrain  # -> `from engine` once re-exported there
+from engine import Board, GeneratedTerrain, generate_terrain, label
 
 from .game_options import parse_size
 

@@ -12,7 +12,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import api, ws
+from . import api, replays, ws
 from .database import Database
 from .services import AppState, Services
 from .settings import Settings
@@ -62,6 +62,7 @@ def create_app(settings: Settings, db: Database | None = None) -> Starlette:
         Route("/watch/{match_id}", page),
         Route("/replay/{match_id}", page),
         *api.routes,
+        *replays.ROUTES,
         WebSocketRoute("/ws/matches/{match_id}", ws.match_socket),
         Mount("/static", StaticFiles(directory=WEB_STATIC, check_dir=False), name="static"),
         Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),

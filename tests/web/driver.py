@@ -1,0 +1,86 @@
+"""Drive the board page like a player: click cells and units on the canvas, press buttons.
+
+Cell positions come from the page's own projection (``window.taktik.cellToClient``), so the
+tests never re-implement the isometric maths; everything else is plain Playwright.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+TIMEOUT = 10_000
+
+
+class Board:
+    """One browser page showing a match (a seat, a spectator, hot-seat or the replay viewer)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def open(self, url: str) -> Board:
+        self.page.goto(url)
+        self.wait_ready()
+        self.page.evaluate("window.taktik.setAnimations(false)")
+        return self
+
+    def wait_ready(self) -> None:
+        self.page.wait_for_function(
+            "window.taktik && window.taktik.state && window.taktik.state().version >= 0 && window.taktik.firstPaint() > 0",
+            timeout=TIMEOUT)
+
+    def state(self) -> dict[str, Any]:
+        state: dict[str, Any] = self.page.evaluate("window.taktik.state()")
+        return state
+
+    def legal(self) -> list[dict[str, Any]]:
+        legal: list[dict[str, Any]] = self.page.evaluate("window.taktik.legal()")
+        return legal
+
+    def units(self) -> dict[str, dict[str, Any]]:
+        return {u["id"]: u for u in self.page.evaluate("window.taktik.units()")}
+
+    def wait(self, condition: str, arg: Any = None, timeout: int = TIMEOUT) -> None:
+        """Wait until a JS expression over ``s`` (the hook state) and ``arg`` is true."""
+        self.page.wait_for_function(f"(arg) => {{ const s = window.taktik.state(); return {condition}; }}", arg=arg,
+                                    timeout=timeout)
+
+    def wait_version(self, version: int) -> None:
+        self.wait("s.version >= arg && !s.busy", version)
+
+    def wait_legal(self, kind: str) -> None:
+        self.wait("s.legal.includes(arg) && !s.busy", kind)
+
+    def point(self, cell: str) -> tuple[float, float]:
+        """Client coordinates of a cell's face centre, making sure nothing covers it."""
+        for _ in range(2):
+            p = self.page.evaluate("(c) => window.taktik.cellToClient(c)", cell)
+            assert p is not None, f"no cell {cell} on the board"
+            clear = self.page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y) === document.querySelector('canvas.board-canvas')",
+                [p["x"], p["y"]])
+            if clear:
+                return float(p["x"]), float(p["y"])
+            self.page.evaluate("(c) => window.taktik.reveal(c)", cell)
+        raise AssertionError(f"cell {cell} stays covered by the HUD")
+
+    def click_cell(self, cell: str) -> None:
+        x, y = self.point(cell)
+        self.page.mouse.click(x, y)
+
+    def click_unit(self, unit: str) -> None:
+        cell = self.units()[unit]["cell"]
+        self.click_cell(cell)
+
+    def button(self, name: str) -> Any:
+        """A button whose accessible name matches ``name`` (a regex), in the decision panel or on a card."""
+        return self.page.get_by_role("button", name=re.compile(name)).first
+
+    def press(self, name: str) -> None:
+        version = self.state()["version"]
+        self.button(name).click()
+        self.wait(f"s.version > {version} || s.notice", None)
+
+    def decision_text(self) -> str:
+        text: str = self.page.locator(".decision").inner_text()
+        return text

@@ -1,0 +1,107 @@
+"""Two people play turns by clicking the canvas, a spectator watches, a reload resumes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import WebServer, shot
+from .driver import Board
+
+pytestmark = pytest.mark.browser
+
+
+def seats(web: WebServer, new_page: Any, **body: Any) -> tuple[dict[str, Any], Board, Board]:
+    created = web.create(**body)
+    attacker = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    defender = Board(new_page()).open(web.base + created["seats"][1]["path"])
+    return created, attacker, defender
+
+
+def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> None:
+    created, att, dfn = seats(web, new_page)
+    spectator = Board(new_page()).open(web.base + created["spectator"]["path"])
+    assert att.state()["seat"] == "ATTACKER" and dfn.state()["seat"] == "DEFENDER"
+    assert spectator.state()["seat"] is None and spectator.state()["legal"] == []
+    shot(att, "board-1280x800")
+
+    # Draw a card: the only choice is a labelled button.
+    assert "draw the turn's card" in att.decision_text()
+    att.press("Draw a card")
+    att.wait_legal("STORE_BONUS")
+    assert "Artillery Support" in att.decision_text()
+    shot(att, "drawn-card")
+
+    # Store it, then go on to movement: the defender gets a reaction window first.
+    att.press("Store it")
+    att.wait_legal("NEXT_PHASE")
+    assert "Artillery Support" in att.page.locator(".cards").inner_text()
+    att.press("Next: Move")
+    dfn.wait_legal("PASS_REACTION")
+    assert "reaction window before the first move" in dfn.decision_text()
+    assert "Waiting for Defender" in att.decision_text()
+    shot(dfn, "reaction-window")
+    dfn.press("Pass")
+
+    # Select A7 and move it to G4 by clicking on the board.
+    att.wait_legal("MOVE_UNIT")
+    att.click_unit("A7")
+    att.wait("s.selected === 'A7'")
+    shot(att, "move-range")
+    version = att.state()["version"]
+    att.click_cell("G4")
+    att.wait_version(version + 1)
+    assert att.units()["A7"]["cell"] == "G4"
+    spectator.wait_version(version + 1)
+    assert spectator.units()["A7"]["cell"] == "G4"
+
+    # Declare A7 -> D9 by selecting the attacker and clicking the glowing enemy.
+    att.press("Next: Attack")
+    att.wait_legal("DECLARE_ATTACK")
+    att.click_unit("A7")
+    att.wait("s.selected === 'A7'")
+    att.page.mouse.move(*att.point("H7"))
+    shot(att, "attack-arrow")
+    version = att.state()["version"]
+    att.click_unit("D9")
+    att.wait_version(version + 1)
+    assert att.page.evaluate("window.taktik.legal().some(a => a.type === 'WITHDRAW_ATTACK')")
+
+    # Resolve: the defender reacts before the roll with a tactic, by its card button.
+    att.press("Next: Dice")
+    dfn.wait_legal("PLAY_TACTIC")
+    assert "before the attack roll" in dfn.decision_text()
+    dfn.page.locator(".decision").get_by_role("button", name="Play Dense Fog").click()
+    att.wait_legal("ROLL_DICE")
+    att.press("Roll the die")
+    dfn.wait_legal("PASS_REACTION")
+    assert "after the roll" in dfn.decision_text()
+    roll = att.page.locator(".roll").inner_text()
+    assert "Dense Fog" in roll and "needs" in roll
+    shot(att, "dice-roll")
+    dfn.press("Pass")
+    att.wait_legal("RESOLVE_ATTACK")
+    att.press("Apply the result")
+    att.wait_legal("END_TURN")
+    att.press("End turn")
+    dfn.wait("s.toAct === 'DEFENDER' && s.turn === 2 && s.legal.includes('DRAW_CARD')")
+    log = dfn.state()["log"]
+    assert any("moved A7 from G2 to G4" in line for line in log)
+    assert any("played Dense Fog" in line for line in log)
+    for board in (att, dfn, spectator):
+        assert board.page.errors == []
+
+
+def test_a_reload_mid_game_resumes_the_seat(web: WebServer, new_page: Any) -> None:
+    created, att, _ = seats(web, new_page)
+    att.press("Draw a card")
+    att.wait_legal("STORE_BONUS")
+    att.page.reload()
+    att.wait_ready()
+    state = att.state()
+    assert state["seat"] == "ATTACKER" and state["version"] == 1 and "STORE_BONUS" in state["legal"]
+    # The token is remembered: the same page without its fragment still opens the seat.
+    att.page.goto(web.base + f"/play/{created['match_id']}")
+    att.wait_ready()
+    assert att.state()["seat"] == "ATTACKER"

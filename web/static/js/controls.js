@@ -1,0 +1,322 @@
+// @ts-check
+/**
+ * Legal actions → affordances (chessground's `movable.dests`, generalised). The client holds
+ * no rule: everything clickable comes from the `legal_actions` the server sent.
+ *
+ * Each action is read by the *shape* of its fields, not by its type:
+ *   - unit fields (`unit_id`, `attacker_id`, `target_id`, `targets`, `unit_ids`, …) and
+ *     cell fields (`to`, `cell`, `params.cell`, …) are references to the board;
+ *   - a *source* action starts at one unit and goes to a cell or another unit (MOVE_UNIT,
+ *     DECLARE_ATTACK, DEPLOY_UNIT): select the unit, then click where it goes;
+ *   - a *card* action (`card_id`, or a PLAY_ type with `stored_index`) is grouped by card:
+ *     a Play button, then its targets light up;
+ *   - a *pick* action references only units/cells (WITHDRAW_ATTACK, CHOOSE_MALUS_TARGETS):
+ *     aim, then click the highlighted units;
+ *   - anything else is a labelled button.
+ * Known types get nicer labels and shortcut keys; an unknown type still gets a control.
+ */
+
+import { cardName, genericLabel, humanize, nextPhaseLabel } from "./labels.js";
+import { unitById } from "./state.js";
+
+/** @typedef {import("./types.js").Action} Action */
+/** @typedef {import("./types.js").Model} Model */
+/** @typedef {import("./types.js").CardInfo} CardInfo */
+/** @typedef {import("./types.js").Hit} Hit */
+
+const UNIT_KEY = /(^|_)(units?|attacker|target|supporter|victim)s?(_ids?)?$/;
+const CELL_KEY = /^(to|cell|from|at|destination)$|_cell$/;
+const UNIT_ID = /^[AD][1-9][0-9]{0,2}$/;
+const CELL_LABEL = /^[A-Z]{1,3}[1-9][0-9]{0,3}$/;
+
+/** Labels and keys of the action types the engine has today (anything else still works). */
+const KNOWN = /** @type {Record<string, [string, string]>} */ ({
+  DRAW_CARD: ["Draw a card", "d"],
+  END_TURN: ["End turn", "e"],
+  ROLL_DICE: ["Roll the die", "r"],
+  RESOLVE_ATTACK: ["Apply the result", "a"],
+  PASS_REACTION: ["Pass", "p"],
+  DISCARD_BONUS: ["Discard it", "x"],
+  ACCEPT_MALUS: ["Accept the malus", "y"],
+  AUTO_DEPLOY: ["Deploy the rest automatically", "u"],
+  CONFIRM_DEPLOYMENT: ["Confirm deployment", "c"],
+  NEXT_PHASE: ["Next phase", "n"],
+  STORE_BONUS: ["Store it for later", "s"],
+});
+const PRIMARY = ["DRAW_CARD", "ROLL_DICE", "RESOLVE_ATTACK", "CONFIRM_DEPLOYMENT", "NEXT_PHASE"];
+
+/**
+ * @typedef {{units: string[], cells: string[], values: string[], lists: boolean}} Refs
+ * @typedef {{action: Action, refs: Refs, kind: "source"|"card"|"pick"|"button", group: string|null}} Read
+ * @typedef {{kind: "send", action: Action} | {kind: "aim", group: string} | {kind: "pick", value: string}} Run
+ * @typedef {{id: string, label: string, key: string, run: Run, primary: boolean, title: string}} Button
+ * @typedef {{key: string, kind: "card"|"pick", type: string, label: string, reads: Read[]}} Group
+ * @typedef {{
+ *   reads: Read[], groups: Map<string, Group>, buttons: Button[], context: Button[], choices: Button[],
+ *   cellMarks: Map<string, string>, unitMarks: Map<string, string>, arrowFrom: string|null,
+ *   aiming: Group|null, question: boolean, prompt: string
+ * }} Controls
+ */
+
+/**
+ * Read the references an action makes to the board.
+ * @param {Action} action @param {Set<string>} onBoard unit ids standing on the board
+ * @returns {Refs}
+ */
+export function refsOf(action, onBoard) {
+  /** @type {Refs} */
+  const refs = { units: [], cells: [], values: [], lists: false };
+  /** @param {string} key @param {any} value */
+  const visit = (key, value) => {
+    if (value === null || value === undefined || key === "type") return;
+    if (Array.isArray(value)) {
+      if (value.length) refs.lists = true;
+      for (const item of value) visit(key, item);
+    } else if (typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) visit(k, v);
+    } else if (typeof value === "string" && UNIT_KEY.test(key) && UNIT_ID.test(value)) {
+      if (onBoard.has(value)) refs.units.push(value);
+      else refs.values.push(value);
+    } else if (typeof value === "string" && CELL_KEY.test(key) && CELL_LABEL.test(value)) {
+      refs.cells.push(value);
+    } else if (key === "quadrant" || key === "mode" || key === "option") {
+      refs.values.push(String(value));
+    }
+  };
+  for (const [key, value] of Object.entries(action)) visit(key, value);
+  return refs;
+}
+
+/** The card group of an action, or null. @param {Action} action */
+export function cardGroup(action) {
+  if (typeof action.card_id === "string") return `${action.type}:${action.card_id}`;
+  if ("stored_index" in action && action.type.startsWith("PLAY_")) return `${action.type}:${action.stored_index ?? "drawn"}`;
+  return null;
+}
+
+/**
+ * Classify every legal action by its shape.
+ * @param {Action[]} legal @param {Set<string>} onBoard
+ * @returns {Read[]}
+ */
+export function readActions(legal, onBoard) {
+  return legal.map((action) => {
+    const refs = refsOf(action, onBoard);
+    const card = cardGroup(action);
+    if (card) return { action, refs, kind: "card", group: card };
+    const firstIsScalarUnit = refs.units.length > 0 && !refs.lists;
+    if (firstIsScalarUnit && refs.units.length + refs.cells.length >= 2) return { action, refs, kind: "source", group: null };
+    if (refs.units.length + refs.cells.length > 0) return { action, refs, kind: "pick", group: `pick:${action.type}` };
+    return { action, refs, kind: "button", group: null };
+  });
+}
+
+/**
+ * Everything the screen offers for this model: marks on the board, buttons, the aim state.
+ * @param {Model} model @param {Map<string, CardInfo>} cards
+ * @returns {Controls}
+ */
+export function deriveControls(model, cards) {
+  const view = model.view;
+  const onBoard = new Set((view?.units ?? []).filter((u) => u.cell).map((u) => u.id));
+  const reads = model.busy ? [] : readActions(model.legal, onBoard);
+  /** @type {Map<string, Group>} */
+  const groups = new Map();
+  for (const read of reads) {
+    if (!read.group) continue;
+    let group = groups.get(read.group);
+    if (!group) {
+      group = { key: read.group, kind: read.kind === "card" ? "card" : "pick", type: read.action.type, label: "", reads: [] };
+      group.label = groupLabel(group, read.action, model, cards);
+      groups.set(read.group, group);
+    }
+    group.reads.push(read);
+  }
+  /** @type {Controls} */
+  const ctl = {
+    reads, groups, buttons: [], context: [], choices: [], cellMarks: new Map(), unitMarks: new Map(),
+    arrowFrom: null, aiming: null, question: false, prompt: "",
+  };
+  const onlyGroup = groups.size === 1 && reads.every((r) => r.group) ? [...groups.values()][0] : null;
+  const aimKey = model.sel.group ?? (onlyGroup && onlyGroup.kind === "pick" ? onlyGroup.key : null);
+  ctl.aiming = aimKey ? groups.get(aimKey) ?? null : null;
+  if (ctl.aiming) markAim(ctl, ctl.aiming, model);
+  else markSelection(ctl, model);
+  ctl.buttons = buildButtons(ctl, model, cards);
+  ctl.question = reads.length > 0 && reads.every((r) => r.kind === "button" || r.kind === "card")
+    && !reads.some((r) => r.action.type === "NEXT_PHASE" || r.action.type === "END_TURN");
+  return ctl;
+}
+
+/** @param {Group} group @param {Action} action @param {Model} model @param {Map<string, CardInfo>} cards */
+function groupLabel(group, action, model, cards) {
+  if (group.kind === "pick") return `${humanize(action.type)}…`;
+  const view = model.view;
+  let card = action.card_id;
+  if (!card && view) {
+    const mine = view.players.find((p) => p.side === model.toAct);
+    card = action.stored_index === null || action.stored_index === undefined
+      ? view.pending_card?.card
+      : mine?.stored[action.stored_index];
+  }
+  return `Play ${cardName(cards, card ?? "?")}`;
+}
+
+/**
+ * Candidates of the group consistent with the picks so far.
+ * @param {Group} group @param {string[]} picks
+ */
+export function candidates(group, picks) {
+  return group.reads.filter((r) => {
+    const all = [...r.refs.units, ...r.refs.cells, ...r.refs.values];
+    return picks.every((p) => all.includes(p));
+  });
+}
+
+/** @param {Controls} ctl @param {Group} group @param {Model} model */
+function markAim(ctl, group, model) {
+  const picks = model.sel.picks;
+  const seen = new Set();
+  for (const read of candidates(group, picks)) {
+    for (const unit of read.refs.units) if (!picks.includes(unit)) ctl.unitMarks.set(unit, "target");
+    for (const cell of read.refs.cells) if (!picks.includes(cell)) ctl.cellMarks.set(cell, "target");
+    for (const value of read.refs.values) {
+      if (picks.includes(value) || seen.has(value)) continue;
+      seen.add(value);
+      ctl.choices.push({ id: `choice:${value}`, label: valueLabel(value, model), key: "", run: { kind: "pick", value },
+        primary: false, title: "" });
+    }
+  }
+  for (const unit of picks) if (UNIT_ID.test(unit)) ctl.unitMarks.set(unit, "picked");
+  const units = unitCells(model);
+  for (const [unit, mark] of ctl.unitMarks) {
+    const cell = units.get(unit);
+    if (cell && !ctl.cellMarks.has(cell)) ctl.cellMarks.set(cell, mark === "picked" ? "selected" : "target");
+  }
+}
+
+/** @param {string} value @param {Model} model */
+function valueLabel(value, model) {
+  const dead = model.view?.players.flatMap((p) => p.destroyed).find((u) => u.id === value);
+  if (dead) return `${value} (${humanize(dead.type)}, destroyed)`;
+  return humanize(value);
+}
+
+/** @param {Model} model @returns {Map<string, string>} unit id → cell */
+function unitCells(model) {
+  return new Map((model.view?.units ?? []).filter((u) => u.cell).map((u) => [u.id, /** @type {string} */ (u.cell)]));
+}
+
+/** @param {Controls} ctl @param {Model} model */
+function markSelection(ctl, model) {
+  const selected = model.sel.unit;
+  const units = unitCells(model);
+  const me = model.seat;
+  for (const read of ctl.reads) {
+    if (read.kind === "source" && read.refs.units[0] !== selected) ctl.unitMarks.set(read.refs.units[0], "source");
+  }
+  if (!selected) return;
+  const cell = units.get(selected);
+  if (cell) ctl.cellMarks.set(cell, "selected");
+  for (const read of ctl.reads) {
+    if (read.kind === "source" && read.refs.units[0] === selected) {
+      for (const dest of read.refs.cells) if (!ctl.cellMarks.has(dest)) ctl.cellMarks.set(dest, "move");
+      for (const unit of read.refs.units.slice(1)) {
+        const enemy = unitById(model.view, unit)?.side !== (me ?? model.toAct);
+        ctl.unitMarks.set(unit, enemy ? "attack" : "target");
+        const at = units.get(unit);
+        if (at) ctl.cellMarks.set(at, enemy ? "attack" : "target");
+        ctl.arrowFrom = selected;
+      }
+    }
+    if (read.kind === "pick" && read.refs.units.length === 1 && read.refs.cells.length === 0 && read.refs.units[0] === selected) {
+      ctl.context.push(makeButton(read.action, model, new Map(), ""));
+    }
+  }
+}
+
+/** @param {Controls} ctl @param {Model} model @param {Map<string, CardInfo>} cards @returns {Button[]} */
+function buildButtons(ctl, model, cards) {
+  /** @type {Button[]} */
+  const out = [];
+  for (const read of ctl.reads) {
+    if (read.kind === "button") out.push(makeButton(read.action, model, cards, ""));
+  }
+  for (const group of ctl.groups.values()) {
+    const run = /** @type {Run} */ (group.reads.length === 1 && group.kind === "card"
+      ? { kind: "send", action: group.reads[0].action }
+      : { kind: "aim", group: group.key });
+    out.push({ id: group.key, label: group.label, key: "", run, primary: false, title: "" });
+  }
+  let digit = 1;
+  const used = new Set();
+  for (const button of out) {
+    const want = button.key || (button.run.kind === "send" ? KNOWN[button.run.action.type]?.[1] ?? "" : "");
+    if (want && !used.has(want)) button.key = want;
+    else button.key = digit <= 9 ? String(digit++) : "";
+    used.add(button.key);
+  }
+  const primary = PRIMARY.map((t) => out.find((b) => b.run.kind === "send" && b.run.action.type === t)).find(Boolean);
+  if (primary) primary.primary = true;
+  return out;
+}
+
+/**
+ * The button for one action: a known type's label, else its type and fields in words.
+ * @param {Action} action @param {Model} model @param {Map<string, CardInfo>} cards @param {string} key
+ * @returns {Button}
+ */
+export function makeButton(action, model, cards, key) {
+  const view = model.view;
+  const mine = view?.players.find((p) => p.side === model.toAct);
+  let label = KNOWN[action.type]?.[0] ?? genericLabel(action);
+  if (action.type === "NEXT_PHASE" && view) label = nextPhaseLabel(view.phase);
+  if (action.type === "STORE_BONUS" && action.replace_index !== null && action.replace_index !== undefined) {
+    label = `Store, replacing ${cardName(cards, mine?.stored[action.replace_index])}`;
+  }
+  if (action.type === "CANCEL_MALUS") {
+    const bonus = cardName(cards, mine?.stored[action.stored_index]);
+    const malus = action.malus_play_id === null || action.malus_play_id === undefined
+      ? cardName(cards, view?.pending_card?.card)
+      : cardName(cards, view?.effects.find((e) => e.play_id === action.malus_play_id)?.source_card);
+    label = `Cancel ${malus} with ${bonus}`;
+  }
+  if (action.type === "WITHDRAW_ATTACK") label = `Withdraw ${action.attacker_id}'s attack`;
+  return { id: JSON.stringify(action), label, key, run: { kind: "send", action }, primary: false, title: genericLabel(action) };
+}
+
+/**
+ * What a tap on the board does: send an action, change the local selection, or nothing.
+ * @param {Model} model @param {Controls} ctl @param {Hit} hit
+ * @returns {{kind: "send", action: Action} | {kind: "select", unit: string|null} | {kind: "pick", value: string} | {kind: "cancel"} | {kind: "none"}}
+ */
+export function resolveTap(model, ctl, hit) {
+  if (ctl.aiming) {
+    if (hit.unit && ctl.unitMarks.get(hit.unit) === "target") return { kind: "pick", value: hit.unit };
+    if (hit.cell && ctl.cellMarks.get(hit.cell) === "target") return { kind: "pick", value: hit.cell };
+    return model.sel.group ? { kind: "cancel" } : { kind: "none" };
+  }
+  const selected = model.sel.unit;
+  if (selected) {
+    const sources = ctl.reads.filter((r) => r.kind === "source" && r.refs.units[0] === selected);
+    const toUnit = hit.unit && hit.unit !== selected ? sources.filter((r) => r.refs.units.slice(1).includes(/** @type {string} */ (hit.unit))) : [];
+    if (toUnit.length) return { kind: "send", action: toUnit[0].action };
+    const toCell = hit.cell ? sources.filter((r) => r.refs.cells.includes(/** @type {string} */ (hit.cell))) : [];
+    if (toCell.length) return { kind: "send", action: toCell[0].action };
+  }
+  if (hit.unit) return { kind: "select", unit: hit.unit === selected ? null : hit.unit };
+  const cellOnly = ctl.reads.filter((r) => r.kind === "pick" && !r.refs.units.length && r.refs.cells.length === 1
+    && r.refs.cells[0] === hit.cell && r.refs.values.length === 0);
+  if (cellOnly.length === 1) return { kind: "send", action: cellOnly[0].action };
+  return { kind: "select", unit: null };
+}
+
+/**
+ * After a pick in aim mode: the action to send once exactly one candidate is left.
+ * @param {Group} group @param {string[]} picks
+ * @returns {Action|null}
+ */
+export function completed(group, picks) {
+  const left = candidates(group, picks);
+  return left.length === 1 ? left[0].action : null;
+}

@@ -1,0 +1,139 @@
+// @ts-check
+/**
+ * A live match in this tab: one socket per seat token (none: spectator; two: hot-seat),
+ * the view model of each, and the loop tap/button → action → server → state → screen.
+ * The only actions ever sent are ones the server offered in `legal_actions`.
+ */
+
+import { completed, deriveControls, resolveTap } from "./controls.js";
+import { HotSeat } from "./hotseat.js";
+import { MatchSocket } from "./net.js";
+import { Screen } from "./screen.js";
+import {
+  addPick, aim, applyReject, applyState, applyWelcome, clearSelection, initialModel, markBusy, notify, select, setConn, setHover,
+} from "./state.js";
+
+/** @typedef {import("./types.js").Model} Model */
+/** @typedef {import("./types.js").Action} Action */
+/** @typedef {import("./controls.js").Controls} Controls */
+/** @typedef {import("./controls.js").Run} Run */
+
+export class Game {
+  /**
+   * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
+   * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number}>}} catalog
+   * @param {string} matchId @param {string[]} tokens seat tokens (empty: watch)
+   */
+  constructor(root, assets, catalog, matchId, tokens) {
+    this.cards = catalog.cards;
+    this.screen = new Screen(root, assets, catalog.cards, catalog.fullHp, {
+      onTap: (hit) => this.tap(hit),
+      onHover: (cell) => this.update(setHover(this.model, cell)),
+      onRun: (run) => this.run(run),
+      onCancel: () => this.update(clearSelection(this.model)),
+    });
+    const kind = tokens.length ? "play" : "watch";
+    const seatTokens = tokens.length ? tokens : [null];
+    /** @type {Model[]} */
+    this.models = seatTokens.map(() => initialModel(kind, matchId));
+    this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay) : null;
+    this.shown = 0;
+    /** @type {Controls|null} */
+    this.ctl = null;
+    this.sockets = seatTokens.map((token, i) => new MatchSocket(matchId, token, {
+      onMessage: (msg) => this.receive(i, msg),
+      onStatus: (status, detail) => {
+        this.models[i] = setConn(this.models[i], status, detail);
+        this.refresh();
+      },
+    }));
+  }
+
+  /** The model on screen. */
+  get model() {
+    return this.models[this.shown];
+  }
+
+  /** @param {number} i @param {any} msg */
+  receive(i, msg) {
+    const before = this.models[i];
+    const now = performance.now();
+    if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
+    else if (msg.type === "state") this.models[i] = applyState(before, msg, now);
+    else if (msg.type === "reject") {
+      this.models[i] = applyReject(before, msg, now);
+      if (msg.code === "stale_version") this.sockets[i].sync();
+    }
+    const after = this.models[i];
+    if (i === this.shown && after.fresh.length && after.version > before.version) {
+      this.screen.animate(after.fresh, before.view?.units ?? []);
+    }
+    this.refresh();
+  }
+
+  refresh() {
+    if (this.hotseat) {
+      this.shown = this.hotseat.choose(this.models);
+      if (this.hotseat.gate(this.models, () => this.refresh())) return;
+    }
+    this.ctl = deriveControls(this.model, this.cards);
+    this.screen.show(this.model, this.ctl);
+  }
+
+  /** @param {Model} model */
+  update(model) {
+    if (model === this.model) return;
+    this.models[this.shown] = model;
+    this.refresh();
+  }
+
+  /** @param {import("./types.js").Hit} hit */
+  tap(hit) {
+    if (!this.ctl) return;
+    const outcome = resolveTap(this.model, this.ctl, hit);
+    if (outcome.kind === "send") this.send(outcome.action);
+    else if (outcome.kind === "select") this.update(select(this.model, outcome.unit));
+    else if (outcome.kind === "pick") this.pick(outcome.value);
+    else if (outcome.kind === "cancel") this.update(clearSelection(this.model));
+  }
+
+  /** @param {Run} run */
+  run(run) {
+    if (run.kind === "send") this.send(run.action);
+    else if (run.kind === "aim") this.update(aim(this.model, run.group));
+    else if (run.kind === "pick") this.pick(run.value);
+  }
+
+  /** @param {string} value */
+  pick(value) {
+    const group = this.ctl?.aiming;
+    if (!group) return;
+    const model = addPick(this.model, value);
+    const action = completed(group, model.sel.picks);
+    if (action) this.send(action);
+    else this.update(model);
+  }
+
+  /** Send an offered action for the seat on screen. @param {Action} action */
+  send(action) {
+    const model = this.model;
+    if (model.busy || !model.legal.includes(action)) return;
+    const seq = this.sockets[this.shown].act(model.version, action);
+    if (!seq) {
+      this.update(notify(model, "Not connected: the action was not sent. Reconnecting…", "error", performance.now()));
+      this.sockets[this.shown].reconnectNow();
+      return;
+    }
+    this.update(markBusy(model));
+  }
+
+  /** Test hook: drop every socket (they reconnect by themselves). */
+  drop() {
+    for (const s of this.sockets) s.drop();
+  }
+
+  destroy() {
+    for (const s of this.sockets) s.close();
+    this.screen.destroy();
+  }
+}

@@ -1,0 +1,163 @@
+// @ts-check
+/**
+ * The lobby: start a match (against a person, the bot, or hot-seat on this device, with an
+ * optional seed, board size and round limit), share its links, resume or watch recent
+ * matches, and open a record file in the replay viewer.
+ */
+
+import { playPath, rememberSeats, request, storedSeats } from "./api.js";
+import { ago, esc, humanize, sideName } from "./labels.js";
+
+const PAGE = `
+<div class="lobby">
+  <header><h1>Taktik</h1><span class="muted">Two-player tactics with cards and dice</span></header>
+  <div class="grid">
+    <section class="box">
+      <h2>New game</h2>
+      <div class="modes">
+        <button type="button" class="mode" data-mode="human"><span class="icon">⇄</span><div><b>Against a person</b><span>Get two seat links to share, and a link for spectators</span></div></button>
+        <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
+        <button type="button" class="mode" data-mode="hotseat"><span class="icon">⟲</span><div><b>Hot-seat on this device</b><span>Both sides in this tab, passing the device between turns</span></div></button>
+      </div>
+      <details class="advanced"><summary>Advanced: seed, board size, length</summary>
+        <div class="fields">
+          <label>Seed <input name="seed" type="number" min="0" max="4294967295" placeholder="random"></label>
+          <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
+          <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
+          <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="15"></label>
+          <label>You play (vs bot) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
+        </div>
+      </details>
+      <p class="error" hidden></p>
+      <div class="created"></div>
+    </section>
+    <section class="box">
+      <h2>Recent matches</h2>
+      <div class="recent"><p class="muted">Loading…</p></div>
+      <label class="file-drop">Open a record file in the replay viewer <input type="file" name="record" accept=".json,application/json"></label>
+    </section>
+  </div>
+</div>`;
+
+/** @param {HTMLElement} root */
+export function startLobby(root) {
+  root.innerHTML = PAGE;
+  const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  const error = q(".error");
+  const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (root.querySelector(`[name=${name}]`)).value.trim();
+
+  const config = () => {
+    /** @type {Record<string, any>} */
+    const c = {};
+    if (value("seed")) c.seed = Number(value("seed"));
+    if (value("width")) c.width = Number(value("width"));
+    if (value("height")) c.height = Number(value("height"));
+    if (value("rounds")) c.victory = { round_limit: { max_rounds: Number(value("rounds")) } };
+    return c;
+  };
+
+  root.addEventListener("click", async (e) => {
+    const t = /** @type {HTMLElement} */ (e.target);
+    const mode = /** @type {HTMLElement|null} */ (t.closest("[data-mode]"))?.dataset.mode;
+    const copy = /** @type {HTMLElement|null} */ (t.closest("[data-copy]"));
+    if (copy) {
+      await copyText(copy.dataset.copy ?? "");
+      copy.textContent = "Copied";
+      setTimeout(() => { copy.textContent = "Copy"; }, 1500);
+    }
+    if (!mode) return;
+    error.hidden = true;
+    const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
+    const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
+      bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
+    try {
+      const created = await request("/api/matches", body);
+      const tokens = created.seats.map((/** @type {any} */ s) => s.token);
+      if (mode === "human") {
+        showLinks(q(".created"), created); // each link remembers its own seat when it is opened
+      } else {
+        rememberSeats(created.match_id, tokens);
+        location.assign(playPath(created.match_id, tokens));
+      }
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = `Could not create the match: ${/** @type {Error} */ (err).message}`;
+    }
+  });
+
+  const file = /** @type {HTMLInputElement} */ (root.querySelector("[name=record]"));
+  file.addEventListener("change", async () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    try {
+      const data = JSON.parse(await chosen.text());
+      const [{ loadAssets }, { loadCatalog }, { startReplay }, { exposeHooks }] = await Promise.all([
+        import("./assets.js"), import("./api.js"), import("./replay.js"), import("./hooks.js")]);
+      const [assets, catalog] = await Promise.all([loadAssets(), loadCatalog()]);
+      history.pushState({}, "", "/replay/file");
+      exposeHooks(startReplay(root, assets, catalog, "file", data));
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = `That file is not a Taktik record: ${/** @type {Error} */ (err).message}`;
+    }
+  });
+
+  listRecent(q(".recent"));
+}
+
+/**
+ * The links of a match against a person: one per seat (secret) and one for spectators.
+ * @param {HTMLElement} el @param {any} created
+ */
+function showLinks(el, created) {
+  const row = (/** @type {string} */ who, /** @type {string} */ url, /** @type {string} */ note) =>
+    `<div class="link"><b>${who}</b><code title="${esc(note)}">${esc(url)}</code><button type="button" class="btn" data-copy="${esc(url)}">Copy</button><a class="btn" href="${esc(url)}">Open</a></div>`;
+  const seats = created.seats.map((/** @type {any} */ s) =>
+    row(`<span class="side-${s.seat}">${esc(sideName(s.seat))}</span>`, s.url, "secret: give it only to this player")).join("");
+  el.innerHTML = `<h2 style="margin-top:18px">Match ${esc(created.match_id)}</h2>
+    <p class="muted">Each seat link is secret: send it only to the person who plays that side. Open yours here, send the other.</p>
+    <div class="links">${seats}${row("Spectators", created.spectator.url, "anyone may watch")}</div>`;
+}
+
+/** @param {string} text */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+}
+
+/** @param {HTMLElement} el */
+async function listRecent(el) {
+  let rows;
+  try {
+    rows = await request("/api/matches?limit=20");
+  } catch (err) {
+    el.innerHTML = `<p class="error">${esc(/** @type {Error} */ (err).message)}</p>`;
+    return;
+  }
+  if (!rows.length) {
+    el.innerHTML = `<p class="muted">No matches yet. Start one!</p>`;
+    return;
+  }
+  const seats = storedSeats();
+  const now = Date.now() / 1000;
+  const lines = rows.map((/** @type {any} */ m) => {
+    const id = encodeURIComponent(m.match_id);
+    const mine = seats[m.match_id];
+    const actions = [];
+    if (m.status === "live" && mine?.length) actions.push(`<a class="btn primary" href="${esc(`/play/${id}#${mine.join(".")}`)}">Resume</a>`);
+    if (m.status === "live") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
+    if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
+    const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `turn ${m.turn}, ${esc(humanize(m.phase))}`;
+    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}</td>
+      <td class="status-${esc(m.status)}">${esc(m.status)}</td><td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
+  });
+  el.innerHTML = `<table class="matches"><thead><tr><th>Match</th><th>Mode</th><th>Status</th><th>Where</th><th>Updated</th><th></th></tr></thead><tbody>${lines.join("")}</tbody></table>`;
+}

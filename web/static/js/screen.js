@@ -1,0 +1,257 @@
+// @ts-check
+/**
+ * The board screen: page layout, canvas, camera, renderer, HUD and input binding, shared by
+ * live play, watching, hot-seat and the replay viewer. It shows the model its owner hands
+ * it and reports taps, hovers, keys and button runs back; it never changes the game.
+ */
+
+import { Animator } from "./anim.js";
+import { clamp, fit, minZoom, panBy, viewToWorld, worldToView, zoomAt } from "./camera.js";
+import { bindBoard, bindKeys } from "./events.js";
+import { Hud } from "./hud.js";
+import { boardBounds, parseLabel } from "./iso.js";
+import { esc, humanize, sideName } from "./labels.js";
+import { hitTest } from "./pick.js";
+import { Painter, Renderer } from "./render.js";
+import { describeCell } from "./terrain.js";
+
+/** @typedef {import("./types.js").Model} Model */
+/** @typedef {import("./controls.js").Controls} Controls */
+/** @typedef {import("./controls.js").Run} Run */
+/** @typedef {import("./types.js").Hit} Hit */
+/** @typedef {import("./assets.js").Assets} Assets */
+
+/**
+ * @typedef {{onTap: (hit: Hit) => void, onHover: (cell: string|null) => void, onRun: (run: Run) => void,
+ *   onCancel: () => void, onKey?: (key: string) => boolean}} ScreenHandlers
+ */
+
+const LAYOUT = `
+<div class="game">
+  <header class="topbar">
+    <a class="brand" href="/" title="Back to the lobby">Taktik</a>
+    <div class="turn"></div>
+    <ol class="ruler"></ol>
+    <div class="seat"></div>
+    <div class="conn"></div>
+  </header>
+  <main class="board">
+    <canvas class="board-canvas" aria-label="Game board"></canvas>
+    <div class="hoverinfo" hidden></div>
+    <div class="zoombar"><button type="button" data-zoom="in" title="Zoom in (+)">+</button><button type="button" data-zoom="out" title="Zoom out (−)">−</button><button type="button" data-zoom="fit" title="Show the whole board (0)">⤢</button></div>
+    <div class="notice" hidden></div>
+    <section class="decision" aria-live="polite"></section>
+    <div class="extra"></div>
+  </main>
+  <aside class="side">
+    <nav class="tabs"><button type="button" data-tab="cards" class="on">Cards</button><button type="button" data-tab="roll">Dice</button><button type="button" data-tab="log">Log</button></nav>
+    <section class="panel status"></section>
+    <section class="panel roll" data-pane="roll"></section>
+    <section class="panel cards" data-pane="cards"></section>
+    <section class="panel effects" data-pane="cards"></section>
+    <section class="panel log" data-pane="log"></section>
+  </aside>
+  <div class="overlay" hidden></div>
+</div>`;
+
+export class Screen {
+  /**
+   * @param {HTMLElement} root @param {Assets} assets @param {Map<string, import("./types.js").CardInfo>} cards
+   * @param {Record<string, {hp: number}>} fullHp @param {ScreenHandlers} on
+   */
+  constructor(root, assets, cards, fullHp, on) {
+    root.innerHTML = LAYOUT;
+    this.root = /** @type {HTMLElement} */ (root.querySelector(".game"));
+    const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (this.root.querySelector(s));
+    this.board = q(".board");
+    this.canvas = /** @type {HTMLCanvasElement} */ (q("canvas"));
+    this.extra = q(".extra");
+    this.overlay = q(".overlay");
+    this.assets = assets;
+    this.fullHp = fullHp;
+    this.on = on;
+    this.renderer = new Renderer(this.canvas, assets);
+    this.anim = new Animator();
+    this.hud = new Hud({
+      turn: q(".turn"), ruler: q(".ruler"), seat: q(".seat"), conn: q(".conn"), decision: q(".decision"),
+      status: q(".status"), roll: q(".roll"), cards: q(".cards"), effects: q(".effects"), log: q(".log"),
+      hover: q(".hoverinfo"), notice: q(".notice"), overlay: this.overlay,
+    }, cards, on.onRun, on.onCancel);
+    /** @type {Model|null} */
+    this.model = null;
+    /** @type {Controls|null} */
+    this.ctl = null;
+    this.camera = { cx: 0, cy: 0, zoom: 1 };
+    this.fitted = false;
+    this.vw = 1;
+    this.vh = 1;
+    this.dpr = 1;
+    /** performance.now() of the first frame with a board on it */
+    this.firstPaint = 0;
+    this.painter = new Painter(() => this.paint());
+    this.unbind = [
+      bindBoard(this.canvas, {
+        pan: (dx, dy) => this.setCamera(panBy(this.camera, dx, dy)),
+        zoom: (f, x, y) => this.zoom(f, x, y),
+        tap: (x, y) => {
+          this.anim.skip();
+          const hit = this.hit(x, y);
+          if (hit) on.onTap(hit);
+        },
+        hover: (x, y) => on.onHover(this.hit(x, y)?.cell ?? null),
+        leave: () => on.onHover(null),
+        resize: (w, h) => this.resize(w, h),
+      }),
+      bindKeys((key, e) => this.key(key, e)),
+    ];
+    this.root.addEventListener("click", (e) => {
+      const t = /** @type {HTMLElement} */ (e.target);
+      const zoom = /** @type {HTMLElement|null} */ (t.closest("[data-zoom]"))?.dataset.zoom;
+      if (zoom) this.zoomButton(zoom);
+      const tab = /** @type {HTMLElement|null} */ (t.closest("[data-tab]"))?.dataset.tab;
+      if (tab) this.tab(tab);
+    });
+    this.resize(this.canvas.clientWidth, this.canvas.clientHeight);
+  }
+
+  /**
+   * Show a model (and the controls derived from it).
+   * @param {Model} model @param {Controls|null} ctl
+   */
+  show(model, ctl) {
+    const first = !this.model?.view && model.view;
+    if (model.view) this.renderer.setBoard(model.view);
+    if (this.model && model.sel.unit && model.sel.unit !== this.model.sel.unit) this.anim.startSweep(performance.now());
+    this.model = model;
+    this.ctl = ctl;
+    this.hud.render(model, ctl, (cell) => this.describe(cell));
+    if (first) this.fitCamera();
+    this.painter.request();
+  }
+
+  /** Play the animations the events of a new version call for. @param {import("./types.js").EventText[]} events @param {import("./types.js").Unit[]} before */
+  animate(events, before) {
+    this.anim.fromEvents(events, before, performance.now());
+    this.painter.request();
+  }
+
+  paint() {
+    if (!this.model) return false;
+    const now = performance.now();
+    this.renderer.draw({ camera: this.camera, vw: this.vw, vh: this.vh, dpr: this.dpr, model: this.model, ctl: this.ctl,
+      anim: this.anim, now, fullHp: this.fullHp });
+    if (!this.firstPaint && this.model.view) this.firstPaint = now;
+    return this.anim.active(now);
+  }
+
+  /** @param {number} w @param {number} h */
+  resize(w, h) {
+    this.vw = Math.max(1, w);
+    this.vh = Math.max(1, h);
+    this.dpr = window.devicePixelRatio || 1;
+    this.canvas.width = Math.round(this.vw * this.dpr);
+    this.canvas.height = Math.round(this.vh * this.dpr);
+    if (!this.fitted && this.model?.view) this.fitCamera();
+    this.painter.request();
+  }
+
+  bounds() {
+    const grid = this.renderer.grid;
+    return grid ? boardBounds(grid, 60) : { x: 0, y: 0, w: 1, h: 1 };
+  }
+
+  fitCamera() {
+    if (!this.renderer.grid || this.vw < 2) return;
+    const reserve = this.board.querySelector(".decision")?.clientHeight ?? 0;
+    const cam = fit(this.bounds(), this.vw, Math.max(120, this.vh - reserve));
+    this.camera = { ...cam, cy: cam.cy + reserve / 2 / cam.zoom };
+    this.fitted = true;
+    this.painter.request();
+  }
+
+  /** @param {import("./types.js").Camera} cam */
+  setCamera(cam) {
+    this.camera = clamp(cam, this.bounds());
+    this.painter.request();
+  }
+
+  /** @param {number} factor @param {number} x @param {number} y */
+  zoom(factor, x, y) {
+    this.setCamera(zoomAt(this.camera, factor, x, y, this.vw, this.vh, minZoom(this.bounds(), this.vw, this.vh)));
+  }
+
+  /** @param {string} which */
+  zoomButton(which) {
+    if (which === "fit") this.fitCamera();
+    else this.zoom(which === "in" ? 1.35 : 1 / 1.35, this.vw / 2, this.vh / 2);
+  }
+
+  /** @param {string} name */
+  tab(name) {
+    for (const b of this.root.querySelectorAll("[data-tab]")) b.classList.toggle("on", /** @type {HTMLElement} */ (b).dataset.tab === name);
+    this.root.dataset.tab = name;
+  }
+
+  /** What is under CSS point (x, y) of the board. @param {number} x @param {number} y @returns {Hit|null} */
+  hit(x, y) {
+    const grid = this.renderer.grid;
+    if (!grid || !this.model?.view) return null;
+    const [wx, wy] = viewToWorld(this.camera, this.vw, this.vh, x, y);
+    return hitTest(grid, this.assets, this.model.view.units, wx, wy);
+  }
+
+  /** @param {string} key @param {KeyboardEvent} e */
+  key(key, e) {
+    if (key === "Escape") {
+      this.anim.skip();
+      this.overlay.hidden = this.overlay.classList.contains("victory") ? true : this.overlay.hidden;
+      this.on.onCancel();
+      return;
+    }
+    if (this.on.onKey?.(key)) return e.preventDefault();
+    if (key === "+" || key === "=") return this.zoomButton("in");
+    if (key === "-") return this.zoomButton("out");
+    if (key === "0") return this.zoomButton("fit");
+    if (key === " ") this.anim.skip();
+    const run = this.hud.shortcuts().get(key.toLowerCase());
+    if (run) {
+      e.preventDefault();
+      this.on.onRun(run);
+    }
+  }
+
+  /** Hover text for a cell: label, terrain and the unit there. @param {string} cell */
+  describe(cell) {
+    const xy = parseLabel(cell);
+    const terrain = this.renderer.terrain;
+    if (!xy || !terrain) return "";
+    let html = `<b>${esc(cell)}</b> · ${esc(describeCell(terrain.at(xy[0], xy[1])))}`;
+    const unit = this.model?.view?.units.find((u) => u.cell === cell);
+    if (unit) {
+      const full = this.fullHp[unit.type]?.hp ?? unit.hp;
+      const flags = [unit.has_moved ? "moved" : "", unit.has_attacked ? "attacked" : ""].filter(Boolean).join(", ");
+      html += `<br><span class="side-${unit.side}">${esc(unit.id)}</span> ${esc(humanize(unit.type))} (${esc(sideName(unit.side))}) · ${unit.hp}/${full} HP${unit.hp < full ? " · damaged" : ""}${flags ? ` · ${flags}` : ""}`;
+    }
+    return html;
+  }
+
+  /** Centre the view on a cell. @param {string} cell */
+  reveal(cell) {
+    const p = this.renderer.cellPoint(cell);
+    if (p) this.setCamera({ cx: p[0], cy: p[1], zoom: this.camera.zoom });
+  }
+
+  /** Client (viewport) coordinates of a cell's face centre, for tests. @param {string} cell */
+  cellToClient(cell) {
+    const p = this.renderer.cellPoint(cell);
+    if (!p) return null;
+    const [x, y] = worldToView(this.camera, this.vw, this.vh, p[0], p[1]);
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + x, y: r.top + y };
+  }
+
+  destroy() {
+    this.painter.stop();
+    for (const unbind of this.unbind) unbind();
+  }
+}

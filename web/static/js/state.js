@@ -1,0 +1,175 @@
+// @ts-check
+/**
+ * The client's view model and the pure functions that update it. No DOM, no sockets:
+ * every function takes a model and returns a new one (chessground's headless state).
+ */
+
+/** @typedef {import("./types.js").Model} Model */
+/** @typedef {import("./types.js").StateMsg} StateMsg */
+/** @typedef {import("./types.js").Welcome} Welcome */
+/** @typedef {import("./types.js").EventText} EventText */
+/** @typedef {import("./types.js").Side} Side */
+/** @typedef {import("./types.js").View} View */
+
+const LOG_LIMIT = 400;
+const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [] });
+
+/**
+ * A model before anything arrived from the server.
+ * @param {"play"|"watch"|"replay"} kind @param {string} matchId
+ * @returns {Model}
+ */
+export function initialModel(kind, matchId) {
+  return {
+    kind, matchId, seat: null, mode: "", botSide: null, commitment: "",
+    version: -1, status: "connecting", toAct: null, view: null, legal: [], log: [],
+    conn: "connecting", connDetail: "", busy: false, notice: null,
+    sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
+    fresh: [], prevUnits: [], brokenReason: null,
+  };
+}
+
+/** @param {Model} model @param {Welcome} msg @returns {Model} */
+export function applyWelcome(model, msg) {
+  return { ...model, seat: msg.seat, mode: msg.mode, botSide: msg.bot_side, commitment: msg.seed_commitment };
+}
+
+/**
+ * Take a `state` message. Older versions are ignored; a repeat of the current version
+ * (after `sync` or a reconnect) refreshes the position without logging its events twice.
+ * @param {Model} model @param {StateMsg} msg @param {number} [now]
+ * @returns {Model}
+ */
+export function applyState(model, msg, now = 0) {
+  if (msg.version < model.version) return model;
+  const advanced = msg.version > model.version;
+  const next = {
+    ...model,
+    version: msg.version,
+    status: msg.status,
+    toAct: msg.to_act,
+    seat: msg.seat,
+    view: msg.view,
+    legal: msg.legal_actions,
+    busy: advanced ? false : model.busy,
+    brokenReason: msg.broken_reason,
+    prevUnits: advanced && model.view ? model.view.units : model.prevUnits,
+    fresh: advanced && model.version >= 0 ? msg.events : [],
+  };
+  if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view));
+  if (advanced) next.log = appendLog(model.log, msg.events, msg.version);
+  next.sel = keepSelection(next, model.sel, advanced);
+  if (next.notice && now - next.notice.at > 6000) next.notice = null;
+  return next;
+}
+
+/**
+ * Log lines for the events of one version.
+ * @param {import("./types.js").LogEntry[]} log @param {EventText[]} events @param {number} version
+ */
+export function appendLog(log, events, version) {
+  const added = events.map((e) => ({ text: e.text, kind: e.event.kind, version, side: e.event.side ?? null }));
+  const all = log.concat(added);
+  return all.length > LOG_LIMIT ? all.slice(all.length - LOG_LIMIT) : all;
+}
+
+/**
+ * The last move, last attack and last roll after `events`, keeping older ones otherwise.
+ * @param {Model} model @param {EventText[]} events @param {number} version @param {View} view
+ */
+export function traces(model, events, version, view) {
+  let { lastMove, lastAttack, lastRoll } = model;
+  for (const { event } of events) {
+    if (event.kind === "unit_moved" && event.unit && event.from_cell && event.cell) {
+      lastMove = { unit: event.unit, from: event.from_cell, to: event.cell, version };
+    } else if (event.kind === "dice_rolled" && event.unit && event.target) {
+      lastAttack = { unit: event.unit, target: event.target, outcome: null, version };
+    } else if ((event.kind === "attack_hit" || event.kind === "attack_missed") && event.unit && event.target) {
+      lastAttack = { unit: event.unit, target: event.target, outcome: event.kind === "attack_hit" ? "HIT" : "MISS", version };
+    }
+  }
+  if (view.last_roll && view.pending_attack) {
+    lastRoll = { ...view.last_roll, unit: view.pending_attack.attacker, target: view.pending_attack.target, version };
+  }
+  return { lastMove, lastAttack, lastRoll };
+}
+
+/**
+ * Keep the local selection while it still means something in the new position.
+ * @param {Model} model @param {import("./types.js").Selection} sel @param {boolean} advanced
+ */
+function keepSelection(model, sel, advanced) {
+  if (!advanced) return sel;
+  const unitStill = sel.unit && model.legal.some((a) => Object.values(a).includes(sel.unit));
+  return { unit: unitStill ? sel.unit : null, group: null, picks: [] };
+}
+
+/** @param {Model} model @param {string} conn @param {string} [detail] @returns {Model} */
+export function setConn(model, conn, detail = "") {
+  return { ...model, conn, connDetail: detail };
+}
+
+/** @param {Model} model @param {string} text @param {string} level @param {number} now @returns {Model} */
+export function notify(model, text, level, now) {
+  return { ...model, notice: { text, level, at: now } };
+}
+
+/** A rejected action: show why, unlock the controls. @param {Model} model @param {import("./types.js").Reject} msg @param {number} now @returns {Model} */
+export function applyReject(model, msg, now) {
+  return { ...model, busy: false, notice: { text: msg.reason, level: "error", at: now } };
+}
+
+/** @param {Model} model @returns {Model} */
+export function markBusy(model) {
+  return { ...model, busy: true, sel: NO_SELECTION };
+}
+
+/** @param {Model} model @param {string|null} unit @returns {Model} */
+export function select(model, unit) {
+  return { ...model, sel: { unit, group: null, picks: [] } };
+}
+
+/** Start aiming a card (or any grouped choice). @param {Model} model @param {string|null} group @returns {Model} */
+export function aim(model, group) {
+  return { ...model, sel: { unit: null, group, picks: [] } };
+}
+
+/** @param {Model} model @param {string} value @returns {Model} */
+export function addPick(model, value) {
+  return { ...model, sel: { ...model.sel, picks: model.sel.picks.concat([value]) } };
+}
+
+/** @param {Model} model @returns {Model} */
+export function clearSelection(model) {
+  return { ...model, sel: NO_SELECTION };
+}
+
+/** @param {Model} model @param {string|null} cell @returns {Model} */
+export function setHover(model, cell) {
+  return model.hover === cell ? model : { ...model, hover: cell };
+}
+
+/**
+ * Units on the board by cell label.
+ * @param {View|null} view
+ * @returns {Map<string, import("./types.js").Unit>}
+ */
+export function unitsByCell(view) {
+  const map = new Map();
+  for (const unit of view?.units ?? []) if (unit.cell) map.set(unit.cell, unit);
+  return map;
+}
+
+/** @param {View|null} view @param {string} id */
+export function unitById(view, id) {
+  return view?.units.find((u) => u.id === id) ?? null;
+}
+
+/**
+ * This seat's player state and the opponent's (spectators: attacker then defender).
+ * @param {View} view @param {Side|null} seat
+ */
+export function sides(view, seat) {
+  const mineIndex = seat === "DEFENDER" ? 1 : 0;
+  return { mine: view.players[mineIndex], theirs: view.players[1 - mineIndex] };
+}

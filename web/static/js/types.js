@@ -1,0 +1,84 @@
+// @ts-check
+/**
+ * JSDoc vocabulary of the client: the server's messages (server/protocol.py), the engine's
+ * data as it arrives (engine/state.py, engine/actions.py), the tile manifest, and the
+ * client's own view model. No code lives here.
+ */
+
+/** @typedef {"ATTACKER" | "DEFENDER"} Side */
+/** @typedef {"DEPLOYMENT"|"TURN_START"|"CARD_DRAW"|"CARD_RESOLUTION"|"MOVEMENT"|"ATTACK"|"DICE_RESOLUTION"|"END_TURN"|"VICTORY"} Phase */
+
+/**
+ * An action exactly as the engine spells it: `type` plus fields. The client never builds
+ * one; it only sends back an action it was offered in `legal_actions`.
+ * @typedef {{type: string, [field: string]: any}} Action
+ */
+
+/** @typedef {{id: string, side: Side, type: string, cell: string|null, hp: number, has_moved: boolean, has_attacked: boolean}} Unit */
+/** @typedef {{side: Side, stored: string[], tactics: string[], played_tactics: string[], destroyed: Unit[], point_vp: number}} PlayerState */
+/** @typedef {{card: string, drawer: Side, accepted: boolean}} PendingCard */
+/** @typedef {{attacker: string, target: string}} Attack */
+/** @typedef {{source: string, value: number}} Modifier */
+/** @typedef {{natural: number, modified: number, required: number, distance: number, outcome: "HIT"|"MISS", modifiers: Modifier[]}} Roll */
+/** @typedef {{effect_id: number, play_id: number, source_card: string, source_kind: string, controller: Side, hook: string, op: string, value: number, scope: string, targets: string[], expires: string, remaining_turn_ends: number|null}} Effect */
+/** @typedef {{kind: string, side?: Side, unit?: string, target?: string, card?: string, cell?: string, from_cell?: string, value?: number, detail?: string}} GameEvent */
+/** @typedef {{event: GameEvent, text: string}} EventText */
+/** @typedef {{width: number, height: number, rows: string[]}} Board */
+
+/**
+ * A `player_view` of the game state (hidden cards are "?").
+ * @typedef {{board: Board, phase: Phase, turn: number, active: Side, to_act: Side|null,
+ *   units: Unit[], players: [PlayerState, PlayerState], draw_pile: string[], discard_pile: string[],
+ *   deploying: Side|null, pending_card: PendingCard|null, drawn_this_turn: boolean, moves_this_turn: number,
+ *   attack_queue: Attack[], pending_attack: Attack|null, attack_seq: number, last_roll: Roll|null,
+ *   effects: Effect[], winner: Side|null, victory_reason: string|null, events: GameEvent[],
+ *   actions_taken: number}} View
+ */
+
+/** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: number, server_version: string}} Welcome */
+/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], broken_reason: string|null}} StateMsg */
+/** @typedef {{type: "ack", seq: number, version: number}} Ack */
+/** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
+
+/** @typedef {{id: string, name: string, kind: "bonus"|"malus"|"tactic", class: string, category: string, text: string, timing: string, cancel_power: string, window: string|null, side: string|null}} CardInfo */
+
+/**
+ * The tile manifest (assets/tiles/manifest.json, see docs/tiles.md), the parts the client reads.
+ * @typedef {{tile_w: number, tile_h: number, step_y: number, image_w: number, image_h: number, face_centre: [number, number], display_scale: number}} TileGeometry
+ * @typedef {{file: string, size: [number, number], anchor: [number, number], group: string, ground?: [number, number], badge?: [number, number]}} ImageEntry
+ * @typedef {{type_scale: number, tweak: {off_x: number, off_y: number, scale: number}, images: Record<Side, string>}} UnitTypeEntry
+ * @typedef {{tile: TileGeometry, image_scale: number, images: Record<string, ImageEntry>, terrain: Record<string, string>,
+ *   masks: {names: string[]}, highlights: Record<string, string>, connectors: Record<string, string>, badges: Record<string, string>,
+ *   units: {width_factor: number, bottom_factor: number, types: Record<string, UnitTypeEntry>}}} Manifest
+ */
+
+/** @typedef {{x: number, y: number}} Point */
+/** @typedef {{cx: number, cy: number, zoom: number}} Camera */
+
+/**
+ * What the player pointed at: a cell label and the unit there (by sprite or by cell), if any.
+ * @typedef {{cell: string|null, unit: string|null}} Hit
+ */
+
+/** @typedef {{text: string, kind: string, version: number, side: Side|null}} LogEntry */
+/** @typedef {{unit: string, from: string, to: string, version: number}} MoveTrace */
+/** @typedef {{unit: string, target: string, outcome: string|null, version: number}} AttackTrace */
+
+/**
+ * Local choices that are not game state: the selected unit, a card being aimed, picks so far.
+ * @typedef {{unit: string|null, group: string|null, picks: string[]}} Selection
+ */
+
+/**
+ * The client's view model (js/state.js): everything the screen shows, as plain data.
+ * @typedef {{
+ *   kind: "play"|"watch"|"replay", matchId: string, seat: Side|null, mode: string, botSide: Side|null,
+ *   commitment: string, version: number, status: string, toAct: Side|null, view: View|null,
+ *   legal: Action[], log: LogEntry[], conn: string, connDetail: string, busy: boolean,
+ *   notice: {text: string, level: string, at: number}|null, sel: Selection, hover: string|null,
+ *   lastMove: MoveTrace|null, lastAttack: AttackTrace|null, lastRoll: (Roll & {unit: string, target: string, version: number})|null,
+ *   fresh: EventText[], prevUnits: Unit[], brokenReason: string|null
+ * }} Model
+ */
+
+export {};

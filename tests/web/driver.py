@@ -84,3 +84,39 @@ class Board:
     def decision_text(self) -> str:
         text: str = self.page.locator(".decision").inner_text()
         return text
+
+
+def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int = 2000) -> int:
+    """Play a match to its end over plain WebSockets with random legal actions; returns the final version."""
+    import contextlib
+    import json
+    import random
+
+    from websockets.sync.client import connect
+
+    rng = random.Random(seed)
+    url = base.replace("http://", "ws://") + f"/ws/matches/{created['match_id']}"
+    states: dict[str, dict[str, Any]] = {}
+    with contextlib.ExitStack() as stack:
+        sockets = {}
+        for seat in created["seats"]:
+            ws = stack.enter_context(connect(url, max_size=2**23))
+            ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            sockets[seat["seat"]] = ws
+        seq = 0
+        version = 0
+        for _ in range(max_actions):
+            for side, ws in sockets.items():
+                while side not in states or states[side]["version"] < version:
+                    message = json.loads(ws.recv(timeout=10))
+                    if message["type"] == "state":
+                        states[side] = message
+            current = next(iter(states.values()))
+            if current["status"] != "live" or current["to_act"] is None:
+                return int(current["version"])
+            side = current["to_act"]
+            seq += 1
+            action = rng.choice(states[side]["legal_actions"])
+            sockets[side].send(json.dumps({"type": "act", "version": version, "seq": seq, "action": action}))
+            version += 1
+    raise AssertionError("the match did not end")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from .conftest import WebServer, shot
+from .conftest import WebServer, scenario, shot
 from .driver import Board
 
 pytestmark = pytest.mark.browser
@@ -93,6 +94,24 @@ def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> No
         assert board.page.errors == []
 
 
+def test_a_bonus_card_is_aimed_at_a_highlighted_unit(web: WebServer, new_page: Any) -> None:
+    _, att, _ = seats(web, new_page)
+    att.press("Draw a card")
+    att.wait_legal("PLAY_BONUS")
+    att.button("Play Artillery Support").click()
+    att.wait("s.aiming === 'PLAY_BONUS:drawn'")
+    assert "pick a highlighted target" in att.decision_text()
+    shot(att, "card-target")
+    att.click_cell("F3")  # not a target: aiming is cancelled, nothing is sent
+    att.wait("s.aiming === null")
+    att.button("Play Artillery Support").click()
+    att.wait("s.aiming === 'PLAY_BONUS:drawn'")
+    version = att.state()["version"]
+    att.click_unit("A7")
+    att.wait_version(version + 1)
+    assert any("played Artillery Support on A7" in line for line in att.state()["log"])
+
+
 def test_a_reload_mid_game_resumes_the_seat(web: WebServer, new_page: Any) -> None:
     created, att, _ = seats(web, new_page)
     att.press("Draw a card")
@@ -105,3 +124,81 @@ def test_a_reload_mid_game_resumes_the_seat(web: WebServer, new_page: Any) -> No
     att.page.goto(web.base + f"/play/{created['match_id']}")
     att.wait_ready()
     assert att.state()["seat"] == "ATTACKER"
+
+
+def test_a_whole_match_ends_on_the_victory_screen(web: WebServer, new_page: Any) -> None:
+    # Two cards only: the end-of-turn shuffle of the one left cannot change what the defender draws.
+    config = scenario(victory={"round_limit": {"max_rounds": 1}},
+                      draw_pile=["artillery_support#1", "supply_interruption#1"])
+    _, att, dfn = seats(web, new_page, config=config)
+    att.press("Draw a card")
+    att.press("Store it")
+    att.press("Next: Move")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.wait_legal("END_TURN")
+    att.press("End turn")
+    dfn.wait_legal("DRAW_CARD")
+    dfn.press("Draw a card")
+    dfn.wait_legal("ACCEPT_MALUS")
+    assert "Supply Interruption" in dfn.decision_text()
+    shot(dfn, "malus-question")
+    dfn.press("Accept the malus")
+    dfn.wait_legal("NEXT_PHASE")
+    dfn.press("Next: Move")
+    dfn.wait_legal("END_TURN")
+    dfn.press("End turn")
+    for board in (att, dfn):
+        board.page.locator(".overlay.victory").wait_for()
+        assert board.state()["phase"] == "VICTORY" and board.state()["legal"] == []
+    assert "Victory!" in dfn.page.locator(".overlay").inner_text()
+    assert "Defeat" in att.page.locator(".overlay").inner_text()
+    assert "Round limit" in dfn.page.locator(".overlay").inner_text()
+    shot(dfn, "victory")
+    dfn.page.get_by_role("link", name="Watch the replay").click()
+    dfn.page.locator(".replaybar").wait_for()
+    assert "/replay/" in dfn.page.url
+
+
+def test_a_rejected_action_shows_its_reason_and_the_page_recovers(web: WebServer, new_page: Any) -> None:
+    created, att, _ = seats(web, new_page)
+    stale = Board(new_page())
+    held: list[Any] = []
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:  # hold this tab's news from the server while `routes` says so
+        server = ws.connect_to_server()
+        routes.append(ws)
+        server.on_message(lambda message: held.append(message) if len(routes) > 1 else ws.send(message))
+        ws.on_message(server.send)
+
+    stale.page.route_web_socket(re.compile(r"/ws/matches/"), route)
+    stale.open(web.base + created["seats"][0]["path"])
+    att.press("Draw a card")
+    stale.wait_legal("DISCARD_BONUS")
+    routes.append("hold")
+    att.press("Store it")  # another tab of the same seat moves the match on...
+    stale.button("Discard it").click()  # ...which this tab has not heard of yet
+    stale.wait("s.busy")
+    stale.page.wait_for_timeout(200)
+    routes.pop()
+    for message in held:
+        routes[0].send(message)
+    stale.wait("s.notice !== null && s.version === 2 && !s.busy")
+    assert "version" in stale.state()["notice"]
+    assert stale.page.locator(".notice").is_visible()
+    shot(stale, "rejected")
+    assert "Artillery Support" in stale.page.locator(".cards").inner_text()  # stored, not discarded
+    stale.press("Next: Move")
+    stale.wait("s.version === 3")
+    assert stale.page.errors == []
+
+
+def test_the_socket_reconnects_by_itself_and_resyncs(web: WebServer, new_page: Any) -> None:
+    _, att, dfn = seats(web, new_page)
+    dfn.page.evaluate("window.taktik.drop()")
+    att.press("Draw a card")
+    dfn.page.locator(".conn-reconnecting, .conn-connecting").first.wait_for(state="attached")
+    dfn.wait("s.conn === 'online' && s.version === 1")
+    assert dfn.state()["seat"] == "DEFENDER"
+    assert "online" in dfn.page.locator(".conn").inner_text()

@@ -199,7 +199,7 @@ function markAim(ctl, group, model) {
 function valueLabel(value, model) {
   const dead = model.view?.players.flatMap((p) => p.destroyed).find((u) => u.id === value);
   if (dead) return `${value} (${humanize(dead.type)}, destroyed)`;
-  return humanize(value);
+  return /^[A-Z]{1,3}$/.test(value) ? value : humanize(value);
 }
 
 /** @param {Model} model @returns {Map<string, string>} unit id → cell */

@@ -7,6 +7,7 @@
 
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
+import { decision } from "./labels.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
 import {
@@ -74,7 +75,9 @@ export class Game {
   refresh() {
     if (this.hotseat) {
       this.shown = this.hotseat.choose(this.models);
-      if (this.hotseat.gate(this.models, () => this.refresh())) return;
+      const view = this.model.view;
+      const why = view ? decision(view, this.model.seat, this.cards).why : "";
+      if (this.hotseat.gate(this.models, () => this.refresh(), why)) return;
     }
     this.ctl = deriveControls(this.model, this.cards);
     this.screen.show(this.model, this.ctl);

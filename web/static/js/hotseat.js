@@ -30,15 +30,16 @@ export class HotSeat {
 
   /**
    * Draw or lift the curtain; returns true while it is down (show nothing of the seat).
-   * @param {Model[]} models @param {() => void} onReady
+   * @param {Model[]} models @param {() => void} onReady @param {string} [why] what the next player decides
    */
-  gate(models, onReady) {
+  gate(models, onReady, why = "") {
     const model = models[this.shown];
-    if (!model?.seat || this.revealed === this.shown || model.status !== "live") {
+    const settled = model && model.version >= 0 && model.status !== "live";
+    if (!model?.seat || model.version < 0 || this.revealed === this.shown || settled) {
       if (this.overlay.classList.contains("pass")) this.overlay.hidden = true;
       this.overlay.classList.remove("pass");
       this.curtain = -1;
-      if (model?.status !== "live" && model?.seat) this.revealed = this.shown;
+      if (settled) this.revealed = this.shown; // game over: nothing is secret any more
       return false;
     }
     if (this.curtain === this.shown) return true;
@@ -48,7 +49,7 @@ export class HotSeat {
     this.overlay.className = "overlay pass";
     this.overlay.innerHTML = `<div class="card-panel"><p class="muted">Hot-seat</p>
       <h1>Pass the device to <span class="side-${side}">${esc(sideName(side))}</span></h1>
-      <p>${esc(sideName(side))} decides next. The other player should look away: your cards are about to be shown.</p>
+      <p>${esc(sideName(side))} decides next${why ? ` (${esc(why)})` : ""}. The other player should look away: ${esc(sideName(side))}'s cards are about to be shown.</p>
       <div class="btns"><button type="button" class="btn primary" data-reveal>I am ${esc(sideName(side))} — show my side <kbd>↵</kbd></button></div></div>`;
     const button = /** @type {HTMLElement} */ (this.overlay.querySelector("[data-reveal]"));
     const reveal = () => {

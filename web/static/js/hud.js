@@ -21,6 +21,8 @@ import { sides } from "./state.js";
  *   hover: HTMLElement, notice: HTMLElement, overlay: HTMLElement}} HudElements
  */
 
+const NOTICE_MS = 7000;
+
 export class Hud {
   /**
    * @param {HudElements} els @param {Map<string, CardInfo>} cards
@@ -35,7 +37,11 @@ export class Hud {
     /** @type {Record<string, string>} */
     this.keys = {};
     this.rolled = -1;
+    /** whether to play the die's tumble (off in tests and for reduced motion) */
+    this.animate = true;
     this.victoryShown = -1;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.noticeTimer = undefined;
     const root = /** @type {HTMLElement} */ (els.decision.closest(".game"));
     root.addEventListener("click", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
@@ -71,6 +77,7 @@ export class Hud {
     const view = model.view;
     const e = this.els;
     if (this.changed("conn", `${model.conn}|${model.connDetail}`)) {
+      e.conn.hidden = model.kind === "replay";
       const words = { online: "online", connecting: "connecting…", reconnecting: "reconnecting…", closed: "disconnected", replay: "replay" };
       e.conn.className = `conn conn-${model.conn}`;
       e.conn.innerHTML = `<i></i>${esc(/** @type {any} */ (words)[model.conn] ?? model.conn)}${model.connDetail ? ` <small>${esc(model.connDetail)}</small>` : ""}`;
@@ -79,6 +86,8 @@ export class Hud {
       e.notice.hidden = !model.notice;
       e.notice.className = `notice notice-${model.notice?.level ?? "info"}`;
       e.notice.textContent = model.notice?.text ?? "";
+      clearTimeout(this.noticeTimer);
+      if (model.notice) this.noticeTimer = setTimeout(() => { e.notice.hidden = true; }, NOTICE_MS);
     }
     if (this.changed("hover", `${model.hover}|${model.version}`)) {
       e.hover.hidden = !model.hover;
@@ -169,6 +178,9 @@ export class Hud {
       `<span>Attacks queued <b>${view.attack_queue.length}</b>${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
       `<span>Units <b class="side-${mine.side}">${countUnits(view, mine.side)}</b> vs <b class="side-${theirs.side}">${countUnits(view, theirs.side)}</b></span>`,
       `<span>Deck ${view.draw_pile.length} · discard ${view.discard_pile.length}</span>`];
+    if (model.seat) {
+      parts.push(`<span class="wide">Opponent holds <b>${theirs.stored.length}</b> stored bonus${theirs.stored.length === 1 ? "" : "es"} · <b>${theirs.tactics.length}</b> tactic${theirs.tactics.length === 1 ? "" : "s"}</span>`);
+    }
     this.els.status.innerHTML = parts.join("");
   }
 
@@ -188,7 +200,7 @@ export class Hud {
       <ul class="mods"><li><b>${roll.natural}</b> on the die</li>${mods}</ul>
       <div>= <b>${roll.modified}</b>, needs <b>${roll.required}+</b></div></div>
       <div class="outcome outcome-${roll.outcome}">${roll.outcome}</div></div>`;
-    if (live && this.rolled !== roll.version) {
+    if (live && this.rolled !== roll.version && this.animate) {
       this.rolled = roll.version;
       el.querySelector(".die")?.classList.add("rolling");
     }
@@ -249,8 +261,8 @@ export class Hud {
 
   /** @param {Model} model */
   renderLog(model) {
-    const lines = model.log.slice(-160).reverse().map((l) => {
-      const cls = l.kind === "turn_started" ? "turn" : l.kind === "phase_entered" ? "phase" : `side-${l.side ?? "none"}`;
+    const lines = model.log.filter((l) => l.kind !== "phase_entered").slice(-160).reverse().map((l) => {
+      const cls = l.kind === "turn_started" ? "turn" : `side-${l.side ?? "none"}`;
       return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(l.text)}</li>`;
     });
     this.els.log.innerHTML = `<h3>Log</h3><ol>${lines.join("")}</ol>`;

@@ -75,6 +75,7 @@ export function startLobby(root) {
       const tokens = created.seats.map((/** @type {any} */ s) => s.token);
       if (mode === "human") {
         showLinks(q(".created"), created); // each link remembers its own seat when it is opened
+        listRecent(q(".recent"));
       } else {
         rememberSeats(created.match_id, tokens);
         location.assign(playPath(created.match_id, tokens));

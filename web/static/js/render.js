@@ -270,7 +270,7 @@ export class Renderer {
     const { ctx, assets } = this;
     const { types } = assets.manifest.units;
     const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
-    const showTags = scene.camera.zoom * scene.dpr >= 0.5;
+    const showTags = scene.camera.zoom >= 0.42;
     for (const { unit, x, y } of drawOrder(view.units)) {
       const type = types[unit.type];
       if (!type) continue;
@@ -293,7 +293,7 @@ export class Renderer {
       const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
       if (unit.hp > 0 && unit.hp < full) this.badge(type.images[unit.side], left, top, side, level);
       ctx.globalAlpha = 1;
-      if (showTags) this.tag(unit.id, gx, gy, unit.side, mark === "attack");
+      if (showTags) this.tag(unit.id, gx, gy, unit.side, mark === "attack", scene.camera.zoom);
     }
   }
 
@@ -330,21 +330,26 @@ export class Renderer {
     this.ctx.drawImage(this.assets.scaled(badgeName, bw * level), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
   }
 
-  /** @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot */
-  tag(id, gx, gy, side, hot) {
+  /**
+   * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
+   * @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
+   */
+  tag(id, gx, gy, side, hot, zoom) {
     const { ctx } = this;
-    ctx.font = "700 11px system-ui, sans-serif";
-    const w = ctx.measureText(id).width + 8;
-    const x = gx + 17;
-    const y = gy + 9;
-    ctx.fillStyle = hot ? "rgba(150,24,16,0.92)" : side === "ATTACKER" ? "rgba(92,30,18,0.85)" : "rgba(18,36,84,0.85)";
+    const size = Math.max(5, Math.min(20, 11 / zoom));
+    const k = size / 11;
+    ctx.font = `700 ${size}px system-ui, sans-serif`;
+    const w = ctx.measureText(id).width + 8 * k;
+    const x = gx + 15 + 4 * k;
+    const y = gy + 4 + 5 * k;
+    ctx.fillStyle = hot ? "rgba(150,24,16,0.92)" : side === "ATTACKER" ? "rgba(92,30,18,0.88)" : "rgba(18,36,84,0.88)";
     ctx.beginPath();
-    ctx.roundRect(x, y, w, 14, 4);
+    ctx.roundRect(x, y, w, 14 * k, 4 * k);
     ctx.fill();
     ctx.fillStyle = "#fff";
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
-    ctx.fillText(id, x + 4, y + 7.5);
+    ctx.fillText(id, x + 4 * k, y + 7.5 * k);
   }
 
   /** Declared, pending, candidate and last attacks as arcs with arrowheads. @param {Scene} scene */

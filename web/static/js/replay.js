@@ -20,11 +20,11 @@ const SPEEDS = [1400, 700, 300, 120];
 
 const BAR = `
 <div class="replaybar">
-  <button type="button" class="btn" data-go="first" title="First step (Home)">⏮</button>
-  <button type="button" class="btn" data-go="prev" title="Previous step (←)">◀</button>
+  <button type="button" class="btn" data-go="first" title="First step (Home)" aria-label="First step">«</button>
+  <button type="button" class="btn" data-go="prev" title="Previous step (←)" aria-label="Previous step">‹</button>
   <button type="button" class="btn primary" data-go="play" title="Play / pause (space)">Play</button>
-  <button type="button" class="btn" data-go="next" title="Next step (→)">▶</button>
-  <button type="button" class="btn" data-go="last" title="Last step (End)">⏭</button>
+  <button type="button" class="btn" data-go="next" title="Next step (→)" aria-label="Next step">›</button>
+  <button type="button" class="btn" data-go="last" title="Last step (End)" aria-label="Last step">»</button>
   <input type="range" min="0" max="0" value="0" aria-label="Step">
   <select name="speed" title="Speed"><option value="0">slow</option><option value="1" selected>normal</option><option value="2">fast</option><option value="3">fastest</option></select>
   <select name="view" title="Whose cards to show"><option value="spectator">Spectator view</option><option value="full">All cards</option><option value="ATTACKER">Attacker's eyes</option><option value="DEFENDER">Defender's eyes</option></select>

@@ -26,6 +26,9 @@ import { describeCell } from "./terrain.js";
  *   onCancel: () => void, onKey?: (key: string) => boolean}} ScreenHandlers
  */
 
+/** Below this zoom units are too small to tap comfortably; the first view zooms in to it. */
+const READABLE_ZOOM = 0.55;
+
 const LAYOUT = `
 <div class="game">
   <header class="topbar">
@@ -124,8 +127,9 @@ export class Screen {
     if (this.model && model.sel.unit && model.sel.unit !== this.model.sel.unit) this.anim.startSweep(performance.now());
     this.model = model;
     this.ctl = ctl;
+    this.hud.animate = this.anim.enabled;
     this.hud.render(model, ctl, (cell) => this.describe(cell));
-    if (first) this.fitCamera();
+    if (first) this.startCamera();
     this.painter.request();
   }
 
@@ -151,7 +155,7 @@ export class Screen {
     this.dpr = window.devicePixelRatio || 1;
     this.canvas.width = Math.round(this.vw * this.dpr);
     this.canvas.height = Math.round(this.vh * this.dpr);
-    if (!this.fitted && this.model?.view) this.fitCamera();
+    if (!this.fitted && this.model?.view) this.startCamera();
     this.painter.request();
   }
 
@@ -167,6 +171,23 @@ export class Screen {
     this.camera = { ...cam, cy: cam.cy + reserve / 2 / cam.zoom };
     this.fitted = true;
     this.painter.request();
+  }
+
+  /**
+   * The first view: the whole board if units are big enough to tap that way, else a
+   * readable zoom centred on this seat's units (all units for spectators).
+   */
+  startCamera() {
+    this.fitCamera();
+    const view = this.model?.view;
+    if (!view || !this.fitted || this.camera.zoom >= READABLE_ZOOM) return;
+    const side = this.model?.seat;
+    const mine = view.units.filter((u) => u.cell && (!side || u.side === side));
+    const points = mine.map((u) => this.renderer.cellPoint(/** @type {string} */ (u.cell))).filter((p) => p !== null);
+    if (!points.length) return;
+    const cx = points.reduce((sum, p) => sum + p[0], 0) / points.length;
+    const cy = points.reduce((sum, p) => sum + p[1], 0) / points.length;
+    this.setCamera({ cx, cy, zoom: READABLE_ZOOM });
   }
 
   /** @param {import("./types.js").Camera} cam */

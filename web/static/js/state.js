@@ -114,9 +114,20 @@ export function notify(model, text, level, now) {
   return { ...model, notice: { text, level, at: now } };
 }
 
+const REJECTED = /** @type {Record<string, string>} */ ({
+  stale_version: "The game moved on before your action arrived; here is the latest position",
+  not_your_turn: "It is not your decision now",
+  illegal_action: "That is not allowed",
+  rate_limited: "Too fast",
+  game_over: "The game is over",
+  forbidden: "Not allowed here",
+});
+
 /** A rejected action: show why, unlock the controls. @param {Model} model @param {import("./types.js").Reject} msg @param {number} now @returns {Model} */
 export function applyReject(model, msg, now) {
-  return { ...model, busy: false, notice: { text: msg.reason, level: "error", at: now } };
+  const lead = REJECTED[msg.code];
+  const text = lead ? `${lead} (${msg.reason}).` : msg.reason;
+  return { ...model, busy: false, notice: { text, level: "error", at: now } };
 }
 
 /** @param {Model} model @returns {Model} */

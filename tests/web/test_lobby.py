@@ -1,0 +1,116 @@
+"""The lobby: start a match three ways, share its links, list recent matches, hot-seat curtain."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import WebServer, shot
+from .driver import Board
+
+pytestmark = pytest.mark.browser
+
+
+def advanced(page: Any, seed: int = 7) -> None:
+    page.locator("details.advanced summary").click()
+    page.fill("[name=seed]", str(seed))
+    page.fill("[name=width]", "12")
+    page.fill("[name=height]", "15")
+
+
+def test_a_match_against_a_person_shows_both_seat_links_and_the_spectator_link(web: WebServer, new_page: Any) -> None:
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector(".recent table, .recent p")
+    shot(page, "lobby")
+    advanced(page)
+    page.get_by_role("button", name="Against a person").click()
+    links = page.locator(".created .link")
+    links.first.wait_for()
+    assert links.count() == 3
+    texts = [links.nth(i).inner_text() for i in range(3)]
+    assert "Attacker" in texts[0] and "/play/" in texts[0] and "#" in texts[0]
+    assert "Defender" in texts[1] and "Spectators" in texts[2] and "/watch/" in texts[2]
+    assert page.locator(".created [data-copy]").count() == 3
+    shot(page, "lobby-links")
+    attacker_url = page.locator(".created .link code").first.inner_text()
+    page.locator(".created .link").first.get_by_role("link", name="Open").click()
+    board = Board(page)
+    board.wait_ready()
+    assert board.state()["seat"] == "ATTACKER" and page.url == attacker_url
+    # The lobby now lists the match with a Resume link for the seat this browser opened.
+    match_id = attacker_url.split("/play/")[1].split("#")[0]
+    page.goto(web.base + "/")
+    row = page.locator(f"tr[data-match='{match_id}']")
+    row.wait_for()
+    assert row.get_by_role("link", name="Resume").count() == 1 and row.get_by_role("link", name="Watch").count() == 1
+
+
+def test_hot_seat_hides_each_side_behind_a_pass_the_device_curtain(web: WebServer, new_page: Any) -> None:
+    created = web.create(hotseat=True)
+    tokens = ".".join(seat["token"] for seat in created["seats"])
+    page = new_page()
+    page.goto(f"{web.base}/play/{created['match_id']}#{tokens}")
+    curtain = page.locator(".overlay.pass")
+    curtain.wait_for()
+    assert "Pass the device to Attacker" in curtain.inner_text()
+    page.get_by_role("button", name="I am Attacker").click()
+    board = Board(page)
+    board.wait_ready()
+    page.evaluate("window.taktik.setAnimations(false)")
+    assert board.state()["seat"] == "ATTACKER"
+    board.press("Draw a card")
+    board.wait_legal("STORE_BONUS")
+    board.press("Store it")
+    board.wait_legal("NEXT_PHASE")
+    board.button("Next: Move").click()
+    curtain.wait_for()
+    assert "Pass the device to Defender" in curtain.inner_text()
+    shot(page, "hotseat-pass")
+    # Behind the curtain nothing of either hand is on screen.
+    assert page.locator(".overlay.pass").is_visible()
+    page.keyboard.press("Enter")
+    board.wait("s.seat === 'DEFENDER' && s.legal.includes('PASS_REACTION')")
+    assert "Suppressive Fire" in page.locator(".cards").inner_text()
+    board.press("Pass")
+    curtain.wait_for()
+    page.get_by_role("button", name="I am Attacker").click()
+    board.wait("s.seat === 'ATTACKER' && s.legal.includes('MOVE_UNIT')")
+    assert "Artillery Support" in page.locator(".cards").inner_text()
+
+
+def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_page: Any) -> None:
+    page = new_page()
+    page.goto(web.base + "/")
+    advanced(page, seed=11)
+    page.get_by_role("button", name="Against the bot").click()
+    board = Board(page)
+    board.wait_ready()
+    page.evaluate("window.taktik.setAnimations(false)")
+    assert board.state()["seat"] == "ATTACKER"
+    # Whatever comes, move on as fast as possible (and pass in the bot's reaction windows)
+    # until the bot has played its whole turn and it is the attacker's turn 3.
+    for _ in range(40):
+        board.wait("s.toAct === 'ATTACKER' && !s.busy && s.legal.length > 0", timeout=30_000)
+        state = board.state()
+        if state["turn"] >= 3:
+            break
+        names = {a["type"] for a in board.legal()}
+        for kind, label in (("DRAW_CARD", "Draw"), ("END_TURN", "End turn"), ("NEXT_PHASE", "Next|Finish"),
+                            ("DISCARD_BONUS", "Discard"), ("ACCEPT_MALUS", "Accept"), ("PASS_REACTION", "Pass"),
+                            ("CHOOSE_MALUS_TARGETS", "")):
+            if kind in names:
+                if label:
+                    board.press(label)
+                else:
+                    victims = next(a for a in board.legal() if a["type"] == kind)["unit_ids"]
+                    version = state["version"]
+                    for unit in victims:
+                        board.click_unit(unit)
+                    board.wait_version(version + 1)
+                break
+        else:
+            raise AssertionError(f"no way forward from {names}")
+    assert board.state()["turn"] >= 3
+    assert any("DEFENDER" in line for line in board.state()["log"])

@@ -1,17 +1,23 @@
-"""The store seen from the event loop: every SQLite call runs on one dedicated thread.
+"""The store seen from the event loop: one thread owns SQLite and commits appends in groups.
 
-SQLite calls are short, but a commit waits for the disk (``synchronous=FULL``), so they
-never run on the event loop. One thread owns the connection, which also serialises all
-writes. Awaiting a write means it is committed.
+A commit waits for the disk (``synchronous=FULL``), so SQLite never runs on the event
+loop. One writer thread owns the connection and serialises everything. Appends that queue
+up while a commit is in flight are written together in the next transaction, so a busy
+server pays one disk sync per batch rather than per action (group commit); each append's
+awaiter resumes only after the commit that holds it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import queue
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .store import ActionRow, MatchRow, Progress, Store
 
@@ -19,44 +25,113 @@ __all__ = ["Database"]
 
 T = TypeVar("T")
 
+MAX_BATCH = 256
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    run: Callable[[], Any] | None  # None: an append, described by ``entry``
+    entry: tuple[str, ActionRow, Progress] | None
+    future: asyncio.Future[Any]
+    loop: asyncio.AbstractEventLoop
+
 
 class Database:
     """Async facade over a `Store`, running it on its own thread."""
 
     def __init__(self, store: Store) -> None:
         self._store = store
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="taktik-db")
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="taktik-db", daemon=True)
+        self._thread.start()
 
     @classmethod
     def open(cls, data_dir: Path) -> Database:
         """Open the store of ``data_dir`` (see `Store.open`)."""
         return cls(Store.open(data_dir))
 
-    async def _call(self, fn: Callable[..., T], *args: object) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+    async def _submit(self, run: Callable[[], T] | None, entry: tuple[str, ActionRow, Progress] | None = None) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put(_Job(run=run, entry=entry, future=future, loop=loop))
+        return await future
 
     async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow]) -> None:
-        await self._call(self._store.create_match, row, seats, prefix)
+        await self._submit(partial(self._store.create_match, row, seats, prefix))
 
     async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
-        await self._call(self._store.append, match_id, action, progress)
+        """Append one action; returns once it is committed (possibly with others)."""
+        await self._submit(None, (match_id, action, progress))
 
     async def mark_broken(self, match_id: str, reason: str) -> None:
-        await self._call(self._store.mark_broken, match_id, reason)
+        await self._submit(partial(self._store.mark_broken, match_id, reason))
 
     async def match_row(self, match_id: str) -> MatchRow | None:
-        return await self._call(self._store.match_row, match_id)
+        return await self._submit(partial(self._store.match_row, match_id))
 
     async def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
-        return await self._call(self._store.load, match_id)
+        return await self._submit(partial(self._store.load, match_id))
 
     async def action_at(self, match_id: str, ply: int) -> ActionRow | None:
-        return await self._call(self._store.action_at, match_id, ply)
+        return await self._submit(partial(self._store.action_at, match_id, ply))
 
     async def recent(self, limit: int) -> list[MatchRow]:
-        return await self._call(self._store.recent, limit)
+        return await self._submit(partial(self._store.recent, limit))
 
     def close(self) -> None:
-        """Finish queued calls, then close the store (call once nothing awaits it any more)."""
-        self._thread.shutdown(wait=True)
+        """Finish queued work, then close the store (call once nothing awaits it any more)."""
+        self._jobs.put(None)
+        self._thread.join()
         self._store.close()
+
+    # -- the writer thread ---------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._run(batch)
+                    return
+                batch.append(job)
+            self._run(batch)
+
+    def _run(self, batch: list[_Job]) -> None:
+        appends = [job for job in batch if job.run is None]
+        if appends:
+            try:
+                errors = self._store.append_many([job.entry for job in appends if job.entry is not None])
+            except Exception as err:
+                for job in appends:
+                    _settle(job, error=err)
+            else:
+                for job, error in zip(appends, errors, strict=True):
+                    _settle(job, error=error)
+        for job in batch:
+            if job.run is not None:
+                try:
+                    value = job.run()
+                except Exception as err:
+                    _settle(job, error=err)
+                else:
+                    _settle(job, value=value)
+
+
+def _settle(job: _Job, *, value: Any = None, error: BaseException | None = None) -> None:
+    def resolve() -> None:
+        if job.future.done():
+            return
+        if error is not None:
+            job.future.set_exception(error)
+        else:
+            job.future.set_result(value)
+
+    with contextlib.suppress(RuntimeError):  # that event loop is closed: nobody waits any more
+        job.loop.call_soon_threadsafe(resolve)

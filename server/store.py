@@ -189,16 +189,41 @@ class Store:
         Raises `StoreConflict` (and writes nothing) unless the match's stored version is
         ``action.ply``, and ``sqlite3.IntegrityError`` on a duplicate ply or client seq.
         """
+        error = self.append_many([(match_id, action, progress)])[0]
+        if error is not None:
+            raise error
+
+    def append_many(self, entries: Sequence[tuple[str, ActionRow, Progress]]) -> list[Exception | None]:
+        """Append several actions in one transaction (one disk sync): group commit.
+
+        Each entry succeeds or fails on its own (a savepoint each); the result lists, per
+        entry, None or the error that left it unwritten. If the commit itself fails,
+        nothing was written and that error is raised.
+        """
+        results: list[Exception | None] = []
         with self._transaction():
-            cursor = self._db.execute(
-                "UPDATE matches SET status=?, version=?, turn=?, phase=?, to_act=?, winner=?, victory_reason=?, "
-                "updated_at=? WHERE id=? AND version=? AND status='live'",
-                (progress.status, progress.version, progress.turn, progress.phase, progress.to_act, progress.winner,
-                 progress.victory_reason, time.time(), match_id, action.ply),
-            )
-            if cursor.rowcount != 1:
-                raise StoreConflict(f"match {match_id} is not live at version {action.ply}")
-            self._insert_actions(match_id, (action,))
+            for match_id, action, progress in entries:
+                self._db.execute("SAVEPOINT one")
+                try:
+                    self._append_one(match_id, action, progress)
+                except (StoreConflict, sqlite3.IntegrityError) as err:
+                    self._db.execute("ROLLBACK TO one")
+                    results.append(err)
+                else:
+                    results.append(None)
+                self._db.execute("RELEASE one")
+        return results
+
+    def _append_one(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        cursor = self._db.execute(
+            "UPDATE matches SET status=?, version=?, turn=?, phase=?, to_act=?, winner=?, victory_reason=?, "
+            "updated_at=? WHERE id=? AND version=? AND status='live'",
+            (progress.status, progress.version, progress.turn, progress.phase, progress.to_act, progress.winner,
+             progress.victory_reason, time.time(), match_id, action.ply),
+        )
+        if cursor.rowcount != 1:
+            raise StoreConflict(f"match {match_id} is not live at version {action.ply}")
+        self._insert_actions(match_id, (action,))
 
     def mark_broken(self, match_id: str, reason: str) -> None:
         """Record that a match's log no longer replays; it stays readable."""

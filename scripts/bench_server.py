@@ -1,0 +1,245 @@
+"""Benchmark `taktik serve`: many concurrent matches, two scripted clients each, on loopback.
+
+Starts a server process on a fresh data directory (unless ``--url`` points at one), creates
+``--matches`` matches, connects two WebSocket clients per match and lets every client
+play random legal actions taken from the messages it receives, each after a think time.
+Prints the actions per second the server accepted and the act→update latency (from
+sending ``act`` to receiving the ``state`` of the new version) at p50/p90/p99/max, with the
+server's CPU use and memory.
+
+    python scripts/bench_server.py --matches 500 --duration 60
+    python scripts/bench_server.py --matches 50 --think 0      # closed loop: throughput
+
+Latency is measured in the client process, so it includes that process's own scheduling
+delay; with a few hundred matches on two cores the clients cost about as much CPU as the
+server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_LIMITS: dict[str, float] = {"create_burst": 1_000_000, "create_rate": 1_000_000.0}
+UNTHROTTLED = {"message_burst": 1_000_000, "message_rate": 1_000_000.0, "action_burst": 1_000_000,
+               "action_rate": 1_000_000.0}
+"""Per-socket rates lifted for think times under half a second (the default allows 2 actions/s)."""
+
+
+class Incoming(msgspec.Struct):
+    """The parts of a server message a scripted client needs (the view is skipped unparsed)."""
+
+    type: str
+    version: int = 0
+    status: str = "live"
+    legal_actions: list[msgspec.Raw] = []
+    last_seq: int = 0
+    code: str | None = None
+
+
+_DECODE = msgspec.json.Decoder(Incoming)
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    rejects: Counter[str] = field(default_factory=Counter)
+    finished: int = 0
+    measuring: bool = False
+    client_cpu: float = 0.0
+
+
+@dataclass
+class Server:
+    url: str
+    proc: subprocess.Popen[bytes] | None = None
+
+    def cpu_seconds(self) -> float:
+        if self.proc is None:
+            return float("nan")
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mib(self) -> float:
+        if self.proc is None:
+            return float("nan")
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return float("nan")
+
+
+def start_server(data_dir: Path, port: int, unthrottled: bool, board_cache: int | None) -> Server:
+    limits = data_dir.parent / "limits.json"
+    limits.write_text(json.dumps(BENCH_LIMITS | (UNTHROTTLED if unthrottled else {})))
+    arguments = ["serve", "--port", str(port), "--data", str(data_dir), "--limits", str(limits), "--log-level",
+                 "warning"]
+    if board_cache is None:
+        launcher = ["-m", "server.cli"]
+    else:  # what-if experiment: the engine's private BoardInfo cache made larger (see --board-cache)
+        launcher = ["-c", f"import sys, engine.boardinfo as b; b._CACHE_LIMIT = {board_cache}; "
+                          "from server.cli import main; sys.exit(main(sys.argv[1:]))"]
+    proc = subprocess.Popen([sys.executable, *launcher, *arguments], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    assert proc.stdout is not None
+    for raw in proc.stdout:
+        line = raw.decode()
+        if "Taktik is running" in line:
+            port = int(line.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
+            break
+    else:
+        raise SystemExit("the server did not start")
+    proc.stdout.close()
+    return Server(url=f"http://127.0.0.1:{port}", proc=proc)
+
+
+def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(f"{url}/api/matches", data=json.dumps({"config": config}).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=120) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random) -> None:
+    async with connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        latest: list[Incoming] = []
+        arrived: dict[int, float] = {}
+        changed = asyncio.Event()
+        rejected: list[Incoming] = []
+
+        async def read() -> None:
+            async for frame in ws:
+                now = time.perf_counter()
+                message = _DECODE.decode(frame)
+                if message.type == "state" and (not latest or message.version >= latest[0].version):
+                    latest[:] = [message]
+                    arrived.setdefault(message.version, now)
+                elif message.type == "reject":
+                    rejected.append(message)
+                    if stats.measuring:
+                        stats.rejects[message.code or "?"] += 1
+                changed.set()
+
+        reader = asyncio.create_task(read())
+        seq = 0
+        try:
+            while time.perf_counter() < stop_at:
+                while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
+                    changed.clear()
+                    await changed.wait()
+                state = latest[0]
+                if state.status != "live":
+                    stats.finished += 1
+                    return
+                if think:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                seq = max(seq, state.last_seq) + 1
+                action = rng.choice(state.legal_actions)
+                sent = time.perf_counter()
+                rejected.clear()
+                await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
+                while latest[0].version <= state.version and not rejected:
+                    changed.clear()
+                    await changed.wait()
+                if rejected:
+                    await asyncio.sleep(0.5)
+                elif stats.measuring:
+                    stats.latencies.append(arrived[state.version + 1] - sent)
+        finally:
+            reader.cancel()
+
+
+async def run_clients(server: Server, matches: list[dict[str, Any]], args: argparse.Namespace) -> tuple[Stats, float]:
+    stats = Stats()
+    start = time.perf_counter()
+    stop_at = start + args.warmup + args.duration + 3600  # the clients are cancelled after the window
+    ws_base = server.url.replace("http://", "ws://")
+    rng = random.Random(args.seed)
+    tasks = [
+        asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
+                                   random.Random(rng.random())))
+        for m in matches for seat in m["seats"]
+    ]
+    await asyncio.sleep(args.warmup)
+    stats.measuring = True
+    cpu0, own0, t0 = server.cpu_seconds(), time.process_time(), time.perf_counter()
+    await asyncio.sleep(args.duration)
+    stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    cpu = (server.cpu_seconds() - cpu0) / elapsed
+    stats.client_cpu = (time.process_time() - own0) / elapsed
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return stats, cpu
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=500)
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client waits before acting (uniform in 0.5x..1.5x; 0: none)")
+    parser.add_argument("--rounds", type=int, default=15, help="round limit of the benchmark games")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", default=None, help="use a running server instead of starting one")
+    parser.add_argument("--board-cache", type=int, default=None, metavar="N",
+                        help="experiment: start the server with the engine's private board_info cache raised to N "
+                             "entries (it holds 64, fewer than the live boards of a busy server)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="taktik-bench-") as tmp:
+        if args.url:
+            server = Server(url=args.url)
+        else:
+            server = start_server(Path(tmp) / "data", 0, args.think < 0.5, args.board_cache)
+        try:
+            config = {"victory": {"round_limit": {"max_rounds": args.rounds}}}
+            began = time.perf_counter()
+            with ThreadPoolExecutor(8) as pool:
+                matches = list(pool.map(lambda _: create(server.url, config), range(args.matches)))
+            print(f"created {len(matches)} matches in {time.perf_counter() - began:.1f} s")
+            stats, cpu = asyncio.run(run_clients(server, matches, args))
+            rss = server.rss_mib()
+        finally:
+            if server.proc is not None:
+                server.proc.terminate()
+                server.proc.wait(60)
+    lat = [x * 1000 for x in stats.latencies]
+    print(f"matches {args.matches}, clients {2 * args.matches}, think {args.think} s, measured {args.duration:.0f} s")
+    print(f"actions/s {len(lat) / args.duration:.1f}  (games finished: {stats.finished // 2})")
+    if lat:
+        print(f"act->update latency ms: p50 {statistics.median(lat):.2f}  p90 {percentile(lat, 0.9):.2f}  "
+              f"p99 {percentile(lat, 0.99):.2f}  max {max(lat):.2f}")
+    print(f"server CPU {cpu * 100:.0f}% of one core, RSS {rss:.0f} MiB; clients' CPU {stats.client_cpu * 100:.0f}%; "
+          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -42,6 +42,7 @@ class Database:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._closed = False
         self._thread = threading.Thread(target=self._work, name="taktik-db", daemon=True)
         self._thread.start()
 
@@ -51,6 +52,8 @@ class Database:
         return cls(Store.open(data_dir))
 
     async def _submit(self, run: Callable[[], T] | None, entry: tuple[str, ActionRow, Progress] | None = None) -> T:
+        if self._closed:
+            raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put(_Job(run=run, entry=entry, future=future, loop=loop))
@@ -79,7 +82,10 @@ class Database:
         return await self._submit(partial(self._store.recent, limit))
 
     def close(self) -> None:
-        """Finish queued work, then close the store (call once nothing awaits it any more)."""
+        """Finish queued work, then close the store; later calls raise RuntimeError."""
+        if self._closed:
+            return
+        self._closed = True
         self._jobs.put(None)
         self._thread.join()
         self._store.close()

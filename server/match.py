@@ -16,16 +16,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from msgspec.structs import replace
-
 from engine import (
     Action,
     GameConfig,
-    GameRecord,
     GameState,
     Side,
     describe_event,
-    encode_action,
     legal_actions,
     player_view,
 )
@@ -123,8 +119,12 @@ class Match:
             self._legal = tuple(legal_actions(self.state)) if self.status == "live" else ()
         return self._legal
 
-    def advance(self, state: GameState, action: Action, row: ActionRow) -> None:
-        """Take the committed ``action`` (whose log row is ``row``) into memory."""
+    def advance(self, state: GameState, action: Action, row: ActionRow,
+                legal: tuple[Action, ...] | None = None) -> None:
+        """Take the committed ``action`` (whose log row is ``row``) into memory.
+
+        ``legal`` may carry ``legal_actions(state)`` when the caller already computed it.
+        """
         self.state = state
         self.actions.append(action)
         self.hashes.append(row.state_hash)
@@ -132,7 +132,7 @@ class Match:
         if state.to_act is None:
             self.status = "over"
         self._texts.clear()
-        self._legal = None
+        self._legal = legal if self.status == "live" else ()
         self.touched = time.monotonic()
 
     def mark_broken(self, reason: str) -> None:
@@ -163,16 +163,6 @@ class Match:
                 max_message_bytes=max_message_bytes,
             )
         )
-
-    def record(self) -> GameRecord:
-        """The game record; seed and hashes only once the game is over (they would leak secrets)."""
-        if self.status == "over":
-            return GameRecord(config=self.config, actions=tuple(self.actions), hashes=tuple(self.hashes))
-        return GameRecord(config=replace(self.config, seed=None), actions=tuple(self.actions), hashes=None)
-
-    def action_text(self, ply: int) -> str:
-        """Canonical JSON of the action at ``ply``."""
-        return encode_action(self.actions[ply])
 
     def _update(self, seat: Side | None) -> StateUpdate:
         view = player_view(self.state, seat)

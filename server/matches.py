@@ -29,6 +29,7 @@ from engine import (
     Side,
     decode_action,
     encode_action,
+    legal_actions,
     new_game,
     player_view,
     reduce,
@@ -229,6 +230,9 @@ class MatchService:
             decode_action(payload, match.state)
             state = reduce(match.state, action)
             digest = state_hash(state)
+            # Computed now, before the commit: an engine failure here still changes nothing,
+            # and the engine's per-board caches are warm.
+            legal = tuple(legal_actions(state)) if state.to_act is not None else ()
         except InvalidAction as err:
             return _reject("bad_message", str(err), seq)
         except IllegalAction as err:
@@ -244,7 +248,7 @@ class MatchService:
             log.exception("could not log action %d of match %s", row.ply, match.id)
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)
-        match.advance(state, action, row)
+        match.advance(state, action, row, legal)
         self._fan_out(match)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)

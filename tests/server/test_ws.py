@@ -91,6 +91,8 @@ def test_a_whole_game_two_seats_and_a_spectator(server: LiveServer) -> None:
         seats = {seat: await Peer.seated(server, match_id, token) for seat, token in tokens.items()}
         spectator = await Peer.seated(server, match_id, None)
         final = await play_out(seats, [spectator], random.Random(5))
+        seq = await seats["DEFENDER"].act({"type": "NEXT_PHASE"})
+        assert (await seats["DEFENDER"].reply(seq))["code"] == "game_over"
         for peer in [*seats.values(), spectator]:
             await peer.close()
         return seats, spectator, final

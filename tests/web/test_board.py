@@ -116,3 +116,31 @@ def test_a_phone_taps_units_and_cells(web: WebServer, new_page: Any) -> None:
     x, y = board.point("G2")
     page.touchscreen.tap(x, y)
     board.wait("s.selected === 'A7'")
+
+
+def test_a_two_finger_pinch_zooms_and_keys_drive_the_game(web: WebServer, new_page: Any) -> None:
+    created = web.create()
+    board = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    page = board.page
+    before = page.evaluate("window.taktik.camera().zoom")
+    page.evaluate("""() => {
+      const c = document.querySelector('canvas.board-canvas');
+      const r = c.getBoundingClientRect();
+      const at = (id, type, x, y) => c.dispatchEvent(new PointerEvent(type, {pointerId: id, pointerType: 'touch',
+        clientX: r.left + x, clientY: r.top + y, bubbles: true, isPrimary: id === 1}));
+      at(1, 'pointerdown', 300, 300); at(2, 'pointerdown', 340, 300);
+      for (let i = 1; i <= 10; i++) { at(1, 'pointermove', 300 - 8 * i, 300); at(2, 'pointermove', 340 + 8 * i, 300); }
+      at(1, 'pointerup', 220, 300); at(2, 'pointerup', 420, 300);
+    }""")
+    assert page.evaluate("window.taktik.camera().zoom") > before * 2
+    assert board.state()["selected"] is None  # a pinch is not a tap
+    page.keyboard.press("d")
+    board.wait_legal("STORE_BONUS")
+    page.keyboard.press("s")
+    board.wait_legal("NEXT_PHASE")
+    board.click_unit("A7")
+    board.wait("s.selected === 'A7'")
+    page.keyboard.press("Escape")
+    board.wait("s.selected === null")
+    page.keyboard.press("Enter")  # the primary button: Next
+    board.wait("s.phase === 'MOVEMENT'")

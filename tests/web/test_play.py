@@ -94,6 +94,41 @@ def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> No
         assert board.page.errors == []
 
 
+def test_a_hit_is_animated_and_leaves_the_target_marked_damaged(web: WebServer, new_page: Any) -> None:
+    _, att, dfn = seats(web, new_page)
+    att.press("Draw a card")
+    att.press("Store it")
+    att.press("Next: Move")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.wait_legal("MOVE_UNIT")
+    att.click_unit("A7")
+    att.click_cell("H6")  # across the bridge, next to D9
+    att.wait("s.log.some(l => l.includes('to H6'))")
+    att.press("Next: Attack")
+    att.click_unit("A7")
+    att.click_unit("D9")
+    att.wait_legal("WITHDRAW_ATTACK")
+    att.press("Next: Dice")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.press("Roll the die")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.wait_legal("RESOLVE_ATTACK")
+    assert "HIT" in att.page.locator(".roll").inner_text()
+    att.page.evaluate("window.taktik.setAnimations(true)")
+    att.button("Apply the result").click()
+    att.wait("s.log.some(l => l.includes('D9 was damaged'))")
+    att.page.wait_for_timeout(250)
+    shot(att, "hit-animation")
+    att.page.keyboard.press(" ")  # skips the animation
+    assert att.units()["D9"]["hp"] == 1
+    att.page.mouse.move(*att.point("H7"))
+    att.page.wait_for_function("document.querySelector('.hoverinfo').textContent.includes('damaged')")
+    shot(att, "damaged-badge")
+
+
 def test_a_bonus_card_is_aimed_at_a_highlighted_unit(web: WebServer, new_page: Any) -> None:
     _, att, _ = seats(web, new_page)
     att.press("Draw a card")

@@ -1,21 +1,22 @@
 // @ts-check
 /**
  * The tile art: manifest.json and every image it names (assets/tiles/, docs/tiles.md),
- * loaded once. Also what the renderer and picking derive from the pixels: pre-scaled copies
- * for crisp drawing at the current zoom, alpha masks of unit sprites for exact picking, and
- * which base tiles rise above their face (trees, houses) and so can hide a cell behind them.
+ * loaded once. Also what the renderer and picking derive from the pixels: alpha masks of
+ * unit sprites for exact picking, and which base tiles rise above their face (trees,
+ * houses) and so can hide a cell behind them. Images are drawn as they are: the canvas's
+ * high-quality smoothing downsamples them (mipmapped) as well as pre-scaled copies did, and
+ * faster (measured with scripts/bench_client.py).
  */
 
 /** @typedef {import("./types.js").Manifest} Manifest */
 
 /**
- * @typedef {{manifest: Manifest, images: Map<string, HTMLImageElement>, masks: Map<string, Mask>,
- *   tall: Set<string>, scaled: (name: string, width: number) => CanvasImageSource}} Assets
+ * @typedef {{manifest: Manifest, images: Map<string, HTMLImageElement>, image: (name: string) => HTMLImageElement,
+ *   mask: (name: string) => Mask, tall: (name: string) => boolean}} Assets
  * @typedef {{w: number, h: number, bits: Uint8Array}} Mask
  */
 
 const MASK_SIZE = 96;
-const CACHE_LIMIT = 600;
 
 /**
  * Load the manifest and every image (rejects if any fails).
@@ -23,67 +24,54 @@ const CACHE_LIMIT = 600;
  * @returns {Promise<Assets>}
  */
 export async function loadAssets(base = "/assets/tiles/") {
+  const early = /** @type {any} */ (window).taktikArt;
+  const { manifest, images: started } = early ? await early : await startLoading(base);
+  /** @type {Map<string, HTMLImageElement>} */
+  const images = new Map();
+  await Promise.all(Object.entries(/** @type {Record<string, HTMLImageElement>} */ (started)).map(async ([name, img]) => {
+    await img.decode();
+    images.set(name, img);
+  }));
+  /** @type {Map<string, Mask>} */
+  const masks = new Map();
+  /** @type {Map<string, boolean>} */
+  const tallness = new Map();
+  const image = (/** @type {string} */ name) => /** @type {HTMLImageElement} */ (images.get(name));
+  return {
+    manifest,
+    images,
+    image,
+    // Derived from the pixels on first use, so they cost nothing before the first paint.
+    mask: (name) => {
+      let mask = masks.get(name);
+      if (!mask) masks.set(name, (mask = alphaMask(image(name))));
+      return mask;
+    },
+    tall: (name) => {
+      let tall = tallness.get(name);
+      if (tall === undefined) tallness.set(name, (tall = risesAboveFace(image(name), manifest)));
+      return tall;
+    },
+  };
+}
+
+/**
+ * Fetch the manifest and start every image (what js/preload.js does early on board pages).
+ * @param {string} base
+ * @returns {Promise<{manifest: Manifest, images: Record<string, HTMLImageElement>}>}
+ */
+async function startLoading(base) {
   const response = await fetch(`${base}manifest.json`);
   if (!response.ok) throw new Error(`tile manifest: HTTP ${response.status}`);
   /** @type {Manifest} */
   const manifest = await response.json();
-  const images = new Map();
-  await Promise.all(Object.entries(manifest.images).map(async ([name, entry]) => {
-    const img = new Image();
-    img.src = base + entry.file;
-    await img.decode();
-    images.set(name, img);
-  }));
-  const masks = new Map();
-  const tall = new Set();
+  /** @type {Record<string, HTMLImageElement>} */
+  const images = {};
   for (const [name, entry] of Object.entries(manifest.images)) {
-    const img = images.get(name);
-    if (entry.group === "unit") masks.set(name, alphaMask(img));
-    if (entry.group === "terrain" && risesAboveFace(img, manifest)) tall.add(name);
+    images[name] = new Image();
+    images[name].src = base + entry.file;
   }
-  /** @type {Map<string, HTMLCanvasElement>} */
-  const cache = new Map();
-  const scaled = (/** @type {string} */ name, /** @type {number} */ width) => {
-    const w = Math.max(1, Math.round(width));
-    const key = `${name}@${w}`;
-    let canvas = cache.get(key);
-    if (!canvas) {
-      if (cache.size > CACHE_LIMIT) cache.clear();
-      canvas = resample(images.get(name), w);
-      cache.set(key, canvas);
-    }
-    return canvas;
-  };
-  return { manifest, images, masks, tall, scaled };
-}
-
-/**
- * A copy of `img` `width` pixels wide, downscaled in halving steps for a clean result.
- * @param {HTMLImageElement} img @param {number} width
- */
-function resample(img, width) {
-  /** @type {CanvasImageSource} */
-  let source = img;
-  let sw = img.naturalWidth;
-  let sh = img.naturalHeight;
-  while (sw / 2 >= width * 1.5) {
-    const half = document.createElement("canvas");
-    half.width = Math.round(sw / 2);
-    half.height = Math.round(sh / 2);
-    const hctx = /** @type {CanvasRenderingContext2D} */ (half.getContext("2d"));
-    hctx.imageSmoothingQuality = "high";
-    hctx.drawImage(source, 0, 0, half.width, half.height);
-    source = half;
-    sw = half.width;
-    sh = half.height;
-  }
-  const out = document.createElement("canvas");
-  out.width = width;
-  out.height = Math.max(1, Math.round((img.naturalHeight * width) / img.naturalWidth));
-  const ctx = /** @type {CanvasRenderingContext2D} */ (out.getContext("2d"));
-  ctx.imageSmoothingQuality = "high";
-  ctx.drawImage(source, 0, 0, out.width, out.height);
-  return out;
+  return { manifest, images };
 }
 
 /** @param {HTMLImageElement} img @returns {Mask} */

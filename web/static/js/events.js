@@ -43,7 +43,11 @@ export function bindBoard(el, on) {
   /** @param {PointerEvent} e */
   const onDown = (e) => {
     if (e.pointerType === "mouse" && e.button !== 0) return;
-    el.setPointerCapture?.(e.pointerId);
+    try {
+      el.setPointerCapture(e.pointerId); // keep the drag when the pointer leaves the canvas
+    } catch {
+      // not an active pointer (synthetic events): dragging still works inside the canvas
+    }
     const [x, y] = local(e);
     down.set(e.pointerId, { x, y, x0: x, y0: y });
     if (down.size === 1) moved = false;

@@ -35,6 +35,7 @@ export function exposeHooks(page) {
     units: () => page.model().view?.units ?? [],
     firstPaint: () => screen.firstPaint,
     frames: () => screen.renderer.frames,
+    paintTimes: () => screen.paintTimes.slice(),
     camera: () => ({ ...screen.camera }),
     /** @param {boolean} on */
     setAnimations: (on) => screen.anim.setEnabled(on),

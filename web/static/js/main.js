@@ -10,7 +10,6 @@
 
 import { loadCatalog, rememberSeats, storedSeats } from "./api.js";
 import { loadAssets } from "./assets.js";
-import { Game } from "./game.js";
 import { exposeHooks } from "./hooks.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -29,12 +28,11 @@ async function main() {
     const { startLobby } = await import("./lobby.js");
     return startLobby(root);
   }
-  const [assets, catalog] = await Promise.all([loadAssets(), loadCatalog()]);
-  if (page === "replay") {
-    const { startReplay } = await import("./replay.js");
-    return exposeHooks(startReplay(root, assets, catalog, id));
-  }
-  const game = new Game(root, assets, catalog, id, page === "play" ? seatTokens() : []);
+  // The art, the card texts and the rest of the code load side by side.
+  const view = page === "replay" ? import("./replay.js") : import("./game.js");
+  const [assets, catalog, module] = await Promise.all([loadAssets(), loadCatalog(), view]);
+  if ("startReplay" in module) return exposeHooks(module.startReplay(root, assets, catalog, id));
+  const game = new module.Game(root, assets, catalog, id, page === "play" ? seatTokens() : []);
   exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop() });
 }
 

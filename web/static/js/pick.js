@@ -41,8 +41,8 @@ export function hitTest(grid, assets, units, wx, wy) {
     if (!type) continue;
     const [left, top, side] = unitRect(grid, x, y, type, assets.manifest.units);
     if (wx < left || wy < top || wx >= left + side || wy >= top + side) continue;
-    const mask = assets.masks.get(type.images[unit.side]);
-    if (mask && maskHit(mask, (wx - left) / side, (wy - top) / side)) return { cell: unit.cell, unit: unit.id };
+    const mask = assets.mask(type.images[unit.side]);
+    if (maskHit(mask, (wx - left) / side, (wy - top) / side)) return { cell: unit.cell, unit: unit.id };
   }
   const xy = pickCell(grid, wx, wy);
   if (!xy) return { cell: null, unit: null };

@@ -30,6 +30,8 @@ import { cellImages, parseBoard } from "./terrain.js";
  */
 
 const CHUNK = 512;
+const MAX_CHUNKS = 48; // 1 MB each
+const CHUNK_BUDGET_MS = 10; // per frame, when a new zoom level is being prepared
 const EDGE = 48; // world px around the board for the coordinate labels
 const UNIT_RISE = 90; // how far a unit sprite reaches above its cell point
 const MARKS = /** @type {Record<string, string>} */ ({
@@ -52,14 +54,15 @@ export class Renderer {
     this.grid = null;
     /** @type {string[][]} tile images per cell (index y·W + x) */
     this.tiles = [];
-    /** @type {boolean[]} whether the cell's base tile rises above its face */
-    this.tall = [];
     this.boardKey = "";
     /** @type {import("./terrain.js").Terrain|null} */
     this.terrain = null;
-    /** @type {Map<string, HTMLCanvasElement>} */
+    /** @type {Map<string, HTMLCanvasElement>} terrain chunks of the zoom level on screen */
     this.chunks = new Map();
     this.level = 0;
+    /** @type {Map<string, HTMLCanvasElement>} chunks of the zoom level being prepared */
+    this.next = new Map();
+    this.nextLevel = 0;
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
     this.frames = 0;
   }
@@ -71,18 +74,21 @@ export class Renderer {
     this.boardKey = key;
     const terrain = parseBoard(view.board);
     this.terrain = terrain;
-    const { manifest, tall } = this.assets;
+    const { manifest } = this.assets;
     this.grid = makeGrid(view.board.width, view.board.height, manifest.tile);
     this.tiles = terrain.cells.map((cell) => cellImages(cell, manifest));
-    this.tall = this.tiles.map((names) => tall.has(names[0]));
     const b = boardBounds(this.grid);
     this.bounds = { x: b.x - EDGE, y: b.y - EDGE, w: b.w + 2 * EDGE, h: b.h + 2 * EDGE };
-    this.chunks.clear();
+    this.chunks = new Map();
+    this.next = new Map();
+    this.level = 0;
+    this.nextLevel = 0;
   }
 
   /**
-   * Paint one frame.
+   * Paint one frame; true when another frame is needed (a zoom level still being prepared).
    * @param {Scene} scene
+   * @returns {boolean}
    */
   draw(scene) {
     const { ctx, canvas } = this;
@@ -90,54 +96,101 @@ export class Renderer {
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     const grid = this.grid;
     const view = scene.model.view;
-    if (!grid || !view) return;
+    if (!grid || !view) return false;
     const { camera: cam, vw, vh, dpr } = scene;
     const scale = cam.zoom * dpr;
-    const level = 2 ** (Math.ceil(Math.log2(scale) * 3 - 1e-9) / 3);
-    if (level !== this.level) {
-      this.level = level;
-      this.chunks.clear();
+    const want = 2 ** (Math.ceil(Math.log2(scale) * 3 - 1e-9) / 3);
+    let more = false;
+    if (want !== this.level) {
+      // Build the new zoom level's visible chunks a few at a time; until they are all
+      // there, keep showing the old level, scaled (one frame's budget each time).
+      if (this.nextLevel !== want) {
+        this.nextLevel = want;
+        this.next = new Map();
+      }
+      if (!this.chunks.size || this.prepare(scene, want, performance.now() + CHUNK_BUDGET_MS)) {
+        this.level = want;
+        this.chunks = this.next;
+        this.next = new Map();
+        this.nextLevel = 0;
+      } else {
+        more = true;
+      }
     }
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = "high";
-    this.drawChunks(scene, level);
+    this.drawChunks(scene, this.level);
     ctx.setTransform(scale, 0, 0, scale, (vw / 2 - cam.cx * cam.zoom) * dpr, (vh / 2 - cam.cy * cam.zoom) * dpr);
     const rect = visibleRect(cam, vw, vh);
-    this.drawMarks(scene, rect, level);
+    this.drawMarks(scene, rect);
     this.drawTraces(scene);
-    this.drawUnits(scene, rect, level);
+    this.drawUnits(scene, rect);
     this.drawArrows(scene);
     this.drawEffects(scene);
     this.frames += 1;
+    return more;
   }
 
-  /** @param {Scene} scene @param {number} level */
-  drawChunks(scene, level) {
-    const { camera: cam, vw, vh, dpr } = scene;
+  /**
+   * Chunk indices of the board that the viewport shows at `level`.
+   * @param {Scene} scene @param {number} level
+   * @returns {Array<[number, number]>}
+   */
+  visibleChunks(scene, level) {
     const size = CHUNK / level;
     const b = this.bounds;
-    const rect = visibleRect(cam, vw, vh);
+    const rect = visibleRect(scene.camera, scene.vw, scene.vh);
     const i0 = Math.max(0, Math.floor((rect.x - b.x) / size));
     const i1 = Math.min(Math.ceil(b.w / size) - 1, Math.floor((rect.x + rect.w - b.x) / size));
     const j0 = Math.max(0, Math.floor((rect.y - b.y) / size));
     const j1 = Math.min(Math.ceil(b.h / size) - 1, Math.floor((rect.y + rect.h - b.y) / size));
+    /** @type {Array<[number, number]>} */
+    const out = [];
+    for (let j = j0; j <= j1; j++) for (let i = i0; i <= i1; i++) out.push([i, j]);
+    return out;
+  }
+
+  /**
+   * Build missing visible chunks of `level` into the next cache until `deadline`; true when all are there.
+   * @param {Scene} scene @param {number} level @param {number} deadline
+   */
+  prepare(scene, level, deadline) {
+    for (const [i, j] of this.visibleChunks(scene, level)) {
+      if (this.next.has(`${i},${j}`)) continue;
+      if (performance.now() > deadline) return false;
+      this.chunk(i, j, level, this.next);
+    }
+    return true;
+  }
+
+  /** The terrain chunks in view, each stretched so neighbours share their edges exactly. @param {Scene} scene @param {number} level */
+  drawChunks(scene, level) {
+    const { camera: cam, vw, vh, dpr } = scene;
+    const size = CHUNK / level;
+    const b = this.bounds;
     const px = (/** @type {number} */ wx) => Math.round(((wx - cam.cx) * cam.zoom + vw / 2) * dpr);
     const py = (/** @type {number} */ wy) => Math.round(((wy - cam.cy) * cam.zoom + vh / 2) * dpr);
-    for (let j = j0; j <= j1; j++) {
-      for (let i = i0; i <= i1; i++) {
-        const chunk = this.chunk(i, j, level);
-        const x0 = px(b.x + i * size);
-        const y0 = py(b.y + j * size);
-        this.ctx.drawImage(chunk, x0, y0, px(b.x + (i + 1) * size) - x0, py(b.y + (j + 1) * size) - y0);
-      }
+    for (const [i, j] of this.visibleChunks(scene, level)) {
+      const chunk = this.chunk(i, j, level, this.chunks);
+      const x0 = px(b.x + i * size);
+      const y0 = py(b.y + j * size);
+      this.ctx.drawImage(chunk, x0, y0, px(b.x + (i + 1) * size) - x0, py(b.y + (j + 1) * size) - y0);
     }
   }
 
-  /** @param {number} i @param {number} j @param {number} level */
-  chunk(i, j, level) {
+  /**
+   * The chunk (i, j) of `level` from `cache`, drawn now if missing (least recently used go first).
+   * @param {number} i @param {number} j @param {number} level @param {Map<string, HTMLCanvasElement>} cache
+   */
+  chunk(i, j, level, cache) {
     const key = `${i},${j}`;
-    const cached = this.chunks.get(key);
-    if (cached) return cached;
+    const cached = cache.get(key);
+    if (cached) {
+      cache.delete(key);
+      cache.set(key, cached);
+      return cached;
+    }
+    if (cache.size >= MAX_CHUNKS) cache.delete(/** @type {string} */ (cache.keys().next().value));
     const grid = /** @type {Grid} */ (this.grid);
     const size = CHUNK / level;
     const x0 = this.bounds.x + i * size;
@@ -149,18 +202,18 @@ export class Renderer {
     c.imageSmoothingQuality = "high";
     c.setTransform(level, 0, 0, level, -x0 * level, -y0 * level);
     for (const [x, y] of cellsIn(grid, { x: x0, y: y0, w: size, h: size }, grid.tileH, grid.tileH)) {
-      this.drawCell(c, x, y, level);
+      this.drawCell(c, x, y);
     }
     this.drawEdgeLabels(c, { x: x0, y: y0, w: size, h: size });
-    this.chunks.set(key, canvas);
+    cache.set(key, canvas);
     return canvas;
   }
 
-  /** Base tile and overlays of one cell. @param {CanvasRenderingContext2D} c @param {number} x @param {number} y @param {number} level */
-  drawCell(c, x, y, level) {
+  /** Base tile and overlays of one cell. @param {CanvasRenderingContext2D} c @param {number} x @param {number} y */
+  drawCell(c, x, y) {
     const grid = /** @type {Grid} */ (this.grid);
     const [l, t, w, h] = tileRect(grid, x, y);
-    for (const name of this.tiles[y * grid.width + x]) c.drawImage(this.assets.scaled(name, w * level), l, t, w, h);
+    for (const name of this.tiles[y * grid.width + x]) c.drawImage(this.assets.image(name), l, t, w, h);
   }
 
   /** Column letters beyond the north-east edge, row numbers beyond the north-west edge. @param {CanvasRenderingContext2D} c @param {{x: number, y: number, w: number, h: number}} rect */
@@ -183,8 +236,8 @@ export class Renderer {
     }
   }
 
-  /** Highlights per cell (§12 offsets 4–7), with taller cells in front redrawn over them. @param {Scene} scene @param {any} rect @param {number} level */
-  drawMarks(scene, rect, level) {
+  /** Highlights per cell (§12 offsets 4–7), with taller cells in front redrawn over them. @param {Scene} scene @param {any} rect */
+  drawMarks(scene, rect) {
     const grid = /** @type {Grid} */ (this.grid);
     const { ctx } = this;
     const marks = new Map(scene.ctl ? scene.ctl.cellMarks : []);
@@ -206,16 +259,17 @@ export class Renderer {
       ctx.globalAlpha = kind === "move" && origin
         ? scene.anim.sweepAlpha(Math.abs(x - origin[0]) + Math.abs(y - origin[1]), scene.now)
         : 0.95;
-      ctx.drawImage(this.assets.scaled(name, w * level), l, t, w, h);
+      ctx.drawImage(this.assets.image(name), l, t, w, h);
       ctx.globalAlpha = 1;
-      this.redrawFront(x, y, level);
+      this.redrawFront(x, y);
     }
   }
 
-  /** Redraw the tall cells just in front of (x, y), clipped to its face, so trees stay in front. @param {number} x @param {number} y @param {number} level */
-  redrawFront(x, y, level) {
+  /** Redraw the tall cells just in front of (x, y), clipped to its face, so trees stay in front. @param {number} x @param {number} y */
+  redrawFront(x, y) {
     const grid = /** @type {Grid} */ (this.grid);
-    const front = [[x + 1, y], [x, y + 1]].filter(([fx, fy]) => onBoard(grid, fx, fy) && this.tall[fy * grid.width + fx]);
+    const front = [[x + 1, y], [x, y + 1]]
+      .filter(([fx, fy]) => onBoard(grid, fx, fy) && this.assets.tall(this.tiles[fy * grid.width + fx][0]));
     if (!front.length) return;
     const { ctx } = this;
     const [cx, cy] = faceCentre(grid, x, y);
@@ -227,7 +281,7 @@ export class Renderer {
     ctx.lineTo(cx - grid.halfW, cy);
     ctx.closePath();
     ctx.clip();
-    for (const [fx, fy] of front) this.drawCell(ctx, fx, fy, level);
+    for (const [fx, fy] of front) this.drawCell(ctx, fx, fy);
     ctx.restore();
   }
 
@@ -263,8 +317,8 @@ export class Renderer {
     return xy && this.grid ? faceCentre(this.grid, xy[0], xy[1]) : null;
   }
 
-  /** Units in painter's order, with their glow, damaged badge and id tag. @param {Scene} scene @param {any} rect @param {number} level */
-  drawUnits(scene, rect, level) {
+  /** Units in painter's order, with their glow, damaged badge and id tag. @param {Scene} scene @param {any} rect */
+  drawUnits(scene, rect) {
     const grid = /** @type {Grid} */ (this.grid);
     const view = /** @type {View} */ (scene.model.view);
     const { ctx, assets } = this;
@@ -289,9 +343,9 @@ export class Renderer {
       const mark = marks.get(unit.id);
       if (mark) this.glow(gx, gy, mark, unit.side);
       ctx.globalAlpha = scene.anim.appearOf(unit.id, scene.now);
-      ctx.drawImage(assets.scaled(type.images[unit.side], side * level), left, top, side, side);
+      ctx.drawImage(assets.image(type.images[unit.side]), left, top, side, side);
       const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
-      if (unit.hp > 0 && unit.hp < full) this.badge(type.images[unit.side], left, top, side, level);
+      if (unit.hp > 0 && unit.hp < full) this.badge(type.images[unit.side], left, top, side);
       ctx.globalAlpha = 1;
       if (showTags) this.tag(unit.id, gx, gy, unit.side, mark === "attack", scene.camera.zoom);
     }
@@ -319,15 +373,15 @@ export class Renderer {
     }
   }
 
-  /** @param {string} sprite @param {number} left @param {number} top @param {number} side @param {number} level */
-  badge(sprite, left, top, side, level) {
+  /** @param {string} sprite @param {number} left @param {number} top @param {number} side */
+  badge(sprite, left, top, side) {
     const entry = this.assets.manifest.images[sprite];
     const badgeName = this.assets.manifest.badges.damaged;
     const badge = this.assets.manifest.images[badgeName];
     const k = side / entry.size[0];
     const [bx, by] = entry.badge ?? [entry.size[0] * 0.7, entry.size[1] * 0.15];
     const bw = badge.size[0] * k;
-    this.ctx.drawImage(this.assets.scaled(badgeName, bw * level), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
+    this.ctx.drawImage(this.assets.image(badgeName), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
   }
 
   /**
@@ -402,7 +456,7 @@ export class Renderer {
     ctx.lineTo(x1 - Math.cos(angle + 0.45) * 18, y1 - Math.sin(angle + 0.45) * 18);
     ctx.closePath();
     ctx.fill();
-    if (text) this.word(text, mx, my + 8, text === "HIT" ? "#ff8a70" : "#e2e6ee", 1);
+    if (text) this.word(text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9);
     ctx.restore();
   }
 
@@ -442,7 +496,7 @@ export class Renderer {
         if (!xy || !type) continue;
         const [left, top, side] = unitRect(grid, xy[0], xy[1], type, assets.manifest.units);
         ctx.globalAlpha = 1 - t;
-        ctx.drawImage(assets.scaled(type.images[a.unit.side], side * this.level), left, top + t * 12, side, side);
+        ctx.drawImage(assets.image(type.images[a.unit.side]), left, top + t * 12, side, side);
         ctx.globalAlpha = 1;
       }
     }

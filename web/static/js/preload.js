@@ -1,0 +1,25 @@
+// @ts-check
+/**
+ * A classic (non-module) script, run as soon as it arrives: on board pages it starts fetching
+ * the tile manifest and every image while the ES modules are still loading. js/assets.js
+ * picks the requests up from `window.taktikArt` instead of starting its own.
+ */
+(() => {
+  if (location.pathname === "/" || location.pathname.startsWith("/static/")) return;
+  const base = "/assets/tiles/";
+  /** @type {any} */ (window).taktikArt = fetch(`${base}manifest.json`)
+    .then((response) => {
+      if (!response.ok) throw new Error(`tile manifest: HTTP ${response.status}`);
+      return response.json();
+    })
+    .then((manifest) => {
+      /** @type {Record<string, HTMLImageElement>} */
+      const images = {};
+      for (const [name, entry] of Object.entries(manifest.images)) {
+        const img = new Image();
+        img.src = base + /** @type {{file: string}} */ (entry).file;
+        images[name] = img;
+      }
+      return { manifest, images };
+    });
+})();

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import sqlite3
@@ -10,7 +11,7 @@ import sys
 from pathlib import Path
 
 from .conftest import FAST_LIMITS, REPO, LiveServer, Peer, arun, create_match, http_json, tokens_of
-from .test_ws import play_out
+from .test_ws import closes_with, play_out
 
 
 def test_kill_9_mid_game_loses_no_acknowledged_action_and_play_resumes(tmp_path: Path) -> None:
@@ -53,8 +54,14 @@ def test_sigterm_and_ctrl_c_stop_cleanly_and_release_the_data_dir(tmp_path: Path
     data = tmp_path / "data"
     for sig in (signal.SIGTERM, signal.SIGINT):
         live = LiveServer(data, FAST_LIMITS).start()
-        create_match(live)
-        assert live.stop(sig) == 0
+        created = create_match(live)
+
+        async def stop_while_connected(live: LiveServer, match_id: str, sig: int) -> int:
+            peer = await Peer.seated(live, match_id, None)
+            assert await asyncio.to_thread(live.stop, sig) == 0
+            return await closes_with(peer)
+
+        assert arun(stop_while_connected(live, created["match_id"], sig)) == 1012  # "service restart"
         assert "Taktik server stopped." in live.log_text()
         assert "Traceback" not in live.log_text()
     with sqlite3.connect(data / "taktik.sqlite3") as db:

@@ -64,7 +64,7 @@ def forbidden_strings(state: GameState, viewer: Side | None) -> list[str]:
     return secrets
 
 
-def check_frames(peer: Peer, viewer: Side | None, states: list[GameState], never: list[str]) -> None:
+def check_frames(peer: Peer, viewer: Side | None, states: list[GameState], never: list[str], seed: int) -> None:
     """Every state equals the engine's view for ``viewer``; no frame holds a secret of that moment."""
     version = 0
     for frame in peer.frames:
@@ -80,6 +80,7 @@ def check_frames(peer: Peer, viewer: Side | None, states: list[GameState], never
             assert secret not in frame, (secret, message["type"])
         if truth.rng:
             assert not re.search(rf"\b{truth.rng}\b", frame)
+        assert not re.search(rf"\b{seed}\b", frame)
 
 
 def test_a_whole_game_two_seats_and_a_spectator(server: LiveServer) -> None:
@@ -114,9 +115,9 @@ def test_a_whole_game_two_seats_and_a_spectator(server: LiveServer) -> None:
     assert welcome["seed_commitment"] == created["summary"]["seed_commitment"]
     for seat, peer in seats.items():
         other = tokens[Side(seat).other.value]
-        check_frames(peer, Side(seat), states, [other, tokens[seat], salt])
+        check_frames(peer, Side(seat), states, [other, tokens[seat], salt], seed)
         assert peer.messages[0]["type"] == "welcome"
-    check_frames(spectator, None, states, [*tokens.values(), salt])
+    check_frames(spectator, None, states, [*tokens.values(), salt], seed)
     assert all(m["legal_actions"] == [] for m in spectator.messages if m["type"] == "state")
     assert not any(token in server.log_text() for token in tokens.values())
 

@@ -19,6 +19,7 @@ Numbers, not assertions: compare runs on the same machine.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import statistics
@@ -102,7 +103,7 @@ def run_once(browser: Any, base: str, dpr: float, seed: int) -> dict[str, float]
     frames = page.evaluate("window.__frames")
     paints = page.evaluate("window.taktik.paintTimes().slice(window.__paintsBefore)")
     context.close()
-    intervals = [b - a for a, b in zip(frames, frames[1:], strict=False)]
+    intervals = [b - a for a, b in itertools.pairwise(frames)]
     return {
         "first_paint": first_paint,
         "frames": float(len(intervals)),

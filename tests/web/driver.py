@@ -26,8 +26,8 @@ class Board:
 
     def wait_ready(self) -> None:
         self.page.wait_for_function(
-            "window.taktik && window.taktik.state && window.taktik.state().version >= 0 && window.taktik.firstPaint() > 0",
-            timeout=TIMEOUT)
+            "window.taktik && window.taktik.state && window.taktik.state().version >= 0"
+            " && window.taktik.firstPaint() > 0", timeout=TIMEOUT)
 
     def state(self) -> dict[str, Any]:
         state: dict[str, Any] = self.page.evaluate("window.taktik.state()")
@@ -103,9 +103,7 @@ def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int
             ws = stack.enter_context(connect(url, max_size=2**23))
             ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
             sockets[seat["seat"]] = ws
-        seq = 0
-        version = 0
-        for _ in range(max_actions):
+        for version in range(max_actions):
             for side, ws in sockets.items():
                 while side not in states or states[side]["version"] < version:
                     message = json.loads(ws.recv(timeout=10))
@@ -115,8 +113,6 @@ def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int
             if current["status"] != "live" or current["to_act"] is None:
                 return int(current["version"])
             side = current["to_act"]
-            seq += 1
             action = rng.choice(states[side]["legal_actions"])
-            sockets[side].send(json.dumps({"type": "act", "version": version, "seq": seq, "action": action}))
-            version += 1
+            sockets[side].send(json.dumps({"type": "act", "version": version, "seq": version + 1, "action": action}))
     raise AssertionError("the match did not end")

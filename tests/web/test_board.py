@@ -40,7 +40,8 @@ ROUND_TRIP = """async () => {
     }
   }
   const g = iso.makeGrid(20, 30, manifest.tile);
-  const check = [[19, 0], [0, 29], [19, 29]].map(([x, y]) => iso.cellToWorld(g, x, y).map((v) => Math.round(v * 10) / 10));
+  const check = [[19, 0], [0, 29], [19, 29]]
+    .map(([x, y]) => iso.cellToWorld(g, x, y).map((v) => Math.round(v * 10) / 10));
   const labels = [iso.label(0, 0), iso.label(19, 29), iso.label(10, 15), iso.label(27, 0)];
   return { failures, checked, check, labels, origin: g.originX, faceDy: g.faceDy };
 }"""

@@ -17,19 +17,23 @@ pytestmark = pytest.mark.browser
 HARNESS = """async (legal) => {
   const c = await import('/static/js/controls.js');
   const s = await import('/static/js/state.js');
-  const unit = (id, side, cell) => ({id, side, type: 'LIGHT_INFANTRY', cell, hp: 1, has_moved: false, has_attacked: false});
+  const unit = (id, side, cell) =>
+    ({id, side, type: 'LIGHT_INFANTRY', cell, hp: 1, has_moved: false, has_attacked: false});
   const view = {
     board: {width: 6, height: 6, rows: Array(6).fill('......')}, phase: 'MOVEMENT', turn: 1, active: 'ATTACKER',
-    to_act: 'ATTACKER', units: [unit('A1', 'ATTACKER', 'B2'), unit('A2', 'ATTACKER', 'C2'), unit('D1', 'DEFENDER', 'E5'),
-    unit('D9', 'DEFENDER', 'F5'), unit('D14', 'DEFENDER', 'D6')],
-    players: [{side: 'ATTACKER', stored: [], tactics: ['enemy_recon_detection'], played_tactics: [], destroyed: [], point_vp: 0},
-              {side: 'DEFENDER', stored: [], tactics: ['?'], played_tactics: [], destroyed: [], point_vp: 0}],
+    to_act: 'ATTACKER', units: [unit('A1', 'ATTACKER', 'B2'), unit('A2', 'ATTACKER', 'C2'),
+    unit('D1', 'DEFENDER', 'E5'), unit('D9', 'DEFENDER', 'F5'), unit('D14', 'DEFENDER', 'D6')],
+    players: [
+      {side: 'ATTACKER', stored: [], tactics: ['enemy_recon_detection'], played_tactics: [], destroyed: [],
+       point_vp: 0},
+      {side: 'DEFENDER', stored: [], tactics: ['?'], played_tactics: [], destroyed: [], point_vp: 0}],
     draw_pile: [], discard_pile: [], pending_card: null, moves_this_turn: 0, attack_queue: [], pending_attack: null,
     last_roll: null, effects: [], events: [], winner: null, victory_reason: null,
   };
-  let model = s.applyState(s.initialModel('play', 'm'), {version: 3, status: 'live', seat: 'ATTACKER', to_act: 'ATTACKER',
-    legal_actions: legal, view, events: [], broken_reason: null, last_seq: 0});
-  const cards = new Map([['enemy_recon_detection', {id: 'enemy_recon_detection', name: 'Enemy Recon Detection', kind: 'tactic'}]]);
+  let model = s.applyState(s.initialModel('play', 'm'), {version: 3, status: 'live', seat: 'ATTACKER',
+    to_act: 'ATTACKER', legal_actions: legal, view, events: [], broken_reason: null, last_seq: 0});
+  const recon = {id: 'enemy_recon_detection', name: 'Enemy Recon Detection', kind: 'tactic'};
+  const cards = new Map([['enemy_recon_detection', recon]]);
   const out = {};
   const ctl = () => c.deriveControls(model, cards);
   const plain = (k) => ({buttons: k.buttons.map((b) => [b.label, b.key, b.run.kind]), cells: [...k.cellMarks],
@@ -105,7 +109,8 @@ def test_every_action_shape_becomes_a_control(web: WebServer, new_page: Any) -> 
 
 
 def test_a_choice_of_several_units_is_picked_one_click_at_a_time(web: WebServer, new_page: Any) -> None:
-    legal = [{"type": "CHOOSE_MALUS_TARGETS", "unit_ids": pair} for pair in (["D1", "D9"], ["D1", "D14"], ["D9", "D14"])]
+    pairs = (["D1", "D9"], ["D1", "D14"], ["D9", "D14"])
+    legal = [{"type": "CHOOSE_MALUS_TARGETS", "unit_ids": pair} for pair in pairs]
     out = run(web, new_page, legal)
     start = out["start"]
     # The only decision is the choice: aiming starts by itself, every candidate is a target.
@@ -115,7 +120,8 @@ def test_a_choice_of_several_units_is_picked_one_click_at_a_time(web: WebServer,
     page_out.goto(web.base + "/static/index.html")
     picked = page_out.evaluate("""async (legal) => {
       const c = await import('/static/js/controls.js');
-      const group = {key: 'g', kind: 'pick', type: 'CHOOSE_MALUS_TARGETS', label: '', reads: c.readActions(legal, new Set(['D1', 'D9', 'D14']))};
+      const reads = c.readActions(legal, new Set(['D1', 'D9', 'D14']));
+      const group = {key: 'g', kind: 'pick', type: 'CHOOSE_MALUS_TARGETS', label: '', reads};
       return [c.completed(group, ['D9']), c.completed(group, ['D9', 'D1']), c.candidates(group, ['D14']).length];
     }""", legal)
     assert picked == [None, legal[0], 2]

@@ -21,6 +21,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine import (
+    MAX_GAME_LENGTH,
     RULES_VERSION,
     Action,
     GameConfig,
@@ -80,6 +81,8 @@ class Creator:
     async def create(self, new: NewMatch) -> Created:
         """Validate, store and load a new match; raises `CreationError` for a bad request."""
         config = new.config if new.config.seed is not None else replace(new.config, seed=seeds.new_seed())
+        if config.victory.max_actions > MAX_GAME_LENGTH:
+            raise CreationError(f"victory.max_actions may be at most {MAX_GAME_LENGTH} on this server")
         async with self._slots:
             state, rows = await asyncio.to_thread(_play_prefix, config, new.prefix, new.prefix_hashes)
         status: MatchStatus = "over" if state.to_act is None else "live"

@@ -97,6 +97,7 @@ class MatchService:
         self.limits = limits
         self._matches: dict[str, Match] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
+        self._unavailable: dict[str, str] = {}  # matches whose start cannot even be built
         self._inflight: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._janitor: asyncio.Task[None] | None = None
@@ -125,6 +126,8 @@ class MatchService:
         match = self._matches.get(match_id)
         if match is not None:
             return match
+        if match_id in self._unavailable:
+            raise MatchUnavailable(self._unavailable[match_id])
         lock = self._load_locks.setdefault(match_id, asyncio.Lock())
         async with lock:
             match = self._matches.get(match_id)
@@ -150,6 +153,7 @@ class MatchService:
         try:
             match = await asyncio.to_thread(rebuild, row, seats, rows)
         except MatchUnavailable as err:
+            self._unavailable[match_id] = str(err)
             if row.progress.status != "broken":
                 log.error("match %s is broken: %s", match_id, err)
                 await self.db.mark_broken(match_id, str(err))

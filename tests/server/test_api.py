@@ -73,6 +73,7 @@ def test_hot_seat_returns_both_links_and_says_so(server: LiveServer) -> None:
     ({"config": {"seed": 1, "width": 1}}, 400, "bad_request", "$.config.width"),
     ({"config": {"seed": 1, "victory": {"round_limit": {"max_rounds": 0}}}}, 400, "bad_request", "max_rounds"),
     ({"config": {"seed": 1, "terrain": "..\n.."}}, 400, "bad_request", "invalid config"),
+    ({"config": {"victory": {"max_actions": 5001}}}, 400, "bad_request", "at most 5000"),
     ({"opponent": "alien"}, 400, "bad_request", "$.opponent"),
     ({"colour": "red"}, 400, "bad_request", "colour"),
     ({"step": 3}, 400, "bad_request", "from_record"),

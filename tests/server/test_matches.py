@@ -29,7 +29,7 @@ from engine import (
 from server.creation import Creator, NewMatch
 from server.database import Database
 from server.match import Match
-from server.matches import MatchService
+from server.matches import MatchService, MatchUnavailable
 from server.outbox import Outbox
 from server.protocol import Ack, Act, Reject
 from server.settings import Limits
@@ -310,3 +310,23 @@ def test_seat_tokens_are_stored_only_as_hashes(tmp_path: Path) -> None:
         assert token.encode() not in raw
         assert match.seat_of(token) is seat
     assert match.seat_of(tokens[Side.ATTACKER] + "x") is None
+
+
+def test_a_match_whose_start_cannot_be_built_is_unavailable_and_marked_broken(tmp_path: Path) -> None:
+    async def run() -> str:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            matches.unload_idle(now=time.monotonic() + 3600)
+            with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+                db.execute("UPDATE matches SET config='{\"seed\": 1, \"width\": 1}'")
+            db.close()
+            for _ in range(2):  # the second time from memory, without replaying again
+                with pytest.raises(MatchUnavailable, match="starting position"):
+                    await matches.get(match.id)
+            assert await matches.get("no-such-match") is None
+            return match.id
+
+    match_id = arun(run())
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        assert db.execute("SELECT status FROM matches WHERE id=?", (match_id,)).fetchone() == ("broken",)
+    db.close()

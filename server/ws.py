@@ -43,8 +43,6 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 class Close(enum.IntEnum):
     """Close codes this endpoint uses (4xxx: application codes, see docs/protocol.md)."""
 
-    NORMAL = status.WS_1000_NORMAL_CLOSURE
-    GOING_AWAY = status.WS_1001_GOING_AWAY
     POLICY_VIOLATION = status.WS_1008_POLICY_VIOLATION  # also: Origin refused (before accept: HTTP 403)
     INTERNAL_ERROR = status.WS_1011_INTERNAL_ERROR
     UNAUTHENTICATED = 4401  # wrong seat token: do not reconnect with it

@@ -237,3 +237,22 @@ def test_the_socket_reconnects_by_itself_and_resyncs(web: WebServer, new_page: A
     dfn.wait("s.conn === 'online' && s.version === 1")
     assert dfn.state()["seat"] == "DEFENDER"
     assert "online" in dfn.page.locator(".conn").inner_text()
+
+
+def test_manual_deployment_is_played_from_the_offered_cells(web: WebServer, new_page: Any) -> None:
+    config = {"seed": 3, "width": 12, "height": 15, "deployment": "manual"}
+    _, att, dfn = seats(web, new_page, config=config)
+    dfn.wait("s.phase === 'DEPLOYMENT' && s.aiming === 'pick:DEPLOY_UNIT'")
+    cell = next(a["cell"] for a in dfn.legal() if a["type"] == "DEPLOY_UNIT" and a["unit_id"] == "D1")
+    shot(dfn, "deployment")
+    dfn.button("^D1$").click()
+    dfn.click_cell(cell)
+    dfn.wait("s.log.some(l => l.includes('deployed D1'))")
+    assert dfn.units()["D1"]["cell"] == cell
+    dfn.press("Deploy the rest")
+    dfn.wait_legal("CONFIRM_DEPLOYMENT")
+    dfn.press("Confirm deployment")
+    att.wait_legal("AUTO_DEPLOY")
+    att.press("Deploy the rest")
+    att.press("Confirm deployment")
+    att.wait("s.phase === 'CARD_DRAW' && s.legal.includes('DRAW_CARD')")

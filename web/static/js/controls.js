@@ -137,8 +137,7 @@ export function deriveControls(model, cards) {
     reads, groups, buttons: [], context: [], choices: [], cellMarks: new Map(), unitMarks: new Map(),
     arrowFrom: null, aiming: null, question: false, prompt: "",
   };
-  const onlyGroup = groups.size === 1 && reads.every((r) => r.group) ? [...groups.values()][0] : null;
-  const aimKey = model.sel.group ?? (onlyGroup && onlyGroup.kind === "pick" ? onlyGroup.key : null);
+  const aimKey = model.sel.group ?? autoAim(groups, reads, model);
   ctl.aiming = aimKey ? groups.get(aimKey) ?? null : null;
   if (ctl.aiming) markAim(ctl, ctl.aiming, model);
   else markSelection(ctl, model);
@@ -146,6 +145,18 @@ export function deriveControls(model, cards) {
   ctl.question = reads.length > 0 && reads.every((r) => r.kind === "button" || r.kind === "card")
     && !reads.some((r) => r.action.type === "NEXT_PHASE" || r.action.type === "END_TURN");
   return ctl;
+}
+
+/**
+ * The group to aim without being asked: a pick group that is the only thing to do on the
+ * board (malus victims; manual deployment, whose placed units may also be moved again).
+ * @param {Map<string, Group>} groups @param {Read[]} reads @param {Model} model
+ */
+function autoAim(groups, reads, model) {
+  if (groups.size !== 1 || model.sel.unit) return null;
+  const only = [...groups.values()][0];
+  if (only.kind !== "pick") return null;
+  return reads.every((r) => r.kind !== "source" || r.action.type === only.type) ? only.key : null;
 }
 
 /** @param {Group} group @param {Action} action @param {Model} model @param {Map<string, CardInfo>} cards */
@@ -294,7 +305,7 @@ export function resolveTap(model, ctl, hit) {
   if (ctl.aiming) {
     if (hit.unit && ctl.unitMarks.get(hit.unit) === "target") return { kind: "pick", value: hit.unit };
     if (hit.cell && ctl.cellMarks.get(hit.cell) === "target") return { kind: "pick", value: hit.cell };
-    return model.sel.group ? { kind: "cancel" } : { kind: "none" };
+    if (model.sel.group) return { kind: "cancel" };
   }
   const selected = model.sel.unit;
   if (selected) {

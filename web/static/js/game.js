@@ -117,11 +117,16 @@ export class Game {
     else this.update(model);
   }
 
-  /** Send an offered action for the seat on screen. @param {Action} action */
+  /**
+   * Send an offered action for the seat on screen (only ever one of its `legal_actions`).
+   * @param {Action} action
+   */
   send(action) {
     const model = this.model;
-    if (model.busy || !model.legal.includes(action)) return;
-    const seq = this.sockets[this.shown].act(model.version, action);
+    const wanted = JSON.stringify(action);
+    const offered = model.legal.find((a) => a === action || JSON.stringify(a) === wanted);
+    if (model.busy || !offered) return;
+    const seq = this.sockets[this.shown].act(model.version, offered);
     if (!seq) {
       this.update(notify(model, "Not connected: the action was not sent. Reconnecting…", "error", performance.now()));
       this.sockets[this.shown].reconnectNow();

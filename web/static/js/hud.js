@@ -96,12 +96,13 @@ export class Hud {
     if (!view) return;
     const base = `${model.version}|${model.seat}|${model.status}`;
     if (this.changed("top", base)) this.renderTop(model);
-    const epoch = `${model.version}|${model.busy}`;
+    const epoch = `${model.received}|${model.busy}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
       this.runs.clear();
     }
-    this.renderDecision(model, ctl);
+    const decisionKey = `${epoch}|${JSON.stringify(model.sel)}|${model.status}|${model.toAct}|${model.conn}`;
+    if (this.changed("decision", decisionKey)) this.renderDecision(model, ctl);
     if (this.changed("status", `${base}|${model.busy}`)) this.renderStatus(model, ctl);
     if (this.changed("roll", `${model.lastRoll?.version}|${base}`)) this.renderRoll(model);
     this.renderCards(model, ctl);
@@ -137,7 +138,10 @@ export class Hud {
     let html = `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
     else if (d.mine && ctl) html += this.decisionBody(model, ctl);
-    else if (view.to_act && model.kind !== "replay") html += `<div class="detail waiting">Waiting for ${esc(sideName(view.to_act))}…</div>`;
+    else if (view.to_act && model.kind !== "replay") {
+      const who = view.to_act === model.botSide ? `the bot (${sideName(view.to_act)})` : sideName(view.to_act);
+      html += `<div class="detail waiting">Waiting for ${esc(who)}…</div>`;
+    }
     el.innerHTML = html;
   }
 
@@ -149,9 +153,15 @@ export class Hud {
     if (ctl.question && pending && pending.card !== "?") html += cardFace(this.cards, pending.card, "drawn");
     if (ctl.aiming) {
       const what = ctl.aiming.label.replace(/…$/, "");
-      html += `<div class="detail aim">${esc(what)}: pick ${ctl.choices.length ? "an option" : "a highlighted target on the board"}.</div>`;
+      const targets = ctl.cellMarks.size > 0;
+      const how = ctl.choices.length && targets ? "choose below, or click a highlighted target on the board"
+        : ctl.choices.length ? "choose an option" : "pick a highlighted target on the board";
+      html += `<div class="detail aim">${esc(what)}: ${how}.</div>`;
       html += `<div class="btns">${ctl.choices.map((b) => this.button(b, "choice")).join("")}`
         + (model.sel.group ? `<button type="button" class="btn ghost" data-cancel>Cancel <kbd>Esc</kbd></button>` : "") + "</div>";
+      // Aimed without being asked (the only thing to pick): the other choices stay at hand.
+      const others = model.sel.group ? [] : ctl.buttons.filter((b) => b.id !== ctl.aiming?.key);
+      if (others.length) html += `<div class="btns">${others.map((b) => this.button(b)).join("")}</div>`;
       return html;
     }
     const hint = hintOf(ctl);
@@ -210,7 +220,7 @@ export class Hud {
   renderCards(model, ctl) {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const groups = ctl?.groups ?? new Map();
-    const key = `${model.version}|${model.busy}|${[...groups.keys()].join(",")}`;
+    const key = `${model.received}|${model.busy}|${[...groups.keys()].join(",")}`;
     const { mine, theirs } = sides(view, model.seat);
     const play = (/** @type {string} */ group) => {
       const g = groups.get(group);

@@ -229,6 +229,7 @@ export class Screen {
 
   /** @param {string} key @param {KeyboardEvent} e */
   key(key, e) {
+    if (!this.overlay.hidden && this.overlay.classList.contains("pass")) return; // hot-seat curtain: nothing behind it
     if (key === "Escape") {
       this.anim.skip();
       this.overlay.hidden = this.overlay.classList.contains("victory") ? true : this.overlay.hidden;

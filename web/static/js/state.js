@@ -25,7 +25,7 @@ export function initialModel(kind, matchId) {
     version: -1, status: "connecting", toAct: null, view: null, legal: [], log: [],
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
-    fresh: [], prevUnits: [], brokenReason: null,
+    fresh: [], prevUnits: [], brokenReason: null, received: 0,
   };
 }
 
@@ -52,6 +52,7 @@ export function applyState(model, msg, now = 0) {
     view: msg.view,
     legal: msg.legal_actions,
     busy: advanced ? false : model.busy,
+    received: model.received + 1,
     brokenReason: msg.broken_reason,
     prevUnits: advanced && model.view ? model.view.units : model.prevUnits,
     fresh: advanced && model.version >= 0 ? msg.events : [],
@@ -104,9 +105,13 @@ function keepSelection(model, sel, advanced) {
   return { unit: unitStill ? sel.unit : null, group: null, picks: [] };
 }
 
-/** @param {Model} model @param {string} conn @param {string} [detail] @returns {Model} */
+/**
+ * A change of connection. An action in flight when the socket went away may or may not have
+ * arrived; the state that follows a reconnect tells, so the controls unlock.
+ * @param {Model} model @param {string} conn @param {string} [detail] @returns {Model}
+ */
 export function setConn(model, conn, detail = "") {
-  return { ...model, conn, connDetail: detail };
+  return { ...model, conn, connDetail: detail, busy: conn === model.conn ? model.busy : false };
 }
 
 /** @param {Model} model @param {string} text @param {string} level @param {number} now @returns {Model} */

@@ -11,9 +11,9 @@
 
 import { visibleRect } from "./camera.js";
 import {
-  boardBounds, cellsIn, cellToWorld, columnLetters, faceCentre, makeGrid, onBoard, parseLabel, tileRect, unitRect,
+  boardBounds, cellsIn, cellToWorld, columnLetters, faceCentre, makeGrid, onBoard, parseLabel, tileRect,
 } from "./iso.js";
-import { drawOrder } from "./pick.js";
+import { drawArrows, drawEffects, drawTraces, drawUnits } from "./pieces.js";
 import { cellImages, parseBoard } from "./terrain.js";
 
 /** @typedef {import("./iso.js").Grid} Grid */
@@ -33,15 +33,8 @@ const CHUNK = 512;
 const MAX_CHUNKS = 48; // 1 MB each
 const CHUNK_BUDGET_MS = 10; // per frame, when a new zoom level is being prepared
 const EDGE = 48; // world px around the board for the coordinate labels
-const UNIT_RISE = 90; // how far a unit sprite reaches above its cell point
 const MARKS = /** @type {Record<string, string>} */ ({
   move: "move_adv", attack: "attack", target: "target_confirm", selected: "selected", hover: "hover", picked: "selected",
-});
-const ARROWS = /** @type {Record<string, [string, number, number[]]>} */ ({
-  queued: ["rgba(255,170,60,0.9)", 3, [9, 7]],
-  pending: ["rgba(255,72,48,0.95)", 4.5, []],
-  candidate: ["rgba(255,226,120,0.95)", 4, []],
-  last: ["rgba(255,110,90,0.55)", 3, [4, 6]],
 });
 
 export class Renderer {
@@ -123,10 +116,10 @@ export class Renderer {
     ctx.setTransform(scale, 0, 0, scale, (vw / 2 - cam.cx * cam.zoom) * dpr, (vh / 2 - cam.cy * cam.zoom) * dpr);
     const rect = visibleRect(cam, vw, vh);
     this.drawMarks(scene, rect);
-    this.drawTraces(scene);
-    this.drawUnits(scene, rect);
-    this.drawArrows(scene);
-    this.drawEffects(scene);
+    drawTraces(this, scene);
+    drawUnits(this, scene, rect);
+    drawArrows(this, scene);
+    drawEffects(this, scene);
     this.frames += 1;
     return more;
   }
@@ -285,221 +278,10 @@ export class Renderer {
     ctx.restore();
   }
 
-  /** The last move as a dashed trail from where the unit stood. @param {Scene} scene */
-  drawTraces(scene) {
-    const move = scene.model.lastMove;
-    if (!move) return;
-    const a = this.face(move.from);
-    const b = this.face(move.to);
-    if (!a || !b) return;
-    const { ctx } = this;
-    ctx.save();
-    ctx.strokeStyle = "rgba(255,255,255,0.85)";
-    ctx.lineWidth = 3;
-    ctx.setLineDash([8, 7]);
-    ctx.lineCap = "round";
-    ctx.beginPath();
-    ctx.moveTo(a[0], a[1]);
-    ctx.lineTo(b[0], b[1]);
-    ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.fillStyle = "rgba(255,255,255,0.25)";
-    ctx.beginPath();
-    ctx.ellipse(a[0], a[1], 22, 11, 0, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.stroke();
-    ctx.restore();
-  }
-
   /** @param {string} cell @returns {[number, number]|null} */
   face(cell) {
     const xy = parseLabel(cell);
     return xy && this.grid ? faceCentre(this.grid, xy[0], xy[1]) : null;
-  }
-
-  /** Units in painter's order, with their glow, damaged badge and id tag. @param {Scene} scene @param {any} rect */
-  drawUnits(scene, rect) {
-    const grid = /** @type {Grid} */ (this.grid);
-    const view = /** @type {View} */ (scene.model.view);
-    const { ctx, assets } = this;
-    const { types } = assets.manifest.units;
-    const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
-    const showTags = scene.camera.zoom >= 0.42;
-    for (const { unit, x, y } of drawOrder(view.units)) {
-      const type = types[unit.type];
-      if (!type) continue;
-      let [left, top, side] = unitRect(grid, x, y, type, assets.manifest.units);
-      if (left > rect.x + rect.w || left + side < rect.x || top > rect.y + rect.h || top + side < rect.y - UNIT_RISE) continue;
-      const glide = scene.anim.moveOf(unit.id, scene.now);
-      let [gx, gy] = faceCentre(grid, x, y);
-      if (glide) {
-        const a = this.face(glide.from);
-        if (a) {
-          const dx = (a[0] - gx) * (1 - glide.t);
-          const dy = (a[1] - gy) * (1 - glide.t) - Math.sin(glide.t * Math.PI) * 14;
-          left += dx; top += dy; gx += dx; gy += dy;
-        }
-      }
-      const mark = marks.get(unit.id);
-      if (mark) this.glow(gx, gy, mark, unit.side);
-      ctx.globalAlpha = scene.anim.appearOf(unit.id, scene.now);
-      ctx.drawImage(assets.image(type.images[unit.side]), left, top, side, side);
-      const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
-      if (unit.hp > 0 && unit.hp < full) this.badge(type.images[unit.side], left, top, side);
-      ctx.globalAlpha = 1;
-      if (showTags) this.tag(unit.id, gx, gy, unit.side, mark === "attack", scene.camera.zoom);
-    }
-  }
-
-  /** @param {number} gx @param {number} gy @param {string} mark @param {string} side */
-  glow(gx, gy, mark, side) {
-    const { ctx } = this;
-    const color = mark === "attack" ? "255,64,40" : mark === "target" || mark === "picked" ? "255,214,90"
-      : side === "ATTACKER" ? "255,190,150" : "160,200,255";
-    const strength = mark === "source" ? 0.45 : 0.9;
-    const g = ctx.createRadialGradient(gx, gy, 4, gx, gy, 40);
-    g.addColorStop(0, `rgba(${color},${strength})`);
-    g.addColorStop(1, `rgba(${color},0)`);
-    ctx.fillStyle = g;
-    ctx.beginPath();
-    ctx.ellipse(gx, gy, 40, 21, 0, 0, Math.PI * 2);
-    ctx.fill();
-    if (mark !== "source") {
-      ctx.strokeStyle = `rgba(${color},0.95)`;
-      ctx.lineWidth = 2.5;
-      ctx.beginPath();
-      ctx.ellipse(gx, gy, 30, 15, 0, 0, Math.PI * 2);
-      ctx.stroke();
-    }
-  }
-
-  /** @param {string} sprite @param {number} left @param {number} top @param {number} side */
-  badge(sprite, left, top, side) {
-    const entry = this.assets.manifest.images[sprite];
-    const badgeName = this.assets.manifest.badges.damaged;
-    const badge = this.assets.manifest.images[badgeName];
-    const k = side / entry.size[0];
-    const [bx, by] = entry.badge ?? [entry.size[0] * 0.7, entry.size[1] * 0.15];
-    const bw = badge.size[0] * k;
-    this.ctx.drawImage(this.assets.image(badgeName), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
-  }
-
-  /**
-   * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
-   * @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
-   */
-  tag(id, gx, gy, side, hot, zoom) {
-    const { ctx } = this;
-    const size = Math.max(5, Math.min(20, 11 / zoom));
-    const k = size / 11;
-    ctx.font = `700 ${size}px system-ui, sans-serif`;
-    const w = ctx.measureText(id).width + 8 * k;
-    const x = gx + 15 + 4 * k;
-    const y = gy + 4 + 5 * k;
-    ctx.fillStyle = hot ? "rgba(150,24,16,0.92)" : side === "ATTACKER" ? "rgba(92,30,18,0.88)" : "rgba(18,36,84,0.88)";
-    ctx.beginPath();
-    ctx.roundRect(x, y, w, 14 * k, 4 * k);
-    ctx.fill();
-    ctx.fillStyle = "#fff";
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillText(id, x + 4 * k, y + 7.5 * k);
-  }
-
-  /** Declared, pending, candidate and last attacks as arcs with arrowheads. @param {Scene} scene */
-  drawArrows(scene) {
-    const { model, ctl } = scene;
-    const view = /** @type {View} */ (model.view);
-    /** @type {Array<[string, string, string, string]>} */
-    const arrows = view.attack_queue.map((a) => [a.attacker, a.target, "queued", ""]);
-    if (view.pending_attack) arrows.push([view.pending_attack.attacker, view.pending_attack.target, "pending", ""]);
-    else if (model.lastAttack && model.lastAttack.outcome) {
-      arrows.push([model.lastAttack.unit, model.lastAttack.target, "last", model.lastAttack.outcome]);
-    }
-    const hovered = model.hover ? view.units.find((u) => u.cell === model.hover) : null;
-    if (ctl?.arrowFrom && hovered && ctl.unitMarks.get(hovered.id) === "attack") arrows.push([ctl.arrowFrom, hovered.id, "candidate", ""]);
-    const where = new Map(view.units.filter((u) => u.cell).map((u) => [u.id, /** @type {string} */ (u.cell)]));
-    for (const [from, to, kind, text] of arrows) {
-      const a = where.get(from) ? this.face(/** @type {string} */ (where.get(from))) : null;
-      const b = where.get(to) ? this.face(/** @type {string} */ (where.get(to))) : null;
-      if (a && b) this.arrow(a[0], a[1] - 26, b[0], b[1] - 26, kind, text);
-    }
-  }
-
-  /** @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind @param {string} text */
-  arrow(x0, y0, x1, y1, kind, text) {
-    const { ctx } = this;
-    const [color, width, dash] = ARROWS[kind];
-    const dist = Math.hypot(x1 - x0, y1 - y0);
-    const mx = (x0 + x1) / 2;
-    const my = (y0 + y1) / 2 - Math.max(24, dist * 0.3);
-    const angle = Math.atan2(y1 - my, x1 - mx);
-    const ex = x1 - Math.cos(angle) * 10;
-    const ey = y1 - Math.sin(angle) * 10;
-    ctx.save();
-    ctx.lineCap = "round";
-    ctx.strokeStyle = "rgba(0,0,0,0.45)";
-    ctx.lineWidth = width + 3;
-    ctx.setLineDash(dash);
-    ctx.beginPath();
-    ctx.moveTo(x0, y0);
-    ctx.quadraticCurveTo(mx, my, ex, ey);
-    ctx.stroke();
-    ctx.strokeStyle = color;
-    ctx.lineWidth = width;
-    ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.fillStyle = color;
-    ctx.beginPath();
-    ctx.moveTo(x1, y1);
-    ctx.lineTo(x1 - Math.cos(angle - 0.45) * 18, y1 - Math.sin(angle - 0.45) * 18);
-    ctx.lineTo(x1 - Math.cos(angle + 0.45) * 18, y1 - Math.sin(angle + 0.45) * 18);
-    ctx.closePath();
-    ctx.fill();
-    if (text) this.word(text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9);
-    ctx.restore();
-  }
-
-  /** @param {string} text @param {number} x @param {number} y @param {string} color @param {number} alpha */
-  word(text, x, y, color, alpha) {
-    const { ctx } = this;
-    ctx.globalAlpha = alpha;
-    ctx.font = "800 17px system-ui, sans-serif";
-    ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
-    ctx.lineWidth = 4;
-    ctx.strokeStyle = "rgba(0,0,0,0.7)";
-    ctx.strokeText(text, x, y);
-    ctx.fillStyle = color;
-    ctx.fillText(text, x, y);
-    ctx.globalAlpha = 1;
-  }
-
-  /** Hit flashes, floating words and fading destroyed units. @param {Scene} scene */
-  drawEffects(scene) {
-    const grid = /** @type {Grid} */ (this.grid);
-    const { ctx, assets } = this;
-    for (const { a, t } of scene.anim.running(scene.now)) {
-      if (a.kind === "flash") {
-        const c = this.face(a.cell);
-        if (!c) continue;
-        ctx.fillStyle = `rgba(${a.color},${0.65 * (1 - t)})`;
-        ctx.beginPath();
-        ctx.ellipse(c[0], c[1], grid.halfW * (0.6 + t * 0.5), grid.halfW * (0.3 + t * 0.25), 0, 0, Math.PI * 2);
-        ctx.fill();
-      } else if (a.kind === "float") {
-        const c = this.face(a.cell);
-        if (c) this.word(a.text, c[0], c[1] - 70 - t * 30, a.color, Math.min(1, 2 * (1 - t)));
-      } else if (a.kind === "ghost" && a.unit.cell) {
-        const xy = parseLabel(a.unit.cell);
-        const type = assets.manifest.units.types[a.unit.type];
-        if (!xy || !type) continue;
-        const [left, top, side] = unitRect(grid, xy[0], xy[1], type, assets.manifest.units);
-        ctx.globalAlpha = 1 - t;
-        ctx.drawImage(assets.image(type.images[a.unit.side]), left, top + t * 12, side, side);
-        ctx.globalAlpha = 1;
-      }
-    }
   }
 
   /** World point of a cell's face centre, for hooks and the camera. @param {string} cell */

@@ -100,7 +100,7 @@ export class Screen {
         pan: (dx, dy) => this.setCamera(panBy(this.camera, dx, dy)),
         zoom: (f, x, y) => this.zoom(f, x, y),
         tap: (x, y) => {
-          this.anim.skip();
+          this.skipAnimations();
           const hit = this.hit(x, y);
           if (hit) on.onTap(hit);
         },
@@ -152,6 +152,13 @@ export class Screen {
     this.paintTimes.push(done - now);
     if (!this.firstPaint && this.model.view) this.firstPaint = done;
     return this.anim.active(now) || more;
+  }
+
+  /** End the running animations, the die's tumble included. */
+  skipAnimations() {
+    this.anim.skip();
+    this.root.querySelector(".die.rolling")?.classList.remove("rolling");
+    this.painter.request();
   }
 
   /** @param {number} w @param {number} h */
@@ -231,7 +238,7 @@ export class Screen {
   key(key, e) {
     if (!this.overlay.hidden && this.overlay.classList.contains("pass")) return; // hot-seat curtain: nothing behind it
     if (key === "Escape") {
-      this.anim.skip();
+      this.skipAnimations();
       this.overlay.hidden = this.overlay.classList.contains("victory") ? true : this.overlay.hidden;
       this.on.onCancel();
       return;
@@ -240,7 +247,7 @@ export class Screen {
     if (key === "+" || key === "=") return this.zoomButton("in");
     if (key === "-") return this.zoomButton("out");
     if (key === "0") return this.zoomButton("fit");
-    if (key === " ") this.anim.skip();
+    if (key === " ") this.skipAnimations();
     const run = this.hud.shortcuts().get(key.toLowerCase());
     if (run) {
       e.preventDefault();

@@ -145,3 +145,20 @@ def test_a_two_finger_pinch_zooms_and_keys_drive_the_game(web: WebServer, new_pa
     board.wait("s.selected === null")
     page.keyboard.press("Enter")  # the primary button: Next
     board.wait("s.phase === 'MOVEMENT'")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_a_full_size_board_opens_readable_around_your_units(web: WebServer, new_page: Any, width: int,
+                                                             height: int) -> None:
+    created = web.create({"seed": 7})
+    board = Board(new_page(width, height)).open(web.base + created["seats"][0]["path"])
+    shot(board, f"board-20x30-{width}x{height}")
+    # The first view zooms to where this seat's units are; the fit button shows everything.
+    units = [u for u in board.units().values() if u["side"] == "ATTACKER"]
+    visible = [u for u in units if board.page.evaluate(
+        "([c, w, h]) => { const p = window.taktik.cellToClient(c); return p.x > 0 && p.x < w && p.y > 0 && p.y < h; }",
+        [u["cell"], width, height])]
+    assert len(visible) >= len(units) // 2
+    zoom = board.page.evaluate("window.taktik.camera().zoom")
+    board.page.get_by_role("button", name="⤢").click()
+    assert board.page.evaluate("window.taktik.camera().zoom") < zoom

@@ -275,7 +275,7 @@ export class Hud {
       const cls = l.kind === "turn_started" ? "turn" : `side-${l.side ?? "none"}`;
       return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(l.text)}</li>`;
     });
-    this.els.log.innerHTML = `<h3>Log</h3><ol>${lines.join("")}</ol>`;
+    this.els.log.innerHTML = `<h3>Log</h3>${lines.length ? `<ol>${lines.join("")}</ol>` : `<p class="muted">Nothing has happened yet.</p>`}`;
   }
 
   /** @param {Model} model */

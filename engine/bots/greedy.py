@@ -25,7 +25,7 @@ from .evaluate import evaluate
 from .policy import MoveScorer
 from .position import Position
 
-__all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "lookahead_scores", "sensible_actions"]
+__all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "lookahead_scores", "rank", "sensible_actions"]
 
 
 def _die_seeds() -> tuple[int, ...]:
@@ -87,9 +87,14 @@ class GreedyBot:
             return legal[0], rng
         side = seat_of(view)
         world, rng = sample_world(view, rng)
-        candidates = _candidates(world, legal, self.move_limit)
-        scores = lookahead_scores(world, candidates, side)
+        candidates, scores = rank(world, legal, side, self.move_limit)
         return candidates[best_index(candidates, scores)], rng
+
+
+def rank(world: GameState, legal: Sequence[Action], side: Side, move_limit: int) -> tuple[list[Action], list[float]]:
+    """The actions worth considering in ``world`` (see `_candidates`) and their lookahead scores."""
+    candidates = _candidates(world, legal, move_limit)
+    return candidates, lookahead_scores(world, candidates, side)
 
 
 def sensible_actions(legal: Sequence[Action]) -> list[Action]:

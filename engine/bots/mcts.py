@@ -40,7 +40,7 @@ from ..state import GameState
 from ..types import Phase, Side
 from .determinize import sample_world, seat_of
 from .evaluate import evaluate
-from .greedy import lookahead_scores, sensible_actions
+from .greedy import best_index, rank, sensible_actions
 from .policy import MoveScorer, quick_scores, rollout_action
 from .position import Position
 
@@ -134,6 +134,8 @@ class MCTSBot:
     rollout_limit: int = 0  # fast-policy actions before scoring a new leaf (0: score it as it is)
     noise: int = 10  # rollouts play a random action one time in ``noise``
     win_value: float = 10.0  # score of a won game in the search
+    search_phases: tuple[str, ...] = ("MOVEMENT", "ATTACK")  # the seat's own phases that are searched
+    move_limit: int = 16  # moves scored by lookahead at the root (the best by quick score)
     time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
     clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
     name: str = "mcts"
@@ -157,8 +159,9 @@ class MCTSBot:
             return legal[0], rng, SearchStats()
         side = seat_of(view)
         world, rng = sample_world(view, rng)
-        options = sensible_actions(legal)
-        scores = lookahead_scores(world, options, side)
+        options, scores = rank(world, legal, side, self.move_limit)
+        if view.phase.value not in self.search_phases or view.to_act is not view.active:
+            return options[best_index(options, scores)], rng, SearchStats()
         root_candidates = top_candidates(options, scores, self.root_width, self.per_unit)
         if len(root_candidates) == 1:
             return root_candidates[0], rng, SearchStats()

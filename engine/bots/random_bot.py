@@ -35,9 +35,11 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
-        """Return a uniformly chosen legal action and the next seed (one LCG step)."""
+        """Return a uniformly chosen legal action and the next seed (one LCG step; none when forced)."""
         if not legal:
             raise ValueError("no legal action to choose from (the game is over)")
+        if len(legal) == 1:
+            return legal[0], rng
         if self.by_type:
             return pick_by_type(legal, rng)
         index, rng = pick(len(legal), rng)

@@ -15,10 +15,13 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import encode_record
+import msgspec
+
+from engine import GameConfig, decode_record, encode_record
 from engine.bots import BOTS, bot_options
 from engine.bots.harness import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
@@ -108,8 +111,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def _play(spec: GameSpec) -> GameResult:
-    return play_spec(spec)
+def _play(payload: tuple[GameSpec, bytes]) -> tuple[GameResult, bytes]:
+    # Configs and records cross the process boundary as JSON: a pickled struct loses the
+    # identity of its default sub-structs, and the engine's encoding (so every state hash)
+    # depends on that identity (msgspec omit_defaults). JSON keeps both sides canonical.
+    spec, config = payload
+    result = play_spec(replace(spec, config=msgspec.json.decode(config, type=GameConfig)))
+    return replace(result, record=None), encode_record(result.record)  # type: ignore[arg-type]
 
 
 def _results(specs: list[GameSpec], jobs: int) -> Iterator[GameResult]:
@@ -117,8 +125,10 @@ def _results(specs: list[GameSpec], jobs: int) -> Iterator[GameResult]:
         for spec in specs:
             yield play_spec(spec)
         return
+    payloads = [(spec, msgspec.json.encode(spec.config)) for spec in specs]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play, specs)
+        for result, record in pool.imap_unordered(_play, payloads):
+            yield replace(result, record=decode_record(record))
 
 
 def run(

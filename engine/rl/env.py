@@ -11,8 +11,10 @@
 * **actions**: integers of the fixed `ActionSpace` of the game's board and roster; the
   mask (``obs["action_mask"]``, also ``info["action_mask"]``) marks exactly the legal
   actions that fit the space — in the default rules, exactly ``legal_actions``. A masked
-  index raises ValueError. When the only legal actions do not fit the space (not in the
-  default rules), the environment plays the first of them itself.
+  index changes nothing and earns ``invalid_penalty`` (``info["invalid_action"]`` is
+  True), or raises ValueError with ``invalid_action="raise"``. When the only legal
+  actions do not fit the space (not in the default rules), the environment plays the
+  first of them itself.
 * **observations**: ``{"board", "features", "action_mask"}`` from ``player_view`` of the
   agent's seat (`engine.rl.observation`).
 * **rewards**: +1 for a win and −1 for a loss when the game ends; with ``shaping`` > 0,
@@ -63,7 +65,13 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         shaping: float = 0.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        invalid_action: str = "penalty",
+        invalid_penalty: float = -0.1,
     ) -> None:
+        if invalid_action not in ("penalty", "raise"):
+            raise ValueError("invalid_action must be 'penalty' or 'raise'")
+        self.invalid_action = invalid_action
+        self.invalid_penalty = invalid_penalty
         self.config = config or GameConfig()
         self.agent_side = agent_side
         self.opponent: Bot = get_bot(opponent, **(opponent_options or {})) if isinstance(opponent, str) else opponent
@@ -88,6 +96,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
         """Start a game: ``seed`` picks the game (and the opponent's choices); None: the next seed."""
+        if EnvBase is not object:
+            super().reset(seed=seed)  # gymnasium's bookkeeping (its np_random is not used)
         if seed is not None:
             self._seed = seed & 0xFFFFFFFF
         elif self._steps or self.state.actions_taken:
@@ -104,7 +114,13 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         """Play the agent's action, then the opponent's until the agent must act again or the game ends."""
         index = int(action)
         if index not in self._by_index:
-            raise ValueError(f"action {index} ({self.space.describe(index)}) is not legal now")
+            if self.invalid_action == "raise" or self.state.to_act is None:
+                shown = self.space.describe(index) if 0 <= index < self.space.size else "out of range"
+                raise ValueError(f"action {index} ({shown}) is not legal now")
+            self._steps += 1
+            truncated = self.max_steps is not None and self._steps >= self.max_steps
+            info = self._info() | {"invalid_action": True}
+            return self._observe(), self.invalid_penalty, False, truncated, info
         before = self._vp_margin()
         self.state = reduce(self.state, self._by_index[index])
         self._steps += 1

@@ -44,8 +44,8 @@ def random_terrain(width: int, height: int, rng: int) -> tuple[str, int]:
             row.append(_TERRAIN_CHARS[index])
         rows.append(row)
     river_y, rng = pick(height, rng)
-    road_x, rng = pick(width, rng)
     span, rng = pick(width, rng)
+    road_x, rng = pick(span + 1, rng)  # the road crosses the river: one bridge
     for x in range(span + 1):
         rows[river_y][x] = "~"
     for y in range(height):

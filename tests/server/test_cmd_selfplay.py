@@ -1,0 +1,114 @@
+"""`taktik selfplay`: records written, sides alternate, a results table with intervals."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from engine import GameConfig, Side, VictoryConfig, decode_record, replay
+from server.cli import main
+from server.cmd_selfplay import Progress, parse_bot_options
+
+SMALL = GameConfig(terrain="\n".join(["." * 10] * 12), victory=VictoryConfig(max_actions=400))
+
+
+def write_config(tmp_path: Path) -> Path:
+    path = tmp_path / "small.json"
+    path.write_bytes(msgspec.json.encode(SMALL))
+    return path
+
+
+def test_selfplay_writes_every_game_and_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "games"
+    code = main(
+        [
+            "selfplay",
+            "--bots",
+            "random,greedy",
+            "--games",
+            "4",
+            "--seed",
+            "10",
+            "--config",
+            str(write_config(tmp_path)),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr()
+    assert "random" in printed.out and "greedy" in printed.out and "95% CI (Wilson)" in printed.out
+    assert "4/4 games" in printed.err  # the progress line ends with the count
+    files = sorted(out.glob("game-*.json"))
+    assert [f.name for f in files] == [f"game-{i:04d}.json" for i in range(4)]
+    seeds = []
+    for path in files:
+        record = decode_record(path.read_bytes())
+        states = list(replay(record))  # hashes are stored and verified
+        assert states[-1].winner is not None
+        seeds.append(record.config.seed)
+    assert seeds == [10, 11, 12, 13]
+    summary = (out / "summary.txt").read_text()
+    greedy = next(line for line in summary.splitlines() if line.startswith("greedy"))
+    assert "2/2" in greedy.replace(" ", "") or "/2" in greedy  # two games on each side
+
+
+def test_bots_alternate_sides_and_options_reach_the_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seen = []
+    from server import cmd_selfplay
+
+    args = cmd_selfplay_args(tmp_path, ["--bots", "mcts,random", "--games", "2", "--option", "mcts.iterations=3"])
+    assert cmd_selfplay.run(args, stream=io.StringIO(), on_result=seen.append) == 0
+    assert [(r.attacker, r.defender) for r in seen] == [("mcts", "random"), ("random", "mcts")]
+    assert "iterations" in capsys.readouterr().out
+
+
+def cmd_selfplay_args(tmp_path: Path, extra: list[str]) -> object:
+    from server.cli import build_parser
+
+    return build_parser().parse_args(["selfplay", "--config", str(write_config(tmp_path)), "--seed", "3", *extra])
+
+
+def test_bad_bot_names_and_options_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="two of"):
+        main(["selfplay", "--bots", "random", "--games", "1"])
+    with pytest.raises(SystemExit, match="two of"):
+        main(["selfplay", "--bots", "random,stockfish", "--games", "1"])
+    with pytest.raises(SystemExit, match="no option"):
+        parse_bot_options(["mcts.depth=3"], ["mcts", "random"])
+    assert parse_bot_options(["mcts.iterations=40", "mcts.exploration=0.5"], ["mcts", "greedy"]) == {
+        "mcts": {"iterations": 40, "exploration": 0.5}
+    }
+
+
+def test_progress_line_counts_up_and_finishes() -> None:
+    stream = io.StringIO()
+    progress = Progress(3, "games", stream)
+    progress.update(1)
+    progress.update(3, "done")
+    progress.finish()
+    text = stream.getvalue()
+    assert "1/3 games" in text and "3/3 games" in text and text.endswith("\n")
+    assert json.dumps(text)  # plain text, no terminal control codes beyond \r
+    assert "\x1b" not in text
+
+
+def test_results_do_not_depend_on_parallel_jobs(tmp_path: Path) -> None:
+    from server import cmd_selfplay
+
+    one, two = [], []
+    cmd_selfplay.run(
+        cmd_selfplay_args(tmp_path, ["--bots", "random,greedy", "--games", "2"]), io.StringIO(), one.append
+    )
+    cmd_selfplay.run(
+        cmd_selfplay_args(tmp_path, ["--bots", "random,greedy", "--games", "2", "--jobs", "2"]),
+        io.StringIO(),
+        two.append,
+    )
+    key = lambda r: (r.index, r.winner, r.actions, r.record.hashes[-1])  # noqa: E731
+    assert sorted(map(key, one)) == sorted(map(key, two))
+    assert {r.winner for r in one} <= {Side.ATTACKER, Side.DEFENDER}

@@ -4,13 +4,15 @@ A commit waits for the disk (``synchronous=FULL``), so SQLite never runs on the 
 loop. One writer thread owns the connection and serialises everything. Appends that queue
 up while a commit is in flight are written together in the next transaction, so a busy
 server pays one disk sync per batch rather than per action (group commit); each append's
-awaiter resumes only after the commit that holds it.
+awaiter resumes only after the commit that holds it. A second thread checkpoints the WAL
+into the database file every second, so no commit waits for that copy.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -19,13 +21,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .store import ActionRow, MatchRow, Progress, Store
+from .store import ActionRow, Checkpointer, MatchRow, Progress, Store
 
 __all__ = ["Database"]
 
 T = TypeVar("T")
 
 MAX_BATCH = 256
+CHECKPOINT_SECONDS = 1.0
+
+log = logging.getLogger("taktik.database")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,17 +44,23 @@ class _Job:
 class Database:
     """Async facade over a `Store`, running it on its own thread."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, checkpointer: Checkpointer | None = None) -> None:
         self._store = store
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._closed = False
         self._thread = threading.Thread(target=self._work, name="taktik-db", daemon=True)
         self._thread.start()
+        self._checkpointer = checkpointer
+        self._stop = threading.Event()
+        self._checkpoints = threading.Thread(target=self._checkpoint, name="taktik-db-checkpoint", daemon=True)
+        if checkpointer is not None:
+            self._checkpoints.start()
 
     @classmethod
     def open(cls, data_dir: Path) -> Database:
-        """Open the store of ``data_dir`` (see `Store.open`)."""
-        return cls(Store.open(data_dir))
+        """Open the store of ``data_dir`` (see `Store.open`), checkpointing on a second thread."""
+        store = Store.open(data_dir, background_checkpoints=True)
+        return cls(store, store.checkpointer())
 
     async def _submit(self, run: Callable[[], T] | None, entry: tuple[str, ActionRow, Progress] | None = None) -> T:
         if self._closed:
@@ -88,7 +99,19 @@ class Database:
         self._closed = True
         self._jobs.put(None)
         self._thread.join()
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpoints.join()
+            self._checkpointer.close()
         self._store.close()
+
+    def _checkpoint(self) -> None:
+        assert self._checkpointer is not None
+        while not self._stop.wait(CHECKPOINT_SECONDS):
+            try:
+                self._checkpointer.run()
+            except Exception:
+                log.exception("WAL checkpoint failed (it is retried)")
 
     # -- the writer thread ---------------------------------------------------------
 

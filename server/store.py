@@ -10,6 +10,7 @@ second server process away from the same data.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import sqlite3
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["ActionRow", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
+__all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
 
 SCHEMA_VERSION = 1
 
@@ -129,13 +130,19 @@ class ActionRow:
 class Store:
     """The SQLite database of one data directory."""
 
-    def __init__(self, connection: sqlite3.Connection, lock: IO[bytes]) -> None:
+    def __init__(self, connection: sqlite3.Connection, lock: IO[bytes], path: Path | None = None) -> None:
         self._db = connection
         self._lock = lock
+        self.path = path
 
     @classmethod
-    def open(cls, data_dir: Path) -> Store:
-        """Open (creating if needed) the store in ``data_dir``; raises `DataDirLocked` if in use."""
+    def open(cls, data_dir: Path, *, background_checkpoints: bool = False) -> Store:
+        """Open (creating if needed) the store in ``data_dir``; raises `DataDirLocked` if in use.
+
+        With ``background_checkpoints`` commits never copy the WAL into the database file
+        themselves (that copy and its disk sync would stall the commit); the caller runs
+        `checkpoint` on another thread instead.
+        """
         data_dir.mkdir(parents=True, exist_ok=True)
         lock = open(data_dir / "taktik.lock", "wb")  # noqa: SIM115 - held for the store's lifetime
         try:
@@ -154,15 +161,24 @@ class Store:
                 raise RuntimeError(f"data in {data_dir} has schema {version}; this server knows {SCHEMA_VERSION}")
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            if background_checkpoints:
+                db.execute("PRAGMA wal_autocheckpoint=0")
         except BaseException:
             db.close()
             lock.close()
             raise
         os.chmod(data_dir / "taktik.sqlite3", 0o600)
-        return cls(db, lock)
+        return cls(db, lock, data_dir / "taktik.sqlite3")
+
+    def checkpointer(self) -> Checkpointer:
+        """A second connection that copies committed WAL frames into the database file."""
+        assert self.path is not None
+        return Checkpointer(self.path)
 
     def close(self) -> None:
         """Close the database and release the data directory."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
         self._lock.close()
 
@@ -283,6 +299,25 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+
+class Checkpointer:
+    """Runs ``PRAGMA wal_checkpoint(PASSIVE)`` on its own connection, beside a writing `Store`.
+
+    A passive checkpoint never blocks the writer: it copies what is committed and leaves
+    the rest for next time.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+
+    def run(self) -> None:
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def close(self) -> None:
+        self._db.close()
 
 
 class _Transaction:

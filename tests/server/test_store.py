@@ -106,3 +106,22 @@ def test_data_survives_reopening(tmp_path: Path) -> None:
     loaded = again.load("m1")
     again.close()
     assert loaded is not None and loaded[2] == [step(0)]
+
+
+def test_a_background_checkpoint_never_waits_for_the_writer(tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "data", background_checkpoints=True)
+    checkpointer = store.checkpointer()
+    try:
+        assert store._db.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+        store.create_match(match_row("m1"), {}, [])
+        store._db.execute("BEGIN IMMEDIATE")  # a writer holds the write lock...
+        store._db.execute("UPDATE matches SET turn=2")
+        checkpointer.run()  # ...and the checkpoint still returns at once
+        store._db.execute("COMMIT")
+        checkpointer.run()
+        assert (tmp_path / "data" / "taktik.sqlite3").stat().st_size > 0
+    finally:
+        checkpointer.close()
+        store.close()
+    assert not (tmp_path / "data" / "taktik.sqlite3-wal").exists() or \
+        (tmp_path / "data" / "taktik.sqlite3-wal").stat().st_size == 0

@@ -27,6 +27,7 @@ from ..state import GameState, Unit
 from ..tables import MAX_ATTACKS_PER_TURN, UNITS
 from ..types import Phase, Side
 from .position import REACH_WEIGHT, Position, Shot, hit_chance, loss_value, required
+from .reach import ReachMaps
 
 __all__ = [
     "APPROACH_WEIGHT",
@@ -45,6 +46,7 @@ WIN_SCORE = 50.0
 """Score of a won game (minus for a lost one); far above any material swing."""
 POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared ones
 THREAT_WEIGHT = 0.6  # the enemy's next turn counts less: we shoot first
+EXACT_MOVE_WEIGHT = 0.8  # an enemy shot that needs a (known possible) move first
 APPROACH_WEIGHT = {Side.ATTACKER: 0.12, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
 APPROACH_CAP = 12  # cells; farther counts the same
 STORED_VALUE = 0.35  # per stored bonus
@@ -130,12 +132,12 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units
     return total
 
 
-def _offense(pos: Position, side: Side) -> float:
-    """Expected VP ``side`` (the active side) can still destroy this turn."""
+def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
+    """Expected VP ``side`` (the active side) can still destroy this turn, and the targets' HP after it."""
     state = pos.state
     total, dists = _queue(pos)
     if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
-        return total
+        return total, dists
     slots = MAX_ATTACKS_PER_TURN - len(state.attack_queue)
     enemies = pos.side_units(side.other)
     movable = state.phase is not Phase.ATTACK and state.moves_this_turn < max_moves(state, side)
@@ -149,25 +151,45 @@ def _offense(pos: Position, side: Side) -> float:
         options = pos.shot_options(unit, enemies, reach, can_fire)
         if options:
             shooters.append((UNITS[unit.type].damage, options))
-    return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id)
+    return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id), dists
 
 
-def _threat(pos: Position, side: Side) -> float:
-    """Expected VP ``side`` (the side not to move) could destroy in its next turn."""
+def _threat(pos: Position, side: Side, dists: dict[str, HpDist], reach: ReachMaps | None) -> float:
+    """Expected VP ``side`` (the side not to move) could destroy in its next turn.
+
+    Each enemy shot counts as likely as the enemy is to survive this turn's attacks
+    (``dists``). With ``reach``, where an enemy can fire from is exact; otherwise it is
+    assumed to close its movement points in a straight line (and such shots are discounted).
+    """
     targets = pos.side_units(side.other)
     xy = pos.xy
+    index = pos.info.index
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
         stats = UNITS[unit.type]
-        reach = 0 if "move_or_fire" in stats.tags else stats.movement_mp
+        dist = dists.get(unit.id)
+        alive = 1.0 if dist is None else sum(p for hp, p in dist.items() if hp > 0)
+        if alive <= 0:
+            continue
         ux, uy = xy[unit.id]
         options: list[Shot] = []
+        exact = reach is not None and reach.knows(unit.id, unit.cell)
+        moving = 0 if "move_or_fire" in stats.tags else stats.movement_mp
         for target in targets:
             tx, ty = xy[target.id]
             d = max(abs(ux - tx), abs(uy - ty))
-            if d - reach <= stats.range:
-                p = hit_chance(required(max(1, d - reach)), -pos.protection[target.id])
-                options.append((target, p if d <= stats.range else REACH_WEIGHT * p))
+            if exact:
+                assert reach is not None and target.cell is not None
+                fire = reach.firing_distance(unit.id, unit.cell, index[target.cell])
+                if fire is None or fire > stats.range:
+                    continue
+                weight = 1.0 if d <= stats.range else EXACT_MOVE_WEIGHT
+            elif d - moving <= stats.range:
+                fire, weight = max(1, d - moving), (1.0 if d <= stats.range else REACH_WEIGHT)
+            else:
+                continue
+            p = hit_chance(required(fire), -pos.protection[target.id])
+            options.append((target, alive * weight * p))
         if options:
             shooters.append((stats.damage, options))
     return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
@@ -211,10 +233,11 @@ def _cards(state: GameState, side: Side) -> float:
     return STORED_VALUE * len(player.stored) + TACTIC_VALUE * len(player.tactics)
 
 
-def evaluate(state: GameState, side: Side, pos: Position | None = None) -> float:
+def evaluate(state: GameState, side: Side, pos: Position | None = None, reach: ReachMaps | None = None) -> float:
     """Score of ``state`` for ``side`` in VP-like units: positive is good for ``side``.
 
     ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``.
+    ``reach`` (exact enemy movement, `ReachMaps`) sharpens the threat term.
     """
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
@@ -222,7 +245,8 @@ def evaluate(state: GameState, side: Side, pos: Position | None = None) -> float
     active = state.active
     other = active.other
     score = _losses(state, other) - _losses(state, active)
-    score += _offense(pos, active) - THREAT_WEIGHT * _threat(pos, other)
+    offense, dists = _offense(pos, active)
+    score += offense - THREAT_WEIGHT * _threat(pos, other, dists, reach)
     score += _approach(pos, other) - _approach(pos, active)
     score += _cards(state, active) - _cards(state, other)
     limit = state.rules.victory.round_limit

@@ -24,6 +24,7 @@ from .determinize import sample_world, seat_of
 from .evaluate import evaluate
 from .policy import MoveScorer
 from .position import Position
+from .reach import ReachMaps
 
 __all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "lookahead_scores", "rank", "sensible_actions"]
 
@@ -49,7 +50,9 @@ def _is_chance(action: Action) -> bool:
     return isinstance(action, RollDice) or (isinstance(action, PlayTactic) and action.card_id in _RANDOM_TACTICS)
 
 
-def lookahead_scores(world: GameState, legal: Sequence[Action], side: Side) -> list[float]:
+def lookahead_scores(
+    world: GameState, legal: Sequence[Action], side: Side, reach: ReachMaps | None = None
+) -> list[float]:
     """Score of each action for ``side``: the evaluation one ply later (averaged over a die)."""
     scores: list[float] = []
     for action in legal:
@@ -57,7 +60,7 @@ def lookahead_scores(world: GameState, legal: Sequence[Action], side: Side) -> l
         total = 0.0
         for start in worlds:
             try:
-                total += evaluate(reduce(start, action), side)
+                total += evaluate(reduce(start, action), side, reach=reach)
             except IllegalAction:  # only if the caller's list does not match the world
                 total += -1e9
         scores.append(total / len(worlds))
@@ -91,10 +94,12 @@ class GreedyBot:
         return candidates[best_index(candidates, scores)], rng
 
 
-def rank(world: GameState, legal: Sequence[Action], side: Side, move_limit: int) -> tuple[list[Action], list[float]]:
+def rank(
+    world: GameState, legal: Sequence[Action], side: Side, move_limit: int, reach: ReachMaps | None = None
+) -> tuple[list[Action], list[float]]:
     """The actions worth considering in ``world`` (see `_candidates`) and their lookahead scores."""
     candidates = _candidates(world, legal, move_limit)
-    return candidates, lookahead_scores(world, candidates, side)
+    return candidates, lookahead_scores(world, candidates, side, reach)
 
 
 def sensible_actions(legal: Sequence[Action]) -> list[Action]:

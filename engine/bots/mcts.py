@@ -43,6 +43,7 @@ from .evaluate import evaluate
 from .greedy import best_index, rank, sensible_actions
 from .policy import MoveScorer, quick_scores, rollout_action
 from .position import Position
+from .reach import ReachMaps
 
 __all__ = ["MCTSBot", "SearchStats"]
 
@@ -136,6 +137,7 @@ class MCTSBot:
     win_value: float = 10.0  # score of a won game in the search
     search_phases: tuple[str, ...] = ("MOVEMENT", "ATTACK")  # the seat's own phases that are searched
     move_limit: int = 16  # moves scored by lookahead at the root (the best by quick score)
+    exact_threat: bool = True  # score leaves with exact enemy reach (`ReachMaps`, built once per search)
     time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
     clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
     name: str = "mcts"
@@ -159,8 +161,10 @@ class MCTSBot:
             return legal[0], rng, SearchStats()
         side = seat_of(view)
         world, rng = sample_world(view, rng)
-        options, scores = rank(world, legal, side, self.move_limit)
-        if view.phase.value not in self.search_phases or view.to_act is not view.active:
+        searched = view.phase.value in self.search_phases and view.to_act is view.active
+        reach = ReachMaps(world, side) if self.exact_threat and searched else None
+        options, scores = rank(world, legal, side, self.move_limit, reach)
+        if not searched:
             return options[best_index(options, scores)], rng, SearchStats()
         root_candidates = top_candidates(options, scores, self.root_width, self.per_unit)
         if len(root_candidates) == 1:
@@ -172,7 +176,7 @@ class MCTSBot:
         while done < self.iterations:
             if deadline is not None and self.clock is not None and done and self.clock() >= deadline:
                 break
-            rng = self._iterate(root, world, side, root_candidates, horizon, rng)
+            rng = self._iterate(root, world, side, root_candidates, horizon, reach, rng)
             done += 1
             world, rng = sample_world(view, rng)
         order = {a: i for i, a in enumerate(legal)}
@@ -187,7 +191,14 @@ class MCTSBot:
         return next(a for a in legal if a == best), rng, stats
 
     def _iterate(
-        self, root: _Node, world: GameState, side: Side, root_candidates: list[Action], horizon: _Horizon, rng: int
+        self,
+        root: _Node,
+        world: GameState,
+        side: Side,
+        root_candidates: list[Action],
+        horizon: _Horizon,
+        reach: ReachMaps | None,
+        rng: int,
     ) -> int:
         node = root
         state = world
@@ -222,7 +233,7 @@ class MCTSBot:
                 node = node.children[action]
             path.append(node)
             state = reduce(state, action)
-        score, rng = self._score(state, side, horizon, rng)
+        score, rng = self._score(state, side, horizon, reach, rng)
         node.samples += 1
         node.total += score
         for visited in reversed(path):
@@ -241,7 +252,9 @@ class MCTSBot:
                 best, best_action = value, action
         return best_action
 
-    def _score(self, state: GameState, side: Side, horizon: _Horizon, rng: int) -> tuple[float, int]:
+    def _score(
+        self, state: GameState, side: Side, horizon: _Horizon, reach: ReachMaps | None, rng: int
+    ) -> tuple[float, int]:
         steps = 0
         while steps < self.rollout_limit and not horizon.reached(state):
             action, rng = rollout_action(state, legal_actions(state), rng, self.noise)
@@ -249,7 +262,7 @@ class MCTSBot:
             steps += 1
         if state.phase is Phase.VICTORY:
             return (self.win_value if state.winner is side else -self.win_value), rng
-        return evaluate(state, side), rng
+        return evaluate(state, side, reach=reach), rng
 
 
 class _Horizon:

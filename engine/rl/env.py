@@ -106,7 +106,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         self._opponent_seed = seat_seed(self._seed, self.agent_side.other)
         self._steps = 0
         self._settle()
-        return self._observe(), self._info()
+        obs = self._observe()
+        return obs, self._info(obs)
 
     def step(
         self, action: int | np.integer[Any]
@@ -119,8 +120,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 raise ValueError(f"action {index} ({shown}) is not legal now")
             self._steps += 1
             truncated = self.max_steps is not None and self._steps >= self.max_steps
-            info = self._info() | {"invalid_action": True}
-            return self._observe(), self.invalid_penalty, False, truncated, info
+            obs = self._observe()
+            return obs, self.invalid_penalty, False, truncated, self._info(obs) | {"invalid_action": True}
         before = self._vp_margin()
         self.state = reduce(self.state, self._by_index[index])
         self._steps += 1
@@ -130,7 +131,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         reward = self.shaping * (self._vp_margin() - before)
         if terminated:
             reward += 1.0 if self.state.winner is self.agent_side else -1.0
-        return self._observe(), float(reward), terminated, truncated, self._info()
+        obs = self._observe()
+        return obs, float(reward), terminated, truncated, self._info(obs)
 
     def render(self) -> str | None:
         """The agent's view as text (render mode ``"ansi"``)."""
@@ -175,9 +177,9 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         view = player_view(self.state, self.agent_side)
         return encode_observation(view, self.agent_side, action_mask(self.space, self.state, self._legal))
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, obs: dict[str, np.ndarray[Any, Any]]) -> dict[str, Any]:
         return {
-            "action_mask": action_mask(self.space, self.state, self._legal),
+            "action_mask": obs["action_mask"],
             "turn": self.state.turn,
             "phase": self.state.phase.value,
             "winner": self.state.winner.value if self.state.winner else None,

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ..board import Board
 from ..boardinfo import board_info
 from ..cards import COMMON_CARDS, TACTICS, card_of
 from ..deployment import home_side
@@ -74,9 +75,16 @@ FEATURES = (
 )
 
 
-def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The board planes of ``view`` seen by ``side`` (see the module docstring)."""
-    info = board_info(view.board)
+_STATIC: dict[tuple[int, Side], tuple[Board, np.ndarray[Any, np.dtype[np.float32]]]] = {}
+_STATIC_LIMIT = 16
+
+
+def _static_planes(board: Board, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """Planes that never change in a game (terrain, overlays, zones), cached per board object."""
+    entry = _STATIC.get((id(board), side))
+    if entry is not None and entry[0] is board:
+        return entry[1]
+    info = board_info(board)
     w, h = info.width, info.height
     out = np.zeros((PLANES, h, w), dtype=np.float32)
     terrain = np.array([_TERRAIN.index(t) for t in info.terrain], dtype=np.int64).reshape(h, w)
@@ -85,6 +93,20 @@ def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]
     out[7] = np.array(info.road, dtype=np.float32).reshape(h, w)
     out[8] = np.array(info.river, dtype=np.float32).reshape(h, w)
     out[9] = np.array(info.bridge, dtype=np.float32).reshape(h, w)
+    rows = np.array([home_side(y, h) is side for y in range(h)], dtype=np.float32)
+    out[18] = rows[:, None]
+    out[19] = 1.0 - rows[:, None]
+    if len(_STATIC) >= _STATIC_LIMIT:
+        _STATIC.pop(next(iter(_STATIC)))
+    _STATIC[(id(board), side)] = (board, out)
+    return out
+
+
+def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The board planes of ``view`` seen by ``side`` (see the module docstring)."""
+    info = board_info(view.board)
+    w = info.width
+    out = _static_planes(view.board, side).copy()
     for unit in view.units:
         if unit.cell is None:
             continue
@@ -95,9 +117,6 @@ def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]
         if unit.side is side:
             out[16, y, x] = unit.has_moved
             out[17, y, x] = unit.has_attacked
-    rows = np.array([home_side(y, h) is side for y in range(h)], dtype=np.float32)
-    out[18] = rows[:, None]
-    out[19] = 1.0 - rows[:, None]
     cells = {u.id: u.cell for u in view.units}
     attacks = [(view.pending_attack, 20)] if view.pending_attack else []
     attacks += [(a, 22) for a in view.attack_queue]

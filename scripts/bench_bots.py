@@ -1,0 +1,126 @@
+"""Bot benchmark: prints medians for random playouts (actions/s, legal_actions included), MCTS
+iterations/s, greedy decisions/s and RL environment steps/s (when numpy is installed).
+
+    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 100]
+
+Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
+self-play, where the search actually runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from msgspec.structs import replace
+
+from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
+from engine.bots import GreedyBot, MCTSBot, RandomBot, seat_seed
+
+
+def random_playout_rate(config: GameConfig) -> float:
+    """Actions per second of one uniformly random game (legal_actions + reduce + the bot's pick)."""
+    state = new_game(config)
+    bot, seed, count = RandomBot(), 1, 0
+    start = time.perf_counter()
+    while state.to_act is not None:
+        action, seed = bot.choose(state, legal_actions(state), seed)
+        state = reduce(state, action)
+        count += 1
+    return count / (time.perf_counter() - start)
+
+
+def search_positions(config: GameConfig, wanted: int) -> list[GameState]:
+    """MOVEMENT/ATTACK decisions (with choices) from a greedy-vs-greedy game."""
+    state = new_game(config)
+    bot = GreedyBot()
+    seeds = {side: seat_seed(config.seed or 1, side) for side in Side}
+    found: list[GameState] = []
+    while state.to_act is not None and len(found) < wanted:
+        side = state.to_act
+        legal = legal_actions(state)
+        if state.phase in (Phase.MOVEMENT, Phase.ATTACK) and side is state.active and len(legal) > 2:
+            found.append(state)
+        action, seeds[side] = bot.choose(player_view(state, side), legal, seeds[side])
+        state = reduce(state, action)
+    return found
+
+
+def mcts_rates(positions: list[GameState], iterations: int) -> list[float]:
+    bot = MCTSBot(iterations=iterations)
+    rates = []
+    for state in positions:
+        view = player_view(state, state.to_act)
+        start = time.perf_counter()
+        _, _, stats = bot.search(view, legal_actions(state), 7)
+        if stats.iterations:
+            rates.append(stats.iterations / (time.perf_counter() - start))
+    return rates
+
+
+def greedy_rates(positions: list[GameState]) -> list[float]:
+    bot = GreedyBot()
+    rates = []
+    for state in positions:
+        view, legal = player_view(state, state.to_act), legal_actions(state)
+        start = time.perf_counter()
+        bot.choose(view, legal, 7)
+        rates.append(1 / (time.perf_counter() - start))
+    return rates
+
+
+def env_rate(config: GameConfig, seed: int) -> float | None:
+    """Agent steps per second of TaktikEnv with a uniformly random masked policy (random opponent)."""
+    try:
+        import numpy as np
+
+        from engine.rl import TaktikEnv
+    except ImportError:
+        return None
+    env = TaktikEnv(config, opponent="random")
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+        if terminated or truncated:
+            return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5, help="games (and positions per game) to sample")
+    parser.add_argument("--size", default="20x30", help="board size WxH (default 20x30, generated terrain)")
+    parser.add_argument("--iterations", type=int, default=100, help="MCTS iterations per search")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    width, height = (int(v) for v in args.size.lower().split("x"))
+    configs = [GameConfig(seed=args.seed + i, width=width, height=height) for i in range(args.games)]
+
+    playouts = [random_playout_rate(c) for c in configs]
+    print(f"random playout:  median {statistics.median(playouts):9.0f} actions/s  ({len(playouts)} games)")
+
+    positions = [p for c in configs for p in search_positions(c, 6)]
+    rates = mcts_rates(positions, args.iterations)
+    print(
+        f"MCTS search:     median {statistics.median(rates):9.1f} iterations/s  "
+        f"({len(rates)} positions, {args.iterations} iterations each)"
+    )
+    decisions = greedy_rates(positions)
+    print(f"greedy decision: median {statistics.median(decisions):9.1f} decisions/s  ({len(decisions)} positions)")
+
+    steps = [r for r in (env_rate(replace(c, seed=c.seed), i) for i, c in enumerate(configs)) if r is not None]
+    if steps:
+        print(
+            f"RL env step:     median {statistics.median(steps):9.0f} steps/s  ({len(steps)} episodes, "
+            "observation + mask + opponent moves included)"
+        )
+    else:
+        print("RL env step:     skipped (numpy is not installed: pip install taktik[rl])")
+
+
+if __name__ == "__main__":
+    main()

@@ -78,7 +78,7 @@ _BASE_CHAR = {
 }
 
 
-class Board(msgspec.Struct, frozen=True):
+class Board(msgspec.Struct, frozen=True, weakref=True):
     """Static terrain of a game: ``rows[y][x]`` is the map character of cell ``(x, y)``."""
 
     width: int  # columns, x = 0 .. width-1 (letters A ..)

@@ -8,6 +8,7 @@ what states and actions carry.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 from .board import TERRAIN_CHARS, Board
@@ -34,7 +35,6 @@ class BoardInfo:
     """Lookup tables for one board. Treat as immutable."""
 
     def __init__(self, board: Board) -> None:
-        self.board = board
         self.width = w = board.width
         self.height = h = board.height
         self.size = w * h
@@ -132,22 +132,21 @@ def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: Uni
     return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)
 
 
-_CACHE: dict[int, tuple[Board, BoardInfo]] = {}
-_CACHE_LIMIT = 64
+_CACHE: dict[int, tuple[weakref.ref[Board], BoardInfo]] = {}
 
 
 def board_info(board: Board) -> BoardInfo:
-    """The (cached) `BoardInfo` of ``board``.
+    """The (cached) `BoardInfo` of ``board``, kept exactly as long as the board lives.
 
-    Keyed by object identity with a strong reference to the board, so an id is never
-    reused while its entry lives; a board equal to a cached one but decoded anew gets its
-    own entry, which is correct, only slower once.
+    Keyed by object identity through a weak reference whose callback drops the entry when
+    the board is freed, so an id is never reused while its entry lives and a server with
+    many live matches keeps every match's tables. A board equal to a cached one but
+    decoded anew gets its own entry, which is correct, only slower once.
     """
     entry = _CACHE.get(id(board))
-    if entry is not None and entry[0] is board:
+    if entry is not None and entry[0]() is board:
         return entry[1]
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.pop(next(iter(_CACHE)))
     info = BoardInfo(board)
-    _CACHE[id(board)] = (board, info)
+    key = id(board)
+    _CACHE[key] = (weakref.ref(board, lambda _ref, key=key: _CACHE.pop(key, None)), info)
     return info

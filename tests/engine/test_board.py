@@ -102,3 +102,17 @@ def test_board_from_layers_marks_bridges_and_requires_plain_overlays() -> None:
     base[0] = TerrainType.FOREST
     with pytest.raises(ValueError, match="roads and rivers need PLAIN"):
         board_from_layers(3, 3, base, roads=[(0, 0)], rivers=[])
+
+
+def test_board_tables_live_exactly_as_long_as_their_board() -> None:
+    import gc
+
+    from engine.boardinfo import _CACHE, board_info
+
+    boards = [parse_terrain_map("\n".join(["." * (4 + i % 5)] * 6)) for i in range(300)]
+    infos = [board_info(b) for b in boards]
+    assert all(board_info(b) is info for b, info in zip(boards, infos, strict=True))  # none evicted
+    ids = {id(b) for b in boards}
+    del boards, infos
+    gc.collect()
+    assert not ids & set(_CACHE)

@@ -87,17 +87,12 @@ class Server:
         return float("nan")
 
 
-def start_server(data_dir: Path, port: int, unthrottled: bool, board_cache: int | None) -> Server:
+def start_server(data_dir: Path, port: int, unthrottled: bool) -> Server:
     limits = data_dir.parent / "limits.json"
     limits.write_text(json.dumps(BENCH_LIMITS | (UNTHROTTLED if unthrottled else {})))
     arguments = ["serve", "--port", str(port), "--data", str(data_dir), "--limits", str(limits), "--log-level",
                  "warning"]
-    if board_cache is None:
-        launcher = ["-m", "server.cli"]
-    else:  # what-if experiment: the engine's private BoardInfo cache made larger (see --board-cache)
-        launcher = ["-c", f"import sys, engine.boardinfo as b; b._CACHE_LIMIT = {board_cache}; "
-                          "from server.cli import main; sys.exit(main(sys.argv[1:]))"]
-    proc = subprocess.Popen([sys.executable, *launcher, *arguments], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     assert proc.stdout is not None
     for raw in proc.stdout:
@@ -209,16 +204,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="round limit of the benchmark games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None, help="use a running server instead of starting one")
-    parser.add_argument("--board-cache", type=int, default=None, metavar="N",
-                        help="experiment: start the server with the engine's private board_info cache raised to N "
-                             "entries (it holds 64, fewer than the live boards of a busy server)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="taktik-bench-") as tmp:
-        if args.url:
-            server = Server(url=args.url)
-        else:
-            server = start_server(Path(tmp) / "data", 0, args.think < 0.5, args.board_cache)
+        server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, args.think < 0.5)
         try:
             config = {"victory": {"round_limit": {"max_rounds": args.rounds}}}
             began = time.perf_counter()

@@ -14,10 +14,12 @@ from .game_options import add_config_options, config_from_args
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("play", help="play a game headless and write its record")
     add_config_options(parser)
-    parser.add_argument("--random", action="store_true", required=True,
-                        help="both sides pick uniformly among the legal actions")
-    parser.add_argument("--player-seed", type=int, default=None,
-                        help="seed of the random players' choices (default: the game seed)")
+    parser.add_argument(
+        "--random", action="store_true", required=True, help="both sides pick uniformly among the legal actions"
+    )
+    parser.add_argument(
+        "--player-seed", type=int, default=None, help="seed of the random players' choices (default: the game seed)"
+    )
     parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the game record here")
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
     parser.set_defaults(handler=run)
@@ -46,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"== step {len(actions) - 1}: {actor} {encode_action(action)}\n{encode_text(state)}\n")
     if args.quiet:
         print(encode_text(state))
-    print(f"game over after {len(actions)} actions: {state.winner.value if state.winner else '?'} wins by "
-          f"{state.victory_reason}")
+    print(
+        f"game over after {len(actions)} actions: {state.winner.value if state.winner else '?'} wins by "
+        f"{state.victory_reason}"
+    )
     if args.out is not None:
         record = record_game(config, actions)
         args.out.write_bytes(encode_record(record))

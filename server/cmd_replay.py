@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
             heading = "start" if step == 0 else f"step {step - 1}: {encode_action(record.actions[step - 1])}"
             print(f"== {heading}\n{encode_text(state)}\n")
     except ReplayMismatch as err:
-        print(f"taktik replay: MISMATCH at step {err.step}: {err.action}\n  stored {err.expected}\n  replay {err.actual}")
+        print(
+            f"taktik replay: MISMATCH at step {err.step}: {err.action}\n  stored {err.expected}\n  replay {err.actual}"
+        )
         return 1
     except (IllegalAction, ValueError) as err:
         print(f"taktik replay: {err}")

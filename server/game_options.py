@@ -35,8 +35,13 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--seed``, ``--size`` and ``--config FILE`` to a sub-command."""
     parser.add_argument("--seed", type=_seed, default=None, help="game seed (0..2^32-1; default 1)")
     parser.add_argument("--size", type=parse_size, default=None, metavar="WxH", help="board size (default 20x30)")
-    parser.add_argument("--config", type=Path, default=None, metavar="FILE",
-                        help="a GameConfig as JSON; --seed and --size override its fields")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a GameConfig as JSON; --seed and --size override its fields",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> GameConfig:

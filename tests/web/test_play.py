@@ -150,11 +150,15 @@ def test_a_bonus_card_is_aimed_at_a_highlighted_unit(web: WebServer, new_page: A
 def test_a_reload_mid_game_resumes_the_seat(web: WebServer, new_page: Any) -> None:
     created, att, _ = seats(web, new_page)
     att.press("Draw a card")
-    att.wait_legal("STORE_BONUS")
+    att.press("Store it")
+    att.wait_legal("NEXT_PHASE")
     att.page.reload()
     att.wait_ready()
     state = att.state()
-    assert state["seat"] == "ATTACKER" and state["version"] == 1 and "STORE_BONUS" in state["legal"]
+    assert state["seat"] == "ATTACKER" and state["version"] == 2 and "NEXT_PHASE" in state["legal"]
+    # The log gets its context back: the draw happened before the reload.
+    att.wait("s.log.some(l => l.includes('ATTACKER drew'))")
+    assert "Artillery Support" in att.page.locator(".cards").inner_text()
     # The token is remembered: the same page without its fragment still opens the seat.
     att.page.goto(web.base + f"/play/{created['match_id']}")
     att.wait_ready()

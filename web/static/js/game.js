@@ -8,11 +8,15 @@
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
 import { decision } from "./labels.js";
+import { request } from "./api.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
 import {
-  addPick, aim, applyReject, applyState, applyWelcome, clearSelection, initialModel, markBusy, notify, select, setConn, setHover,
+  addPick, aim, applyReject, applyState, applyWelcome, clearSelection, initialModel, markBusy, notify, prependLog, select,
+  setConn, setHover,
 } from "./state.js";
+
+const BACKFILL = 12; // steps of log history fetched after a reload
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").Action} Action */
@@ -60,7 +64,10 @@ export class Game {
     const before = this.models[i];
     const now = performance.now();
     if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
-    else if (msg.type === "state") this.models[i] = applyState(before, msg, now);
+    else if (msg.type === "state") {
+      this.models[i] = applyState(before, msg, now);
+      if (before.version < 0 && msg.version > 1) this.backfill(i, msg.version);
+    }
     else if (msg.type === "reject") {
       this.models[i] = applyReject(before, msg, now);
       if (msg.code === "stale_version") this.sockets[i].sync();
@@ -133,6 +140,21 @@ export class Game {
       return;
     }
     this.update(markBusy(model));
+  }
+
+  /**
+   * After a (re)load, fetch the events of the last few steps so the log has its context.
+   * Spectator views: the seat's own hidden cards read "a card" there.
+   * @param {number} i @param {number} version
+   */
+  async backfill(i, version) {
+    const wanted = [];
+    for (let v = Math.max(1, version - BACKFILL); v < version; v++) wanted.push(v);
+    const steps = await Promise.all(wanted.map((v) =>
+      request(`/api/matches/${encodeURIComponent(this.models[i].matchId)}/steps/${v}`).catch(() => null)));
+    const found = steps.filter(Boolean).map((s) => ({ version: s.step, events: s.events }));
+    this.models[i] = prependLog(this.models[i], found);
+    this.refresh();
   }
 
   /** Test hook: drop every socket (they reconnect by themselves). */

@@ -129,6 +129,7 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const d = decision(view, model.seat, this.cards);
     const el = this.els.decision;
+    if (model.kind !== "replay") document.title = d.mine ? "▶ Your move · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
     el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}`;
     if (model.status === "broken") {
       el.innerHTML = `<div class="who">This match is read-only</div><div class="detail">${esc(model.brokenReason ?? "")}</div>`;

@@ -102,7 +102,9 @@ export class Screen {
         tap: (x, y) => {
           this.skipAnimations();
           const hit = this.hit(x, y);
-          if (hit) on.onTap(hit);
+          if (!hit) return;
+          on.onHover(hit.cell); // touch screens have no hover: a tap shows the cell's info too
+          on.onTap(hit);
         },
         hover: (x, y) => on.onHover(this.hit(x, y)?.cell ?? null),
         leave: () => on.onHover(null),

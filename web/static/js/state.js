@@ -75,6 +75,18 @@ export function appendLog(log, events, version) {
 }
 
 /**
+ * Put the events of earlier versions (fetched after a reload) before the log's own lines.
+ * @param {Model} model @param {Array<{version: number, events: EventText[]}>} steps oldest first
+ * @returns {Model}
+ */
+export function prependLog(model, steps) {
+  const first = model.log.length ? model.log[0].version : model.version + 1;
+  const older = steps.filter((s) => s.version < first)
+    .reduce((log, s) => appendLog(log, s.events, s.version), /** @type {import("./types.js").LogEntry[]} */ ([]));
+  return { ...model, log: older.concat(model.log).slice(-LOG_LIMIT) };
+}
+
+/**
  * The last move, last attack and last roll after `events`, keeping older ones otherwise.
  * @param {Model} model @param {EventText[]} events @param {number} version @param {View} view
  */

@@ -9,8 +9,10 @@ one side's point of view, in *VP*:
   so overkill counts once) and undeclared potential (each unit that can still fire, from
   where it stands or, before moving, within its reach; shots assigned greedily by
   marginal value, at most the free declaration slots);
-* **threat**: the same potential for the other side's next turn (its units' full reach),
-  discounted because the active side shoots first;
+* **threat**: the same for the other side's next turn — each enemy unit's best shot from
+  where it could stand after moving (its movement points in a straight line, or exactly
+  with `ReachMaps`), counted as likely as the unit is to survive this turn's attacks,
+  and discounted because the active side shoots first;
 * **cover** is part of every hit chance (target terrain and defense effects);
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;

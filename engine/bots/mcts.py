@@ -22,9 +22,15 @@ the search never pays for the variance of sampled dice), or to the end of the tu
 the seat is already rolling; with ``horizon=n`` it looks ``n`` turns further, to the
 start of a turn. Scores are in VP-like units (`evaluate`), as is ``exploration``.
 
-The most visited root child is played. The default budget is a number of iterations, so
-the same ``(view, legal, seed)`` always gives the same choice; an optional time budget
-needs an injected ``clock`` (the engine itself never reads the time).
+Leaves and the root ranking are scored with exact enemy reach (`ReachMaps`, built once
+per decision). Only the seat's own ``search_phases`` (MOVEMENT and ATTACK) are searched:
+card resolution, dice-phase tactics, reactions and victim choices use the greedy
+lookahead, which averages dice exactly (searching with dice between decisions made the
+bot weaker: see docs/bots.md).
+
+The root child with the best value is played (ties: more visits). The default budget is a
+number of iterations, so the same ``(view, legal, seed)`` always gives the same choice;
+an optional time budget needs an injected ``clock`` (the engine itself never reads the time).
 """
 
 from __future__ import annotations
@@ -124,9 +130,9 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class MCTSBot:
-    """Search ``iterations`` sampled worlds and play the most visited candidate."""
+    """Search ``iterations`` sampled worlds and play the best candidate found."""
 
-    iterations: int = 200  # the default budget: deterministic
+    iterations: int = 100  # the default budget: deterministic
     exploration: float = 0.3  # UCB1 constant, in score (VP) units
     width: int = 6  # candidates per tree node (best by prior); 0 = all legal actions
     root_width: int = 8  # candidates at the root (best by greedy lookahead)
@@ -149,7 +155,7 @@ class MCTSBot:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
-        """Return the most visited root action and the next seed."""
+        """Return the best root action found and the next seed."""
         action, rng, _ = self.search(view, legal, rng)
         return action, rng
 

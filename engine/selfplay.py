@@ -204,8 +204,9 @@ def summarize(results: Sequence[GameResult]) -> Summary:
     reasons: dict[str, int] = {}
     for result in sorted(results, key=lambda r: r.index):
         for side, name in ((Side.ATTACKER, result.attacker), (Side.DEFENDER, result.defender)):
-            if result.attacker == result.defender and side is Side.DEFENDER:
-                name = f"{name} (2)"
+            if result.attacker == result.defender:  # a mirror match: tell the series' two seats apart
+                first = (side is Side.ATTACKER) == (result.index % 2 == 0)
+                name = f"{name} #{1 if first else 2}"
             entry = standings.setdefault(name, Standing(name))
             won = int(result.winner is side)
             entry.games += 1

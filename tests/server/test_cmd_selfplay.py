@@ -112,3 +112,18 @@ def test_results_do_not_depend_on_parallel_jobs(tmp_path: Path) -> None:
     key = lambda r: (r.index, r.winner, r.actions, r.record.hashes[-1])  # noqa: E731
     assert sorted(map(key, one)) == sorted(map(key, two))
     assert {r.winner for r in one} <= {Side.ATTACKER, Side.DEFENDER}
+
+
+def test_wilson_interval_and_mirror_match_labels() -> None:
+    from engine.selfplay import format_summary, play_spec, schedule, summarize, wilson_interval
+
+    low, high = wilson_interval(50, 100)
+    assert round(low, 3) == 0.404 and round(high, 3) == 0.596
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    results = [play_spec(spec) for spec in schedule(("random", "random"), 2, 5, SMALL)]
+    summary = summarize(results)
+    assert sorted(s.name for s in summary.standings) == ["random #1", "random #2"]
+    first = next(s for s in summary.standings if s.name == "random #1")
+    assert first.as_attacker[1] == 1 and first.as_defender[1] == 1
+    assert sum(s.wins for s in summary.standings) == 2
+    assert "random #1" in format_summary(summary)

@@ -16,9 +16,9 @@ from server.cmd_selfplay import Progress, parse_bot_options
 SMALL = GameConfig(terrain="\n".join(["." * 10] * 12), victory=VictoryConfig(max_actions=400))
 
 
-def write_config(tmp_path: Path) -> Path:
+def write_config(tmp_path: Path, config: GameConfig = SMALL) -> Path:
     path = tmp_path / "small.json"
-    path.write_bytes(msgspec.json.encode(SMALL))
+    path.write_bytes(msgspec.json.encode(config))
     return path
 
 
@@ -61,16 +61,20 @@ def test_bots_alternate_sides_and_options_reach_the_bots(tmp_path: Path, capsys:
     seen = []
     from server import cmd_selfplay
 
-    args = cmd_selfplay_args(tmp_path, ["--bots", "mcts,random", "--games", "2", "--option", "mcts.iterations=3"])
+    short = GameConfig(terrain=SMALL.terrain, victory=VictoryConfig(max_actions=120))
+    args = cmd_selfplay_args(
+        tmp_path, ["--bots", "mcts,random", "--games", "2", "--option", "mcts.iterations=3"], short
+    )
     assert cmd_selfplay.run(args, stream=io.StringIO(), on_result=seen.append) == 0
     assert [(r.attacker, r.defender) for r in seen] == [("mcts", "random"), ("random", "mcts")]
     assert "iterations" in capsys.readouterr().out
 
 
-def cmd_selfplay_args(tmp_path: Path, extra: list[str]) -> object:
+def cmd_selfplay_args(tmp_path: Path, extra: list[str], config: GameConfig = SMALL) -> object:
     from server.cli import build_parser
 
-    return build_parser().parse_args(["selfplay", "--config", str(write_config(tmp_path)), "--seed", "3", *extra])
+    path = str(write_config(tmp_path, config))
+    return build_parser().parse_args(["selfplay", "--config", path, "--seed", "3", *extra])
 
 
 def test_bad_bot_names_and_options_are_refused(tmp_path: Path) -> None:

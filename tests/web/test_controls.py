@@ -56,7 +56,7 @@ HARNESS = """async (legal) => {
     out[key] = plain(k);
   }
   if (groups.includes('PLAY_TACTIC:enemy_recon_detection')) {
-    model = s.addPick(s.aim(model, 'PLAY_TACTIC:enemy_recon_detection'), 'NE');
+    model = s.addPick(s.aim(model, 'PLAY_TACTIC:enemy_recon_detection'), 'value:NE');
     out.recon = c.completed(ctl().aiming, model.sel.picks);
   }
   return out;
@@ -122,6 +122,7 @@ def test_a_choice_of_several_units_is_picked_one_click_at_a_time(web: WebServer,
       const c = await import('/static/js/controls.js');
       const reads = c.readActions(legal, new Set(['D1', 'D9', 'D14']));
       const group = {key: 'g', kind: 'pick', type: 'CHOOSE_MALUS_TARGETS', label: '', reads};
-      return [c.completed(group, ['D9']), c.completed(group, ['D9', 'D1']), c.candidates(group, ['D14']).length];
+      return [c.completed(group, ['unit:D9']), c.completed(group, ['unit:D9', 'unit:D1']),
+              c.candidates(group, ['unit:D14']).length, c.candidates(group, ['cell:D14']).length];
     }""", legal)
-    assert picked == [None, legal[0], 2]
+    assert picked == [None, legal[0], 2, 0]

@@ -174,12 +174,21 @@ function groupLabel(group, action, model, cards) {
 }
 
 /**
+ * The references of an action as typed picks: "unit:A1", "cell:A1" and "value:NW" stay apart
+ * (A1 is both a unit id and a cell label).
+ * @param {Refs} refs
+ */
+export function pickKeys(refs) {
+  return [...refs.units.map((u) => `unit:${u}`), ...refs.cells.map((c) => `cell:${c}`), ...refs.values.map((v) => `value:${v}`)];
+}
+
+/**
  * Candidates of the group consistent with the picks so far.
- * @param {Group} group @param {string[]} picks
+ * @param {Group} group @param {string[]} picks typed picks (see `pickKeys`)
  */
 export function candidates(group, picks) {
   return group.reads.filter((r) => {
-    const all = [...r.refs.units, ...r.refs.cells, ...r.refs.values];
+    const all = pickKeys(r.refs);
     return picks.every((p) => all.includes(p));
   });
 }
@@ -189,16 +198,16 @@ function markAim(ctl, group, model) {
   const picks = model.sel.picks;
   const seen = new Set();
   for (const read of candidates(group, picks)) {
-    for (const unit of read.refs.units) if (!picks.includes(unit)) ctl.unitMarks.set(unit, "target");
-    for (const cell of read.refs.cells) if (!picks.includes(cell)) ctl.cellMarks.set(cell, "target");
+    for (const unit of read.refs.units) if (!picks.includes(`unit:${unit}`)) ctl.unitMarks.set(unit, "target");
+    for (const cell of read.refs.cells) if (!picks.includes(`cell:${cell}`)) ctl.cellMarks.set(cell, "target");
     for (const value of read.refs.values) {
-      if (picks.includes(value) || seen.has(value)) continue;
+      if (picks.includes(`value:${value}`) || seen.has(value)) continue;
       seen.add(value);
-      ctl.choices.push({ id: `choice:${value}`, label: valueLabel(value, model), key: "", run: { kind: "pick", value },
-        primary: false, title: "" });
+      ctl.choices.push({ id: `choice:${value}`, label: valueLabel(value, model), key: "",
+        run: { kind: "pick", value: `value:${value}` }, primary: false, title: "" });
     }
   }
-  for (const unit of picks) if (UNIT_ID.test(unit)) ctl.unitMarks.set(unit, "picked");
+  for (const pick of picks) if (pick.startsWith("unit:")) ctl.unitMarks.set(pick.slice(5), "picked");
   const units = unitCells(model);
   for (const [unit, mark] of ctl.unitMarks) {
     const cell = units.get(unit);
@@ -303,8 +312,8 @@ export function makeButton(action, model, cards, key) {
  */
 export function resolveTap(model, ctl, hit) {
   if (ctl.aiming) {
-    if (hit.unit && ctl.unitMarks.get(hit.unit) === "target") return { kind: "pick", value: hit.unit };
-    if (hit.cell && ctl.cellMarks.get(hit.cell) === "target") return { kind: "pick", value: hit.cell };
+    if (hit.unit && ctl.unitMarks.get(hit.unit) === "target") return { kind: "pick", value: `unit:${hit.unit}` };
+    if (hit.cell && ctl.cellMarks.get(hit.cell) === "target") return { kind: "pick", value: `cell:${hit.cell}` };
     if (model.sel.group) return { kind: "cancel" };
   }
   const selected = model.sel.unit;
@@ -324,7 +333,7 @@ export function resolveTap(model, ctl, hit) {
 
 /**
  * After a pick in aim mode: the action to send once exactly one candidate is left.
- * @param {Group} group @param {string[]} picks
+ * @param {Group} group @param {string[]} picks typed picks (see `pickKeys`)
  * @returns {Action|null}
  */
 export function completed(group, picks) {

@@ -96,7 +96,8 @@ export class Hud {
     if (!view) return;
     const base = `${model.version}|${model.seat}|${model.status}`;
     if (this.changed("top", base)) this.renderTop(model);
-    const epoch = `${model.received}|${model.busy}`;
+    // One epoch per state received by this seat's model (hot-seat switches models: the seat counts).
+    const epoch = `${model.seat}|${model.received}|${model.busy}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
       this.runs.clear();
@@ -107,7 +108,7 @@ export class Hud {
     if (this.changed("roll", `${model.lastRoll?.version}|${base}`)) this.renderRoll(model);
     this.renderCards(model, ctl);
     if (this.changed("effects", base)) this.renderEffects(model);
-    if (this.changed("log", `${model.log.length}|${model.log.at(-1)?.version}`)) this.renderLog(model);
+    if (this.changed("log", `${model.seat}|${model.log.length}|${model.log.at(-1)?.version}`)) this.renderLog(model);
     if (view.phase === "VICTORY" && this.victoryShown !== model.version && model.kind !== "replay") this.renderVictory(model);
   }
 
@@ -221,7 +222,7 @@ export class Hud {
   renderCards(model, ctl) {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const groups = ctl?.groups ?? new Map();
-    const key = `${model.received}|${model.busy}|${[...groups.keys()].join(",")}`;
+    const key = `${this.epoch}|${[...groups.keys()].join(",")}`;
     const { mine, theirs } = sides(view, model.seat);
     const play = (/** @type {string} */ group) => {
       const g = groups.get(group);

@@ -14,7 +14,18 @@ from dataclasses import dataclass
 
 from msgspec.structs import replace
 
-from ..actions import Action, EndTurn, MoveUnit, NextPhase, PassReaction, PlayTactic, RollDice, WithdrawAttack
+from ..actions import (
+    Action,
+    AutoDeploy,
+    ConfirmDeployment,
+    EndTurn,
+    MoveUnit,
+    NextPhase,
+    PassReaction,
+    PlayTactic,
+    RollDice,
+    WithdrawAttack,
+)
 from ..errors import IllegalAction
 from ..reducer import reduce
 from ..rng import roll_d6
@@ -108,8 +119,14 @@ def sensible_actions(legal: Sequence[Action]) -> list[Action]:
     END_TURN goes when NEXT_PHASE is legal: ending the turn early only throws attacks
     away (and the evaluation cannot compare positions across a turn boundary).
     WITHDRAW_ATTACK goes: a bot declares what it means, and declaring and withdrawing
-    in turn would only burn the action cap.
+    in turn would only burn the action cap. In manual deployment a bot places its units
+    by the automatic rule (AUTO_DEPLOY) and confirms: re-placing units one by one could
+    go on until the action cap.
     """
+    for settled in (AutoDeploy, ConfirmDeployment):
+        chosen = [a for a in legal if isinstance(a, settled)]
+        if chosen:
+            return chosen
     dropped: tuple[type, ...] = (WithdrawAttack,)
     if any(isinstance(a, NextPhase) for a in legal):
         dropped = (EndTurn, WithdrawAttack)

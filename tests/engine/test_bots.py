@@ -232,3 +232,17 @@ def test_a_single_legal_action_is_returned_without_thinking() -> None:
     assert legal == [NextPhase()]
     for bot in SMALL_BOTS.values():
         assert bot.choose(player_view(state, Side.ATTACKER), legal, 9) == (NextPhase(), 9)
+
+
+@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=4)], ids=["greedy", "mcts"])
+def test_bots_deploy_by_the_automatic_rule_and_confirm(bot: object) -> None:
+    state = new_game(GameConfig(seed=2, terrain=config().terrain, deployment="manual"))
+    seeds = 1
+    for _ in range(4):
+        assert state.phase is Phase.DEPLOYMENT
+        side = state.to_act
+        assert side is not None
+        action, seeds = bot.choose(player_view(state, side), legal_actions(state), seeds)  # type: ignore[attr-defined]
+        assert type(action).__name__ in ("AutoDeploy", "ConfirmDeployment")
+        state = reduce(state, action)
+    assert state.phase is Phase.CARD_DRAW and state.actions_taken == 4

@@ -36,7 +36,7 @@ export class Hud {
     this.epoch = "";
     /** @type {Record<string, string>} */
     this.keys = {};
-    this.rolled = -1;
+    this.rolled = "";
     /** whether to play the die's tumble (off in tests and for reduced motion) */
     this.animate = true;
     this.victoryShown = -1;
@@ -105,7 +105,7 @@ export class Hud {
     const decisionKey = `${epoch}|${JSON.stringify(model.sel)}|${model.status}|${model.toAct}|${model.conn}`;
     if (this.changed("decision", decisionKey)) this.renderDecision(model, ctl);
     if (this.changed("status", `${base}|${model.busy}`)) this.renderStatus(model, ctl);
-    if (this.changed("roll", `${model.lastRoll?.version}|${base}`)) this.renderRoll(model);
+    if (this.changed("roll", `${model.lastRoll?.key}|${!!view.last_roll}|${model.seat}`)) this.renderRoll(model);
     this.renderCards(model, ctl);
     if (this.changed("effects", base)) this.renderEffects(model);
     if (this.changed("log", `${model.seat}|${model.log.length}|${model.log.at(-1)?.version}`)) this.renderLog(model);
@@ -138,6 +138,11 @@ export class Hud {
     }
     const actor = view.to_act ? `<span class="dot side-${view.to_act}"></span>` : "";
     let html = `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
+    const roll = view.last_roll;
+    if (roll) {
+      const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${modifierText(this.cards, m.source)}`).join(",");
+      html += `<div class="detail rollline">Rolled <b>${roll.natural}</b>${esc(mods)} = <b>${roll.modified}</b> vs ${roll.required}+: <b class="outcome-${roll.outcome}">${roll.outcome}</b></div>`;
+    }
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
     else if (d.mine && ctl) html += this.decisionBody(model, ctl);
     else if (view.to_act && model.kind !== "replay") {
@@ -204,7 +209,7 @@ export class Hud {
       el.innerHTML = `<h3>Dice</h3><p class="muted">No roll yet this game.</p>`;
       return;
     }
-    const live = !!model.view?.last_roll && roll.version === model.version;
+    const live = !!model.view?.last_roll;
     const mods = roll.modifiers.map((m) => `<li><b>${m.value > 0 ? "+" : "−"}${Math.abs(m.value)}</b> ${esc(modifierText(this.cards, m.source))}</li>`).join("");
     el.innerHTML = `<h3>Dice ${live ? "" : "<small>(last roll)</small>"}</h3>
       <div class="rollrow"><div class="die" data-face="${roll.natural}">${pips(roll.natural)}</div>
@@ -212,8 +217,8 @@ export class Hud {
       <ul class="mods"><li><b>${roll.natural}</b> on the die</li>${mods}</ul>
       <div>= <b>${roll.modified}</b>, needs <b>${roll.required}+</b></div></div>
       <div class="outcome outcome-${roll.outcome}">${roll.outcome}</div></div>`;
-    if (live && this.rolled !== roll.version && this.animate) {
-      this.rolled = roll.version;
+    if (live && this.rolled !== roll.key && this.animate) {
+      this.rolled = roll.key;
       el.querySelector(".die")?.classList.add("rolling");
     }
   }

@@ -102,7 +102,11 @@ export function traces(model, events, version, view) {
     }
   }
   if (view.last_roll && view.pending_attack) {
-    lastRoll = { ...view.last_roll, unit: view.pending_attack.attacker, target: view.pending_attack.target, version };
+    const roll = view.last_roll;
+    const key = `${view.turn}:${view.attack_seq}:${roll.natural}:${roll.modified}:${roll.outcome}`;
+    // A roll keeps the version it appeared at until it changes (a re-roll, a modifier played after it).
+    const since = lastRoll && lastRoll.key === key ? lastRoll.version : version;
+    lastRoll = { ...roll, unit: view.pending_attack.attacker, target: view.pending_attack.target, version: since, key };
   }
   return { lastMove, lastAttack, lastRoll };
 }

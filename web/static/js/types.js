@@ -76,7 +76,8 @@
  *   commitment: string, version: number, status: string, toAct: Side|null, view: View|null,
  *   legal: Action[], log: LogEntry[], conn: string, connDetail: string, busy: boolean,
  *   notice: {text: string, level: string, at: number}|null, sel: Selection, hover: string|null,
- *   lastMove: MoveTrace|null, lastAttack: AttackTrace|null, lastRoll: (Roll & {unit: string, target: string, version: number})|null,
+ *   lastMove: MoveTrace|null, lastAttack: AttackTrace|null,
+ *   lastRoll: (Roll & {unit: string, target: string, version: number, key: string})|null,
  *   fresh: EventText[], prevUnits: Unit[], brokenReason: string|null,
  *   received: number
  * }} Model

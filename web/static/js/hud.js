@@ -128,7 +128,7 @@ export class Hud {
   /** @param {Model} model @param {Controls|null} ctl */
   renderDecision(model, ctl) {
     const view = /** @type {import("./types.js").View} */ (model.view);
-    const d = decision(view, model.seat, this.cards);
+    const d = decision(view, model.seat, this.cards, model.legal);
     const el = this.els.decision;
     if (model.kind !== "replay") document.title = d.mine ? "▶ Your move · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
     el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}`;

@@ -68,9 +68,10 @@ export function modifierText(cards, source) {
  * @param {View} view
  * @param {Side|null} seat  the viewer (null: spectator)
  * @param {Map<string, CardInfo>} cards
+ * @param {Action[]} [legal] the actions offered to the viewer, to say what they can do
  * @returns {{who: string, why: string, mine: boolean}}
  */
-export function decision(view, seat, cards) {
+export function decision(view, seat, cards, legal = []) {
   if (view.phase === "VICTORY" || !view.to_act) {
     const winner = view.winner ? sideName(view.winner) : "Nobody";
     return { who: "Game over", why: `${winner} wins (${humanize(view.victory_reason ?? "end")})`, mine: false };
@@ -90,7 +91,10 @@ export function decision(view, seat, cards) {
       return { who, why: "draw the turn's card", mine };
     case "CARD_RESOLUTION":
       if (!pending) return { who, why: "play stored bonuses or go on to movement", mine };
-      if (cardInfo(cards, pending.card)?.kind === "malus") return { who, why: `accept or cancel ${cardName(cards, pending.card)}`, mine };
+      if (cardInfo(cards, pending.card)?.kind === "malus") {
+        const cancel = !mine || legal.some((a) => a.type === "CANCEL_MALUS");
+        return { who, why: `${cancel ? "accept or cancel" : "accept"} ${cardName(cards, pending.card)}`, mine };
+      }
       return { who, why: `play, store or discard ${cardName(cards, pending.card)}`, mine };
     case "MOVEMENT":
       return { who, why: "move units", mine };

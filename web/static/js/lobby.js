@@ -11,6 +11,7 @@ import { ago, esc, humanize, sideName } from "./labels.js";
 const PAGE = `
 <div class="lobby">
   <header><h1>Taktik</h1><span class="muted">Two-player tactics with cards and dice</span></header>
+  <canvas class="showcase" aria-hidden="true"></canvas>
   <div class="grid">
     <section class="box">
       <h2>New game</h2>
@@ -104,6 +105,36 @@ export function startLobby(root) {
   });
 
   listRecent(q(".recent"));
+  showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
+}
+
+/** A little scene drawn with the game's own renderer and art, to set the mood. */
+const SCENE = {
+  rows: ["..ff=...", ".fff=.h.", "~~~~#~~~", "..u.=...", ".uu.==..", "....f..."],
+  units: [["A7", "ATTACKER", "MECHANIZED", "C2"], ["A1", "ATTACKER", "LIGHT_INFANTRY", "F2"], ["A10", "ATTACKER", "SPECIAL", "G1"],
+    ["D1", "DEFENDER", "LIGHT_INFANTRY", "D4"], ["D9", "DEFENDER", "MECHANIZED", "F5"], ["D14", "DEFENDER", "SPECIAL", "B5"]],
+};
+
+/** @param {HTMLCanvasElement} canvas */
+async function showcase(canvas) {
+  const [{ loadAssets }, { Renderer }, { Animator }, { boardBounds }, { fit }, { initialModel }] = await Promise.all([
+    import("./assets.js"), import("./render.js"), import("./anim.js"), import("./iso.js"), import("./camera.js"), import("./state.js")]);
+  const assets = await loadAssets();
+  const width = canvas.clientWidth;
+  const height = canvas.clientHeight;
+  const dpr = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * dpr);
+  canvas.height = Math.round(height * dpr);
+  const units = SCENE.units.map(([id, side, type, cell]) => ({ id, side, type, cell, hp: id === "D9" ? 1 : type === "LIGHT_INFANTRY" ? 1 : 2,
+    has_moved: false, has_attacked: false }));
+  const view = /** @type {any} */ ({ board: { width: 8, height: 6, rows: SCENE.rows }, units, attack_queue: [],
+    pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION" });
+  const model = { ...initialModel("replay", ""), view, lastMove: { unit: "A1", from: "E3", to: "F2", version: 0 } };
+  const renderer = new Renderer(canvas, assets);
+  renderer.setBoard(view);
+  const camera = fit(boardBounds(/** @type {any} */ (renderer.grid), 60), width, height, 4);
+  renderer.draw({ camera, vw: width, vh: height, dpr, model, ctl: null, anim: new Animator(), now: 0,
+    fullHp: { LIGHT_INFANTRY: { hp: 1 }, MECHANIZED: { hp: 2 }, SPECIAL: { hp: 2 } } });
 }
 
 /**
@@ -156,7 +187,7 @@ async function listRecent(el) {
     if (m.status === "live" && mine?.length) actions.push(`<a class="btn primary" href="${esc(`/play/${id}#${mine.join(".")}`)}">Resume</a>`);
     if (m.status === "live") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
-    const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `turn ${m.turn}, ${esc(humanize(m.phase))}`;
+    const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
     return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}</td>
       <td class="status-${esc(m.status)}">${esc(m.status)}</td><td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });

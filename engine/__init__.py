@@ -63,11 +63,13 @@ from .config import (
 )
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .grid import label, parse_label
+from .hooks import max_moves
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .start import new_game
 from .state import HIDDEN, Effect, Event, GameState, PlayerState, Roll, Unit
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
 from .text import describe_event, encode_text
 from .types import Phase, Quadrant, Side, TerrainType, UnitType, Window
 from .views import player_view
@@ -77,10 +79,13 @@ __all__ = [
     "ACTION_ORDER",
     "CARDS",
     "HIDDEN",
+    "MAX_ATTACKS_PER_TURN",
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "RULES_VERSION",
+    "TERRAIN",
+    "UNITS",
     "AcceptMalus",
     "Action",
     "AutoDeploy",
@@ -130,12 +135,14 @@ __all__ = [
     "StoreBonus",
     "TacticHands",
     "TerrainParams",
+    "TerrainRules",
     "TerrainStats",
     "TerrainType",
     "TerritorialControl",
     "TimedResistance",
     "Unit",
     "UnitSpec",
+    "UnitStats",
     "UnitType",
     "VictoryConfig",
     "VictoryPoints",
@@ -154,6 +161,7 @@ __all__ = [
     "is_legal",
     "label",
     "legal_actions",
+    "max_moves",
     "new_game",
     "parse_label",
     "parse_terrain_map",

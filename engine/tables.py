@@ -22,7 +22,7 @@ __all__ = [
     "ROAD_DISCOUNT",
     "TERRAIN",
     "UNITS",
-    "TerrainStats",
+    "TerrainRules",
     "UnitStats",
     "required_roll",
 ]
@@ -46,7 +46,7 @@ UNITS: dict[UnitType, UnitStats] = {
 }
 
 
-class TerrainStats(msgspec.Struct, frozen=True):
+class TerrainRules(msgspec.Struct, frozen=True):
     """One row of the base-terrain table (rules §2.3)."""
 
     move_cost: int  # MP to enter (ignored when `blocks`)
@@ -56,20 +56,20 @@ class TerrainStats(msgspec.Struct, frozen=True):
     tags: tuple[str, ...]
 
 
-TERRAIN: dict[TerrainType, TerrainStats] = {
-    TerrainType.PLAIN: TerrainStats(move_cost=1, blocks=False, hit_modifier=0, defense=0, tags=("open",)),
-    TerrainType.ROUGH: TerrainStats(move_cost=2, blocks=False, hit_modifier=0, defense=0, tags=("rough",)),
-    TerrainType.FOREST: TerrainStats(
+TERRAIN: dict[TerrainType, TerrainRules] = {
+    TerrainType.PLAIN: TerrainRules(move_cost=1, blocks=False, hit_modifier=0, defense=0, tags=("open",)),
+    TerrainType.ROUGH: TerrainRules(move_cost=2, blocks=False, hit_modifier=0, defense=0, tags=("rough",)),
+    TerrainType.FOREST: TerrainRules(
         move_cost=2, blocks=False, hit_modifier=-1, defense=0, tags=("cover", "concealment")
     ),
-    TerrainType.URBAN: TerrainStats(
+    TerrainType.URBAN: TerrainRules(
         move_cost=2, blocks=False, hit_modifier=-1, defense=1, tags=("cover", "structures")
     ),
-    TerrainType.INDUSTRIAL: TerrainStats(
+    TerrainType.INDUSTRIAL: TerrainRules(
         move_cost=2, blocks=False, hit_modifier=-1, defense=0, tags=("cover", "structures")
     ),
-    TerrainType.HILL: TerrainStats(move_cost=2, blocks=False, hit_modifier=0, defense=1, tags=("elevated",)),
-    TerrainType.WATER: TerrainStats(move_cost=0, blocks=True, hit_modifier=0, defense=0, tags=("water",)),
+    TerrainType.HILL: TerrainRules(move_cost=2, blocks=False, hit_modifier=0, defense=1, tags=("elevated",)),
+    TerrainType.WATER: TerrainRules(move_cost=0, blocks=True, hit_modifier=0, defense=0, tags=("water",)),
 }
 
 OVERLAY_TAGS = {"road": ("road",), "river": ("river",)}

@@ -17,12 +17,14 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from engine import (
+    MAX_ATTACKS_PER_TURN,
     Action,
     GameConfig,
     GameState,
     Side,
     describe_event,
     legal_actions,
+    max_moves,
     player_view,
 )
 
@@ -178,5 +180,7 @@ class Match:
             last_seq=self.last_seq.get(seat, 0) if seat is not None else 0,
             view=view,
             events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
+            move_limit=max_moves(self.state, self.state.active),
+            attack_limit=MAX_ATTACKS_PER_TURN,
             broken_reason=self.broken_reason,
         )

@@ -127,6 +127,8 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     last_seq: int  # highest `act` seq accepted from this seat (0: none; always 0 for spectators)
     view: GameState  # engine.player_view for this seat
     events: tuple[EventText, ...]  # what the action that made this version caused
+    move_limit: int  # units the active side may move this turn (5, changed by card effects)
+    attack_limit: int  # attacks the active side may have declared at once
     broken_reason: str | None = None
 
 

@@ -25,8 +25,8 @@ from starlette.routing import Route
 from engine import (
     CARDS,
     RULES_VERSION,
+    UNITS,
     Action,
-    GameConfig,
     GameRecord,
     GameState,
     Side,
@@ -211,12 +211,9 @@ def _cards_json() -> bytes:
 
 @cache
 def _units_json() -> bytes:
-    # Full strength per type, as a fresh standard game deploys every unit (public API only).
-    fresh = new_game(GameConfig(seed=1))
-    full: dict[str, dict[str, int]] = {}
-    for unit in fresh.units:
-        full.setdefault(unit.type.value, {"hp": unit.hp})
-    return _ENCODER.encode(full)
+    stats = {kind.value: {"hp": row.hp, "movement_mp": row.movement_mp, "range": row.range, "damage": row.damage,
+                          "vp": row.vp, "tags": list(row.tags)} for kind, row in UNITS.items()}
+    return _ENCODER.encode(stats)
 
 
 async def cards(request: Request) -> Response:

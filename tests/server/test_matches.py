@@ -18,6 +18,7 @@ import server.matches
 from engine import (
     DrawCard,
     GameConfig,
+    PlayBonus,
     RollDice,
     RoundLimit,
     Side,
@@ -330,3 +331,19 @@ def test_a_match_whose_start_cannot_be_built_is_unavailable_and_marked_broken(tm
     with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
         assert db.execute("SELECT status FROM matches WHERE id=?", (match_id,)).fetchone() == ("broken",)
     db.close()
+
+
+def test_states_carry_the_move_and_attack_limits_card_effects_change(tmp_path: Path) -> None:
+    recon = GameConfig(seed=5, draw_pile=("advanced_recon#1",), width=12, height=15)
+
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=recon))).match
+            watcher = Watcher(Side.ATTACKER)
+            matches.join(match, watcher)
+            assert (watcher.states()[-1]["move_limit"], watcher.states()[-1]["attack_limit"]) == (5, 5)
+            await matches.submit(match, Side.ATTACKER, act(match, 1, DrawCard()))
+            await matches.submit(match, Side.ATTACKER, act(match, 2, PlayBonus()))
+            assert watcher.states()[-1]["move_limit"] == 6
+
+    arun(run())

@@ -50,10 +50,12 @@ def test_cards_lists_every_card_with_its_name_kind_and_text(server: LiveServer) 
     assert {c["kind"] for c in cards} == {"bonus", "malus", "tactic"}
 
 
-def test_units_gives_full_strength_hp_per_type(server: LiveServer) -> None:
+def test_units_gives_the_unit_table(server: LiveServer) -> None:
     status, units = http_json(server, "GET", "/api/units")
     assert status == 200
-    assert units == {"LIGHT_INFANTRY": {"hp": 1}, "MECHANIZED": {"hp": 2}, "SPECIAL": {"hp": 2}}
+    assert {kind: row["hp"] for kind, row in units.items()} == {"LIGHT_INFANTRY": 1, "MECHANIZED": 2, "SPECIAL": 2}
+    assert units["SPECIAL"] == {"hp": 2, "movement_mp": 3, "range": 4, "damage": 1, "vp": 3,
+                                "tags": ["special", "move_or_fire"]}
 
 
 def test_a_record_replays_into_spectator_views_with_events_and_is_verified(server: LiveServer) -> None:

@@ -191,8 +191,9 @@ export class Hud {
       if (r.refs.units.length > 1) attackers.add(r.refs.units[0]);
     }
     const { mine, theirs } = sides(view, model.seat);
-    const parts = [`<span>Moves used <b>${view.moves_this_turn}</b>${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
-      `<span>Attacks queued <b>${view.attack_queue.length}</b>${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
+    const limits = model.limits;
+    const parts = [`<span>Moves <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
+      `<span>Attacks <b>${view.attack_queue.length}</b>${limits ? ` of ${limits.attacks}` : ""}${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
       `<span>Units <b class="side-${mine.side}">${countUnits(view, mine.side)}</b> vs <b class="side-${theirs.side}">${countUnits(view, theirs.side)}</b></span>`,
       `<span>Deck ${view.draw_pile.length} · discard ${view.discard_pile.length}</span>`];
     if (model.seat) {

@@ -25,7 +25,7 @@ export function initialModel(kind, matchId) {
     version: -1, status: "connecting", toAct: null, view: null, legal: [], log: [],
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
-    fresh: [], prevUnits: [], brokenReason: null, received: 0,
+    fresh: [], prevUnits: [], brokenReason: null, received: 0, limits: null,
   };
 }
 
@@ -54,6 +54,7 @@ export function applyState(model, msg, now = 0) {
     busy: advanced ? false : model.busy,
     received: model.received + 1,
     brokenReason: msg.broken_reason,
+    limits: typeof msg.move_limit === "number" ? { moves: msg.move_limit, attacks: msg.attack_limit } : null,
     prevUnits: advanced && model.view ? model.view.units : model.prevUnits,
     fresh: advanced && model.version >= 0 ? msg.events : [],
   };

@@ -55,11 +55,17 @@ def bot_options(name: str) -> dict[str, object]:
     factory = _factory(name)
     if not dataclasses.is_dataclass(factory):
         return {}
-    return {
-        f.name: f.default
-        for f in dataclasses.fields(factory)
-        if f.name != "name" and f.default is not dataclasses.MISSING
-    }
+    options: dict[str, object] = {}
+    for f in dataclasses.fields(factory):
+        if f.name == "name" or not f.init:
+            continue
+        if f.default is not dataclasses.MISSING:
+            options[f.name] = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            options[f.name] = f.default_factory()
+        else:
+            options[f.name] = None  # required
+    return options
 
 
 def get_bot(name: str, **options: Any) -> Bot:

@@ -123,8 +123,9 @@ def sensible_actions(legal: Sequence[Action]) -> list[Action]:
     by the automatic rule (AUTO_DEPLOY) and confirms: re-placing units one by one could
     go on until the action cap.
     """
-    for settled in (AutoDeploy, ConfirmDeployment):
-        chosen = [a for a in legal if isinstance(a, settled)]
+    settling: tuple[type, ...] = (AutoDeploy, ConfirmDeployment)
+    for settled in settling:
+        chosen: list[Action] = [a for a in legal if isinstance(a, settled)]
         if chosen:
             return chosen
     dropped: tuple[type, ...] = (WithdrawAttack,)

@@ -148,5 +148,9 @@ def board_info(board: Board) -> BoardInfo:
         return entry[1]
     info = BoardInfo(board)
     key = id(board)
-    _CACHE[key] = (weakref.ref(board, lambda _ref, key=key: _CACHE.pop(key, None)), info)
+
+    def forget(_: weakref.ref[Board]) -> None:
+        _CACHE.pop(key, None)
+
+    _CACHE[key] = (weakref.ref(board, forget), info)
     return info

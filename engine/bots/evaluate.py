@@ -47,9 +47,9 @@ __all__ = [
 WIN_SCORE = 50.0
 """Score of a won game (minus for a lost one); far above any material swing."""
 POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared ones
-THREAT_WEIGHT = 0.6  # the enemy's next turn counts less: we shoot first
+THREAT_WEIGHT = 0.3  # the enemy's next turn counts less: we shoot first, and it may not come (tuned)
 EXACT_MOVE_WEIGHT = 0.8  # an enemy shot that needs a (known possible) move first
-APPROACH_WEIGHT = {Side.ATTACKER: 0.12, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
+APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
 APPROACH_CAP = 12  # cells; farther counts the same
 STORED_VALUE = 0.35  # per stored bonus
 TACTIC_VALUE = 0.3  # per tactic in hand

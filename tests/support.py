@@ -131,3 +131,61 @@ def pass_turns(state: GameState, turns: int) -> GameState:
             state = play(state, NextPhase())
         state = play(state, EndTurn())
     return state
+
+
+def terrain_with(**cells: str) -> str:
+    """`OPEN_10` with some cells changed, e.g. ``terrain_with(B4="u")``."""
+    rows = [list(row) for row in OPEN_10.split("\n")]
+    for cell, char in cells.items():
+        rows[int(cell[1:]) - 1][ord(cell[0]) - 65] = char
+    return "\n".join("".join(row) for row in rows)
+
+
+def step(state: GameState, *, end: bool = True) -> GameState:
+    """One unremarkable action: end the turn, draw, discard, accept, pass, choose the first victims, go on."""
+    from engine import (
+        AcceptMalus,
+        ChooseMalusTargets,
+        DiscardBonus,
+        DrawCard,
+        EndTurn,
+        NextPhase,
+        PassReaction,
+        ResolveAttack,
+    )
+
+    actions = legal_actions(state)
+    preferred = (EndTurn(),) if end else ()
+    for action in (*preferred, ResolveAttack(), DrawCard(), DiscardBonus(), AcceptMalus(), PassReaction(), NextPhase()):
+        if action in actions:
+            return play(state, action)
+    return play(state, next(a for a in actions if isinstance(a, ChooseMalusTargets)))
+
+
+def finish_turn(state: GameState) -> GameState:
+    """Play unremarkable actions until the next turn rests in CARD_DRAW."""
+    turn = state.turn
+    while state.turn == turn:
+        state = step(state)
+    return state
+
+
+def to_phase(state: GameState, phase: Any) -> GameState:
+    """Play unremarkable actions (never END_TURN) until ``phase``."""
+    while state.phase is not phase:
+        state = step(state, end=False)
+    return state
+
+
+def mover_ids(state: GameState) -> set[str]:
+    """Units that may move now."""
+    from engine import MoveUnit
+
+    return {a.unit_id for a in legal_actions(state) if isinstance(a, MoveUnit)}
+
+
+def attackers(state: GameState) -> set[str]:
+    """Units that may declare an attack now."""
+    from engine import DeclareAttack
+
+    return {a.attacker_id for a in legal_actions(state) if isinstance(a, DeclareAttack)}

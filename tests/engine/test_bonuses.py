@@ -30,10 +30,20 @@ from engine import (
     reduce,
 )
 from engine.hooks import max_moves, movement_allowance, storage_limit
-from engine.rng import roll_d6
 from engine.types import Phase
 from engine.victory import unit_vp
-from tests.support import OPEN_10, play, snapshot, start, unit
+from tests.support import (
+    OPEN_10,
+    attackers,
+    finish_turn,
+    mover_ids,
+    play,
+    seed_rolling,
+    snapshot,
+    start,
+    to_phase,
+    unit,
+)
 
 A, D = Side.ATTACKER, Side.DEFENDER
 
@@ -41,48 +51,9 @@ A, D = Side.ATTACKER, Side.DEFENDER
 # helpers ---------------------------------------------------------------------------------
 
 
-def die_seed(*naturals: int) -> int:
-    """The smallest seed whose next d6 rolls are ``naturals`` (consecutive rolls alternate odd/even)."""
-    for seed in range(1, 1_000_000):
-        current, ok = seed, True
-        for natural in naturals:
-            value, current = roll_d6(current)
-            if value != natural:
-                ok = False
-                break
-        if ok:
-            return seed
-    raise AssertionError(f"no seed rolls {naturals}")
-
-
 def drew(card: str, *, units: tuple[str, ...] = ("A1 L B2", "D1 L B8"), side: Side = A, **kw: object) -> GameState:
     """CARD_RESOLUTION with ``card`` just drawn by ``side`` (nothing else in the draw pile)."""
     return play(start(units=units, phase="CARD_DRAW", draw=[card], side=side, **kw), DrawCard())
-
-
-def step(state: GameState, *, end: bool = True) -> GameState:
-    """One unremarkable action: end the turn, draw, discard, accept, pass, choose the first victims, go on."""
-    actions = legal_actions(state)
-    preferred = (EndTurn(),) if end else ()
-    for action in (*preferred, ResolveAttack(), DrawCard(), DiscardBonus(), AcceptMalus(), PassReaction(), NextPhase()):
-        if action in actions:
-            return play(state, action)
-    return play(state, next(a for a in actions if isinstance(a, ChooseMalusTargets)))
-
-
-def finish_turn(state: GameState) -> GameState:
-    """Play unremarkable actions until the next turn rests in CARD_DRAW."""
-    turn = state.turn
-    while state.turn == turn:
-        state = step(state)
-    return state
-
-
-def to_phase(state: GameState, phase: Phase) -> GameState:
-    """Play unremarkable actions (never END_TURN) until ``phase``."""
-    while state.phase is not phase:
-        state = step(state, end=False)
-    return state
 
 
 def with_draw_pile(state: GameState, *cards: str) -> GameState:
@@ -92,14 +63,6 @@ def with_draw_pile(state: GameState, *cards: str) -> GameState:
 
 def bonus_plays(state: GameState, stored_index: int | None = None) -> list[PlayBonus]:
     return [a for a in legal_actions(state) if isinstance(a, PlayBonus) and a.stored_index == stored_index]
-
-
-def mover_ids(state: GameState) -> set[str]:
-    return {a.unit_id for a in legal_actions(state) if isinstance(a, MoveUnit)}
-
-
-def attackers(state: GameState) -> set[str]:
-    return {a.attacker_id for a in legal_actions(state) if isinstance(a, DeclareAttack)}
 
 
 def mods(state: GameState) -> list[tuple[str, int]]:
@@ -465,7 +428,7 @@ def _defender_lost_d1_and_d9(row10: str = "..........", draw: tuple[str, ...] = 
         units=units,
         phase="ATTACK",
         draw=list(draw),
-        seed=die_seed(6, 5),
+        seed=seed_rolling(6, 5),
         stored=([], ["international_aid#1"]),
         terrain=terrain_rows(r10=row10),
     )
@@ -508,7 +471,9 @@ def test_international_aid_returns_the_unit_at_full_hp_unable_to_move_or_attack(
 
 def test_international_aid_enters_the_attacker_on_row_one() -> None:
     units = ("A1 L C1", "A2 L B3", "D1 L B4")
-    state = start(units=units, phase="ATTACK", side=D, draw=[], seed=die_seed(6), stored=(["international_aid#1"], []))
+    state = start(
+        units=units, phase="ATTACK", side=D, draw=[], seed=seed_rolling(6), stored=(["international_aid#1"], [])
+    )
     state = play(state, DeclareAttack(attacker_id="D1", target_id="A2"), NextPhase(), RollDice(), ResolveAttack())
     state = play(state, EndTurn(), NextPhase())
     assert state.active is A
@@ -582,7 +547,7 @@ def test_drawn_special_bonus_is_blocked_by_sanctions_from_the_previous_turn_but_
 
 def test_returned_unit_counts_for_victory_points_again_when_destroyed_again() -> None:
     units = ("A7 M B7", "D1 L B8", "D2 L J10")
-    state = start(units=units, phase="ATTACK", draw=[], seed=die_seed(6, 5), stored=([], ["international_aid#1"]))
+    state = start(units=units, phase="ATTACK", draw=[], seed=seed_rolling(6, 5), stored=([], ["international_aid#1"]))
     state = play(state, DeclareAttack(attacker_id="A7", target_id="D1"), NextPhase(), RollDice(), ResolveAttack())
     assert unit_vp(state, A) == 1
     state = play(state, EndTurn(), NextPhase(), PlayBonus(stored_index=0, targets=("D1",), params=Params(cell="B10")))

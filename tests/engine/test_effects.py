@@ -26,37 +26,14 @@ from engine import (
 from engine import hooks as H
 from engine.cards import CARDS
 from engine.flow import decide_to_act
-from engine.rng import roll_d6
 from engine.state import Conditions, Effect
 from engine.types import Hook, Phase, Quadrant, UnitType
-from tests.support import OPEN_10, play, start, unit
+from tests.support import play, seed_rolling, start, terrain_with, unit
 
 A, D = Side.ATTACKER, Side.DEFENDER
 
 
 # helpers ---------------------------------------------------------------------------------
-
-
-def die_seed(*naturals: int) -> int:
-    """The smallest seed whose next d6 rolls are ``naturals``."""
-    for seed in range(1, 1_000_000):
-        current, ok = seed, True
-        for natural in naturals:
-            value, current = roll_d6(current)
-            if value != natural:
-                ok = False
-                break
-        if ok:
-            return seed
-    raise AssertionError(f"no seed rolls {naturals}")
-
-
-def terrain(**cells: str) -> str:
-    """OPEN_10 with some cells changed, e.g. ``terrain(B4="u")``."""
-    rows = [list(row) for row in OPEN_10.split("\n")]
-    for label, char in cells.items():
-        rows[int(label[1:]) - 1][ord(label[0]) - 65] = char
-    return "\n".join("".join(row) for row in rows)
 
 
 def effect(
@@ -99,7 +76,7 @@ def with_effects(state: GameState, *effects: Effect) -> GameState:
 
 def pending(units: tuple[str, ...], attacker: str, target: str, *naturals: int, **kw: object) -> GameState:
     """DICE_RESOLUTION with ``attacker``→``target`` pending; the next rolls give ``naturals``."""
-    state = start(units=units, phase="ATTACK", draw=[], seed=die_seed(*naturals) if naturals else 1, **kw)
+    state = start(units=units, phase="ATTACK", draw=[], seed=seed_rolling(*naturals) if naturals else 1, **kw)
     return play(state, DeclareAttack(attacker_id=attacker, target_id=target), NextPhase())
 
 
@@ -271,7 +248,7 @@ def test_storage_limit_is_six_plus_the_largest_add(adds: tuple[int, ...], expect
 
 
 def test_ignore_defender_terrain_applies_when_any_effect_covers_the_attack() -> None:
-    state = start(units=("A1 L B2", "A2 L C2", "D1 L B3"), phase="ATTACK", draw=[], terrain=terrain(B3="u"))
+    state = start(units=("A1 L B2", "A2 L C2", "D1 L B3"), phase="ATTACK", draw=[], terrain=terrain_with(B3="u"))
     state = with_effects(state, effect(Hook.IGNORE_DEFENDER_TERRAIN, "apply", scope="targets", targets=("A1",)))
     assert H.ignores_defender_terrain(state, unit(state, "A1"), unit(state, "D1")) is True
     assert H.ignores_defender_terrain(state, unit(state, "A2"), unit(state, "D1")) is False
@@ -523,7 +500,7 @@ def test_this_attack_effect_expires_on_resolve_and_skips_the_next_attack() -> No
         units=("A1 L B2", "A2 L C2", "D9 M B3", "D10 M C3"),
         phase="ATTACK",
         draw=[],
-        seed=die_seed(6, 5),
+        seed=seed_rolling(6, 5),
         tactics=(["precision_shot"], []),
     )
     state = play(
@@ -588,7 +565,7 @@ def test_until_phase_turn_start_effect_survives_end_turn_and_goes_at_turn_start(
 @pytest.mark.parametrize(("natural", "modified", "outcome"), [(6, 4, "HIT"), (5, 3, "MISS")])
 def test_rule_example_distance_2_against_urban(natural: int, modified: int, outcome: str) -> None:
     """§6.4: attacker at distance 2 (needs 4+) against URBAN: 6 → 4 HIT, 5 → 3 MISS."""
-    state = pending(("A1 L B2", "D1 L B4"), "A1", "D1", natural, terrain=terrain(B4="u"))
+    state = pending(("A1 L B2", "D1 L B4"), "A1", "D1", natural, terrain=terrain_with(B4="u"))
     roll = play(state, RollDice()).last_roll
     assert roll is not None
     assert (roll.natural, roll.modified, roll.required, roll.distance, roll.outcome) == (
@@ -603,7 +580,7 @@ def test_rule_example_distance_2_against_urban(natural: int, modified: int, outc
 
 def test_rule_example_only_the_targets_cell_affects_the_roll() -> None:
     """§2.3 Decision: the attacker standing in URBAN changes nothing."""
-    state = pending(("A1 L B2", "D1 L B4"), "A1", "D1", 4, terrain=terrain(B2="u"))
+    state = pending(("A1 L B2", "D1 L B4"), "A1", "D1", 4, terrain=terrain_with(B2="u"))
     roll = play(state, RollDice()).last_roll
     assert roll is not None
     assert (roll.modified, roll.outcome, roll.modifiers) == (4, "HIT", ())

@@ -18,7 +18,6 @@ from engine import (
     MoveUnit,
     NextPhase,
     Params,
-    PassReaction,
     PlayBonus,
     PlayTactic,
     ResolveAttack,
@@ -29,9 +28,9 @@ from engine import (
     reduce,
 )
 from engine.hooks import max_moves, movement_allowance
-from engine.rng import next_seed, roll_d6, shuffle
+from engine.rng import next_seed, shuffle
 from engine.types import Phase
-from tests.support import play, snapshot, start, unit
+from tests.support import attackers, finish_turn, mover_ids, play, seed_rolling, snapshot, start, to_phase, unit
 
 A, D = Side.ATTACKER, Side.DEFENDER
 FILLER = [
@@ -49,31 +48,6 @@ def drew(card: str, *, units: tuple[str, ...] = ("A1 L B2", "D1 L B8"), side: Si
     return play(start(units=units, phase="CARD_DRAW", draw=[card, *FILLER], side=side, **kw), DrawCard())
 
 
-def step(state: GameState, *, end: bool = True) -> GameState:
-    """One unremarkable action: end the turn, draw, discard, accept, pass, choose the first victims, go on."""
-    actions = legal_actions(state)
-    preferred = (EndTurn(),) if end else ()
-    for action in (*preferred, ResolveAttack(), DrawCard(), DiscardBonus(), AcceptMalus(), PassReaction(), NextPhase()):
-        if action in actions:
-            return play(state, action)
-    return play(state, next(a for a in actions if isinstance(a, ChooseMalusTargets)))
-
-
-def finish_turn(state: GameState) -> GameState:
-    """Play unremarkable actions until the next turn rests in CARD_DRAW."""
-    turn = state.turn
-    while state.turn == turn:
-        state = step(state)
-    return state
-
-
-def to_phase(state: GameState, phase: Phase) -> GameState:
-    """Play unremarkable actions (never END_TURN) until ``phase``."""
-    while state.phase is not phase:
-        state = step(state, end=False)
-    return state
-
-
 def play_id_of(state: GameState) -> int:
     """Play id of the malus applied by the last action."""
     (event,) = [e for e in state.events if e.kind == "malus_applied"]
@@ -83,14 +57,6 @@ def play_id_of(state: GameState) -> int:
 
 def cancels(state: GameState) -> list[CancelMalus]:
     return [a for a in legal_actions(state) if isinstance(a, CancelMalus)]
-
-
-def mover_ids(state: GameState) -> set[str]:
-    return {a.unit_id for a in legal_actions(state) if isinstance(a, MoveUnit)}
-
-
-def attackers(state: GameState) -> set[str]:
-    return {a.attacker_id for a in legal_actions(state) if isinstance(a, DeclareAttack)}
 
 
 FORCES = ("A1 L B2", "A7 M E2", "A10 S H2", "D1 L B8", "D9 M E8")
@@ -301,7 +267,7 @@ def test_severe_international_sanctions_block_international_aid() -> None:
         side=D,
         draw=["severe_international_sanctions#1"],
         stored=(["international_aid#1"], []),
-        seed=_seed_for_first_roll(6),
+        seed=seed_rolling(6),
     )
     state = play(state, DeclareAttack(attacker_id="D1", target_id="A2"), NextPhase())
     state = play(state, RollDice(), ResolveAttack())
@@ -313,11 +279,6 @@ def test_severe_international_sanctions_block_international_aid() -> None:
     with pytest.raises(IllegalAction) as err:
         reduce(state, aid)
     assert err.value.code == "card_blocked"
-
-
-def _seed_for_first_roll(natural: int) -> int:
-    # start(draw=[...]) consumes nothing, so the first roll comes straight from the seed
-    return next(s for s in range(1, 100) if roll_d6(s)[0] == natural)
 
 
 def test_logistical_blockade_caps_moves_at_two_even_with_advanced_recon() -> None:

@@ -26,33 +26,11 @@ from engine import (
     reduce,
 )
 from engine.hooks import movement_allowance
-from engine.rng import next_seed, roll_d6
+from engine.rng import next_seed
 from engine.state import Modifier, ReactionMark
-from tests.support import OPEN_10, play, snapshot, start, unit
+from tests.support import play, seed_rolling, snapshot, start, terrain_with, unit
 
 A, D = Side.ATTACKER, Side.DEFENDER
-
-
-def die_seed(*naturals: int) -> int:
-    """The smallest seed whose next d6 rolls are ``naturals`` (consecutive rolls alternate odd/even)."""
-    for seed in range(1, 1_000_000):
-        current, ok = seed, True
-        for natural in naturals:
-            value, current = roll_d6(current)
-            if value != natural:
-                ok = False
-                break
-        if ok:
-            return seed
-    raise AssertionError(f"no seed rolls {naturals}")
-
-
-def terrain(**cells: str) -> str:
-    """OPEN_10 with some cells changed, e.g. ``terrain(B4="u")``."""
-    rows = [list(row) for row in OPEN_10.split("\n")]
-    for label, char in cells.items():
-        rows[int(label[1:]) - 1][ord(label[0]) - 65] = char
-    return "\n".join("".join(row) for row in rows)
 
 
 def dice(
@@ -64,7 +42,7 @@ def dice(
 ) -> GameState:
     """DICE_RESOLUTION of turn 1 with ``attacks`` declared in order; the next rolls give ``naturals``."""
     state = start(
-        units=units, phase="ATTACK", draw=[], seed=die_seed(*naturals) if naturals else 1, tactics=tactics, **kw
+        units=units, phase="ATTACK", draw=[], seed=seed_rolling(*naturals) if naturals else 1, tactics=tactics, **kw
     )
     declared = [DeclareAttack(attacker_id=a, target_id=t) for a, t in attacks]
     return play(state, *declared, NextPhase())
@@ -268,7 +246,7 @@ def test_clear_line_of_fire_ignores_target_terrain_for_this_attack_only() -> Non
         5,
         6,
         tactics=(("clear_line_of_fire",), ()),
-        terrain=terrain(B4="u", E4="u"),
+        terrain=terrain_with(B4="u", E4="u"),
     )
     assert tactic_actions(state) == [PlayTactic(card_id="clear_line_of_fire")]
     state = play(state, PlayTactic(card_id="clear_line_of_fire"), RollDice())
@@ -305,7 +283,7 @@ def test_suppressive_fire_halves_the_active_players_movement() -> None:
 
 def test_suppressive_fire_halving_floors_in_half_points() -> None:
     # special unit: 3 MP = 6 half-points, halved to 3: three road steps (0.5 MP each), not two
-    road_map = terrain(**{f"{c}2": "=" for c in "ABCDEFGHIJ"})
+    road_map = terrain_with(**{f"{c}2": "=" for c in "ABCDEFGHIJ"})
     state = start(
         units=("A10 S A2", "D1 L J9"), phase="MOVEMENT", draw=[], terrain=road_map, tactics=((), ("suppressive_fire",))
     )
@@ -353,7 +331,7 @@ def test_coordinated_maneuver_adds_one_to_roll_and_damage_and_spends_the_support
 
 def test_commanders_luck_consumes_one_rng_step_and_recomputes_from_the_new_die() -> None:
     state = dice(
-        ("A1 L B2", "D1 L B3"), (("A1", "D1"),), 1, 6, tactics=(("commanders_luck",), ()), terrain=terrain(B3="u")
+        ("A1 L B2", "D1 L B3"), (("A1", "D1"),), 1, 6, tactics=(("commanders_luck",), ()), terrain=terrain_with(B3="u")
     )
     state = play(state, RollDice())
     assert state.last_roll is not None and (state.last_roll.modified, state.last_roll.outcome) == (1, "MISS")

@@ -119,6 +119,16 @@ def windows(
             c.polygon(pts, colour)
 
 
+def facade_windows(
+    c: Canvas, u0: float, v0: float, u1: float, v1: float, *, floors: tuple[float, ...], spacing: float, colour: RGBA
+) -> None:
+    """Windows on both visible walls of a box, one every ``spacing``; the east wall in shade."""
+    count_s = max(1, round((u1 - u0) / spacing))
+    count_e = max(1, round((v1 - v0) / spacing))
+    windows(c, face="s", span=(u0 + 0.02, u1 - 0.02), fixed=v1, floors=floors, count=count_s, colour=colour)
+    windows(c, face="e", span=(v0 + 0.02, v1 - 0.02), fixed=u1, floors=floors, count=count_e, colour=shade(colour, 0.8))
+
+
 def gable_house(
     c: Canvas,
     u0: float,
@@ -137,24 +147,7 @@ def gable_house(
     """A house with a pitched roof whose ridge runs east-west (``ridge_u``) or north-south."""
     iso_box(c, u0, v0, u1, v1, h, top=None, side=wall)
     floors = tuple(z for z in (h * 0.18, h * 0.56) if z + 10 < h)
-    windows(
-        c,
-        face="s",
-        span=(u0 + 0.02, u1 - 0.02),
-        fixed=v1,
-        floors=floors,
-        count=max(1, round((u1 - u0) / 0.09)),
-        colour=window,
-    )
-    windows(
-        c,
-        face="e",
-        span=(v0 + 0.02, v1 - 0.02),
-        fixed=u1,
-        floors=floors,
-        count=max(1, round((v1 - v0) / 0.09)),
-        colour=shade(window, 0.8),
-    )
+    facade_windows(c, u0, v0, u1, v1, floors=floors, spacing=0.09, colour=window)
     eave = 0.018
     if ridge_u:
         vm = (v0 + v1) / 2
@@ -208,24 +201,7 @@ def flat_block(
     """A flat-roofed block with a parapet and a small roof hut."""
     iso_box(c, u0, v0, u1, v1, h, top=roof, side=wall)
     floors = tuple(z for z in (h * 0.12, h * 0.4, h * 0.68) if z + 10 < h)
-    windows(
-        c,
-        face="s",
-        span=(u0 + 0.02, u1 - 0.02),
-        fixed=v1,
-        floors=floors,
-        count=max(1, round((u1 - u0) / 0.08)),
-        colour=window,
-    )
-    windows(
-        c,
-        face="e",
-        span=(v0 + 0.02, v1 - 0.02),
-        fixed=u1,
-        floors=floors,
-        count=max(1, round((v1 - v0) / 0.08)),
-        colour=shade(window, 0.8),
-    )
+    facade_windows(c, u0, v0, u1, v1, floors=floors, spacing=0.08, colour=window)
     inset = 0.025
     c.polygon(
         [

@@ -39,6 +39,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from ..actions import Action, MoveUnit, NextPhase, PassReaction
 from ..codec import encode_action
 from ..reducer import legal_actions, reduce
@@ -54,6 +56,30 @@ from .reach import ReachMaps
 __all__ = ["MCTSBot", "SearchStats"]
 
 _ALWAYS = (NextPhase, PassReaction)  # leaving a phase or passing stays a candidate whatever its prior
+_MAX_DEPTH = 64  # a safety bound on one descent
+_SIGNATURE = msgspec.json.Encoder()
+
+
+def _signature(state: GameState, side: Side) -> bytes:
+    """What identifies a position for the seat, whatever the sampled hidden parts."""
+    me = state.player(side)
+    return _SIGNATURE.encode(
+        (
+            state.turn,
+            state.phase,
+            state.to_act,
+            state.units,
+            state.attack_queue,
+            state.pending_attack,
+            state.last_roll,
+            state.moves_this_turn,
+            state.effects,
+            state.reactions,
+            me.stored,
+            me.tactics,
+            state.pending_card if state.pending_card is not None and state.pending_card.drawer is side else None,
+        )
+    )
 
 
 class _Node:
@@ -144,6 +170,7 @@ class MCTSBot:
     search_phases: tuple[str, ...] = ("MOVEMENT", "ATTACK")  # the seat's own phases that are searched
     move_limit: int = 16  # moves scored by lookahead at the root (the best by quick score)
     exact_threat: bool = True  # score leaves with exact enemy reach (`ReachMaps`, built once per search)
+    transpositions: bool = True  # lines reaching the same position share a node
     time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
     clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
     name: str = "mcts"
@@ -177,12 +204,13 @@ class MCTSBot:
             return root_candidates[0], rng, SearchStats()
         horizon = _Horizon(view, self.horizon)
         root = _Node()
+        table: dict[bytes, _Node] = {}
         deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
         done = 0
         while done < self.iterations:
             if deadline is not None and self.clock is not None and done and self.clock() >= deadline:
                 break
-            rng = self._iterate(root, world, side, root_candidates, horizon, reach, rng)
+            rng = self._iterate(root, world, side, root_candidates, horizon, reach, table, rng)
             done += 1
             world, rng = sample_world(view, rng)
         order = {a: i for i, a in enumerate(legal)}
@@ -204,6 +232,7 @@ class MCTSBot:
         root_candidates: list[Action],
         horizon: _Horizon,
         reach: ReachMaps | None,
+        table: dict[bytes, _Node],
         rng: int,
     ) -> int:
         node = root
@@ -215,7 +244,7 @@ class MCTSBot:
             if len(legal) == 1:
                 state = reduce(state, legal[0])
                 continue
-            if expanded:
+            if expanded or len(path) > _MAX_DEPTH:
                 break
             if node is root:
                 candidates = [a for a in root_candidates if a in legal]
@@ -229,14 +258,21 @@ class MCTSBot:
             untried = [a for a in candidates if a not in node.children]
             if untried:
                 action = untried[0]
-                child = _Node()
-                child.avail = 1
+                state = reduce(state, action)
+                # Transpositions: moving A then B reaches the same position as B then A;
+                # both lines share one node, so what one learns serves the other.
+                key = _signature(state, side) if self.transpositions else b"%d" % len(table)
+                child = table.get(key)
+                if child is None:
+                    child = table[key] = _Node()
+                    expanded = True
+                child.avail += 1
                 node.children[action] = child
                 node = child
-                expanded = True
-            else:
-                action = self._select(node, candidates, node.chooser is side)
-                node = node.children[action]
+                path.append(node)
+                continue
+            action = self._select(node, candidates, node.chooser is side)
+            node = node.children[action]
             path.append(node)
             state = reduce(state, action)
         score, rng = self._score(state, side, horizon, reach, rng)

@@ -11,6 +11,7 @@ import pytest
 from msgspec.structs import replace
 
 from engine import DiscardBonus, GameState, IllegalAction, MoveUnit, Side, decode_record, encode_record
+from engine.bots import RandomBot
 from engine.fuzz import (
     INVALID,
     FuzzOptions,
@@ -25,7 +26,6 @@ from engine.fuzz import (
 from engine.fuzz.mutate import mutations
 from engine.pages import APPLY
 from engine.selfplay import play_game
-from engine.bots import RandomBot
 from tests.support import start
 
 

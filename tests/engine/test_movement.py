@@ -11,17 +11,17 @@ from hypothesis import strategies as st
 from engine import (
     GameConfig,
     IllegalAction,
-    label,
     MovementRequires,
     MovementRule,
     MoveUnit,
     Phase,
+    label,
     legal_actions,
     new_game,
     reduce,
 )
 from engine.grid import chebyshev
-from engine.movement import move_cost, reachable_cells
+from engine.movement import reachable_cells
 from engine.state import Conditions, Effect
 from engine.types import Hook, Side
 from tests.support import OPEN_10, config, play, replace, snapshot, start, unit
@@ -153,7 +153,7 @@ def test_each_unit_moves_once_per_turn() -> None:
 
 def test_at_most_five_units_move_per_turn() -> None:
     cells = ["A1", "C1", "E1", "G1", "I1", "A3"]
-    state = start(units=tuple(f"A{i + 1} L {c}" for i, c in enumerate(cells)) + ("D1 L J10",), phase="MOVEMENT")
+    state = start(units=(*tuple(f"A{i + 1} L {c}" for i, c in enumerate(cells)), "D1 L J10"), phase="MOVEMENT")
     for i in range(5):
         state = play(state, MoveUnit(unit_id=f"A{i + 1}", to=cells[i][0] + "2"))
     assert not any(isinstance(a, MoveUnit) for a in legal_actions(state))

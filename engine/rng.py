@@ -75,10 +75,12 @@ def rand_int(a: int, b: int, seed: int) -> tuple[int, int]:
 def draw_index(n: int, seed: int) -> tuple[int, int]:
     """A uniform index in ``0..n-1`` for tools and bots: ``(index, next seed)``; one step.
 
-    Uses the high bits, ``(next * n) >> 32``. The low bits of a power-of-two LCG repeat
-    with short periods (the lowest bit alternates), so ``next mod n`` makes successive
-    small picks correlated: two picks per step with ``pick(2, ...)`` always agree. The
-    rules prescribe ``pick`` for gameplay; a chooser outside the rules should use this.
+    The seed advances exactly as in `pick`, but the index comes from the high bits of a
+    scrambled copy of the new seed, ``(mix(next) * n) >> 32``. Two weaknesses of the raw
+    LCG are avoided: its low bits repeat with short periods (the lowest bit alternates, so
+    two ``pick(2, ...)`` per step always agree), and its high bits change little between
+    nearby seeds (seeds 0..39 would all give about the same first index). The rules
+    prescribe `pick` for gameplay; a chooser outside the rules should use this.
 
     >>> def every_other(choose, seed=1):  # the first of two picks per step, ten times
     ...     firsts = []
@@ -90,9 +92,20 @@ def draw_index(n: int, seed: int) -> tuple[int, int]:
     >>> every_other(pick)
     [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     >>> every_other(draw_index)
-    [0, 1, 0, 1, 0, 0, 1, 0, 1, 1]
+    [0, 0, 1, 0, 1, 0, 0, 1, 0, 0]
+    >>> sorted({draw_index(10, seed)[0] for seed in range(40)})
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
     """
     if n <= 0:
         raise ValueError(f"cannot pick from {n} items")
     seed = (seed * _MULTIPLIER + _INCREMENT) & _MASK
-    return (seed * n) >> 32, seed
+    return (_scramble(seed) * n) >> 32, seed
+
+
+def _scramble(value: int) -> int:
+    """A bijective 32-bit mix in which every input bit affects every output bit (xor-shift, multiply)."""
+    value ^= value >> 16
+    value = (value * 0x85EBCA6B) & _MASK
+    value ^= value >> 13
+    value = (value * 0xC2B2AE35) & _MASK
+    return value ^ (value >> 16)

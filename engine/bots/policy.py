@@ -37,7 +37,7 @@ from ..actions import (
     WithdrawAttack,
 )
 from ..cards import card_of
-from ..rng import pick
+from ..rng import draw_index
 from ..state import GameState, Unit
 from ..tables import UNITS
 from ..types import Phase
@@ -213,16 +213,16 @@ def rollout_action(state: GameState, legal: Sequence[Action], rng: int, noise: i
     """
     if len(legal) == 1:
         return legal[0], rng
-    roll, rng = pick(noise, rng)
+    roll, rng = draw_index(noise, rng)
     if roll == 0:
-        index, rng = pick(len(legal), rng)
+        index, rng = draw_index(len(legal), rng)
         return legal[index], rng
     candidates: Sequence[Action] = legal
     if state.phase is Phase.MOVEMENT and state.to_act is state.active:
         movers = [a.unit_id for a in legal if isinstance(a, MoveUnit)]
         if movers:
             unique = list(dict.fromkeys(movers))
-            choice, rng = pick(len(unique), rng)
+            choice, rng = draw_index(len(unique), rng)
             chosen = unique[choice]
             candidates = [a for a in legal if not isinstance(a, MoveUnit) or a.unit_id == chosen]
     scores = quick_scores(Position(state), candidates)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..actions import Action
-from ..rng import pick
+from ..rng import draw_index
 from ..state import GameState
 
 __all__ = ["RandomBot", "pick_by_type"]
@@ -22,8 +22,8 @@ def pick_by_type(legal: Sequence[Action], rng: int) -> tuple[Action, int]:
     for action in legal:
         kinds.setdefault(type(action), []).append(action)
     groups = list(kinds.values())
-    g, rng = pick(len(groups), rng)
-    i, rng = pick(len(groups[g]), rng)
+    g, rng = draw_index(len(groups), rng)
+    i, rng = draw_index(len(groups[g]), rng)
     return groups[g][i], rng
 
 
@@ -42,5 +42,5 @@ class RandomBot:
             return legal[0], rng
         if self.by_type:
             return pick_by_type(legal, rng)
-        index, rng = pick(len(legal), rng)
+        index, rng = draw_index(len(legal), rng)
         return legal[index], rng

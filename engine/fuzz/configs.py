@@ -21,7 +21,7 @@ from ..config import (
     VictoryPoints,
 )
 from ..grid import label
-from ..rng import pick
+from ..rng import draw_index
 from ..start import new_game
 
 __all__ = ["random_config", "random_terrain"]
@@ -30,7 +30,7 @@ _TERRAIN_CHARS = "....." + ".." + "rfuih" + "w"  # mostly plain, some of everyth
 
 
 def _chance(percent: int, rng: int) -> tuple[bool, int]:
-    roll, rng = pick(100, rng)
+    roll, rng = draw_index(100, rng)
     return roll < percent, rng
 
 
@@ -40,12 +40,12 @@ def random_terrain(width: int, height: int, rng: int) -> tuple[str, int]:
     for _ in range(height):
         row = []
         for _ in range(width):
-            index, rng = pick(len(_TERRAIN_CHARS), rng)
+            index, rng = draw_index(len(_TERRAIN_CHARS), rng)
             row.append(_TERRAIN_CHARS[index])
         rows.append(row)
-    river_y, rng = pick(height, rng)
-    span, rng = pick(width, rng)
-    road_x, rng = pick(span + 1, rng)  # the road crosses the river: one bridge
+    river_y, rng = draw_index(height, rng)
+    span, rng = draw_index(width, rng)
+    road_x, rng = draw_index(span + 1, rng)  # the road crosses the river: one bridge
     for x in range(span + 1):
         rows[river_y][x] = "~"
     for y in range(height):
@@ -56,8 +56,8 @@ def random_terrain(width: int, height: int, rng: int) -> tuple[str, int]:
 def _cells(width: int, height: int, count: int, rng: int) -> tuple[tuple[str, ...], int]:
     cells: list[str] = []
     for _ in range(count):
-        x, rng = pick(width, rng)
-        y, rng = pick(height, rng)
+        x, rng = draw_index(width, rng)
+        y, rng = draw_index(height, rng)
         cell = label(x, y)
         if cell not in cells:
             cells.append(cell)
@@ -65,18 +65,18 @@ def _cells(width: int, height: int, count: int, rng: int) -> tuple[tuple[str, ..
 
 
 def _victory(width: int, height: int, rng: int) -> tuple[VictoryConfig, int]:
-    rounds, rng = pick(5, rng)
-    cap, rng = pick(800, rng)
+    rounds, rng = draw_index(5, rng)
+    cap, rng = draw_index(800, rng)
     victory = VictoryConfig(round_limit=RoundLimit(max_rounds=2 + rounds), max_actions=200 + cap)
     use, rng = _chance(20, rng)
     if use:
         points, rng = _cells(width, height, 3, rng)
-        threshold, rng = pick(6, rng)
+        threshold, rng = draw_index(6, rng)
         victory = _with(victory, victory_points=VictoryPoints(threshold=1 + threshold, points=points))
     use, rng = _chance(15, rng)
     if use:
         objectives, rng = _cells(width, height, 2, rng)
-        hold, rng = pick(3, rng)
+        hold, rng = draw_index(3, rng)
         victory = _with(victory, capture_and_hold=CaptureAndHold(objectives=objectives, hold_turns=1 + hold))
     use, rng = _chance(15, rng)
     if use:
@@ -103,8 +103,8 @@ def random_config(seed: int) -> GameConfig:
     """
     rng = seed
     for _ in range(32):
-        width, rng = pick(6, rng)
-        height, rng = pick(7, rng)
+        width, rng = draw_index(6, rng)
+        height, rng = draw_index(7, rng)
         width, height = 7 + width, 9 + height
         terrain, rng = random_terrain(width, height, rng)
         manual, rng = _chance(25, rng)

@@ -34,7 +34,7 @@ from ..actions import (
 )
 from ..cards import TACTICS
 from ..grid import label
-from ..rng import pick
+from ..rng import draw_index
 from ..state import GameState
 from ..types import Quadrant
 
@@ -66,7 +66,7 @@ class _Picker:
         self.seed = seed
 
     def index(self, n: int) -> int:
-        i, self.seed = pick(n, self.seed)
+        i, self.seed = draw_index(n, self.seed)
         return i
 
     def of(self, items: Sequence[str]) -> str:

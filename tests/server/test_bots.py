@@ -22,8 +22,14 @@ def test_the_random_policy_plays_a_whole_game_legally_and_reproducibly() -> None
     assert play(7) != play(8)
 
 
-def test_policies_are_registered_by_name_and_seeds_mix_per_decision() -> None:
-    assert POLICIES["random"] is random_policy
+def test_every_engine_bot_is_a_policy_and_seeds_mix_per_decision() -> None:
+    assert list(POLICIES) == ["greedy", "mcts", "random"]  # the first is the default
+    state = new_game(GameConfig(seed=3))
+    view = player_view(state, state.to_act)
+    for name, policy in POLICIES.items():
+        action, seed = policy(view, legal_actions(state), 11)
+        assert action in legal_actions(state), name
+        assert policy(view, legal_actions(state), 11) == (action, seed), name
     assert mix_seed(5, 0) != mix_seed(5, 1)
     assert all(0 <= mix_seed(2**32 - 1, v) < 2**32 for v in range(100))
     assert Side.ATTACKER.other is Side.DEFENDER

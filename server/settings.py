@@ -53,7 +53,7 @@ class Settings:
     port: int = 8000
     allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins; the server's own is always allowed
     limits: Limits = field(default_factory=Limits)
-    bot_policy: str = "random"
+    bot_policy: str = "greedy"
     log_level: str = "info"
 
 

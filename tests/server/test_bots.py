@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, new_game, player_view, reduce
 from server.bots import POLICIES, mix_seed, random_policy
+from server.settings import Settings
 
 
 def test_the_random_policy_plays_a_whole_game_legally_and_reproducibly() -> None:
@@ -23,7 +24,8 @@ def test_the_random_policy_plays_a_whole_game_legally_and_reproducibly() -> None
 
 
 def test_every_engine_bot_is_a_policy_and_seeds_mix_per_decision() -> None:
-    assert list(POLICIES) == ["greedy", "mcts", "random"]  # the first is the default
+    assert list(POLICIES) == ["greedy", "mcts", "random"]  # the first is `taktik serve`'s default
+    assert Settings.bot_policy == "greedy"
     state = new_game(GameConfig(seed=3))
     view = player_view(state, state.to_act)
     for name, policy in POLICIES.items():

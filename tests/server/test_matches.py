@@ -233,7 +233,7 @@ def test_a_bot_seat_plays_itself_through_the_same_path(tmp_path: Path) -> None:
     async def run() -> None:
         async with service(tmp_path) as (matches, creator, _):
             created = await creator.create(NewMatch(config=QUICK, mode="bot", bot_side=Side.DEFENDER,
-                                                    bot_policy="random"))
+                                                    bot_policy="mcts"))
             match = created.match
             assert set(created.tokens) == {Side.ATTACKER}
             rng = random.Random(4)

@@ -143,7 +143,8 @@ def test_aec_environment_follows_to_act_and_ends_with_every_agent_removed() -> N
 
 
 def test_engine_and_bots_never_import_numpy() -> None:
-    code = "import sys, engine, engine.bots, engine.fuzz, engine.selfplay, engine.rl.actions; print('numpy' in sys.modules)"
+    modules = "engine, engine.bots, engine.fuzz, engine.selfplay, engine.rl.actions"
+    code = f"import sys, {modules}; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from msgspec.structs import replace
 
 from engine import GameConfig, encode_record
-from engine.bots.harness import FuzzOptions, fuzz_game, game_seed, pytest_source, random_config, shrink
+from engine.fuzz import FuzzOptions, fuzz_game, game_seed, pytest_source, random_config, shrink
 
 from .cmd_selfplay import Progress
 from .game_options import parse_size

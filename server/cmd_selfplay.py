@@ -23,7 +23,7 @@ import msgspec
 
 from engine import GameConfig, decode_record, encode_record
 from engine.bots import BOTS, bot_options
-from engine.bots.harness import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
+from engine.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
 from .game_options import add_config_options, config_from_args
 

@@ -5,7 +5,7 @@ seed ``seed + i`` (mod 2**32), the first bot as ATTACKER in even games and as DE
 in odd ones. Each seat's bot gets its own LCG seed, derived from the game seed and the
 side (`engine.bots.seat_seed`), so every game is reproducible on its own.
 
->>> from engine.bots import get_bot
+>>> from engine import UnitSpec, UnitType
 >>> spec = schedule(("random", "random"), games=2, seed=5, config=GameConfig(terrain="." * 8 + "\\n" + "." * 8,
 ...     units=(UnitSpec(id="A1", side=Side.ATTACKER, type=UnitType.LIGHT_INFANTRY, cell="A1"),
 ...            UnitSpec(id="D1", side=Side.DEFENDER, type=UnitType.LIGHT_INFANTRY, cell="H2"))))
@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 
 from .bots import Bot, get_bot, seat_seed
-from .config import GameConfig, UnitSpec
+from .config import GameConfig
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, record_game
 from .start import new_game
 from .state import GameState
-from .types import Side, UnitType
+from .types import Side
 from .victory import unit_vp
 from .views import player_view
 
@@ -43,8 +43,6 @@ __all__ = [
     "summarize",
     "wilson_interval",
 ]
-
-_ = (UnitSpec, UnitType)  # used by the doctest above
 
 
 @dataclass(frozen=True)
@@ -194,6 +192,7 @@ class Summary:
     side_wins: dict[Side, int]
     reasons: dict[str, int]
     mean_actions: float
+    actions_margin: float  # half-width of the 95 % confidence interval of mean_actions
     mean_turns: float
 
 
@@ -225,8 +224,19 @@ def summarize(results: Sequence[GameResult]) -> Summary:
         side_wins=side_wins,
         reasons=reasons,
         mean_actions=sum(r.actions for r in results) / n if n else 0.0,
+        actions_margin=_margin([r.actions for r in results]),
         mean_turns=sum(r.turns for r in results) / n if n else 0.0,
     )
+
+
+def _margin(values: Sequence[int], z: float = 1.96) -> float:
+    """Half-width of the normal-approximation confidence interval of the mean of ``values``."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return z * math.sqrt(variance / n)
 
 
 def format_summary(summary: Summary) -> str:
@@ -246,5 +256,8 @@ def format_summary(summary: Summary) -> str:
         f"side wins: ATTACKER {summary.side_wins[Side.ATTACKER]}, DEFENDER {summary.side_wins[Side.DEFENDER]}; "
         f"endings: {reasons}"
     )
-    lines.append(f"average length: {summary.mean_actions:.1f} actions, {summary.mean_turns:.1f} turns")
+    lines.append(
+        f"average length: {summary.mean_actions:.1f} ± {summary.actions_margin:.1f} actions (95% CI), "
+        f"{summary.mean_turns:.1f} turns"
+    )
     return "\n".join(lines)

@@ -118,7 +118,7 @@ def test_results_do_not_depend_on_parallel_jobs(tmp_path: Path) -> None:
     assert {r.winner for r in one} <= {Side.ATTACKER, Side.DEFENDER}
 
 
-def test_wilson_interval_and_mirror_match_labels() -> None:
+def test_intervals_of_the_win_rate_and_the_length_and_mirror_match_labels() -> None:
     from engine.selfplay import format_summary, play_spec, schedule, summarize, wilson_interval
 
     low, high = wilson_interval(50, 100)
@@ -130,4 +130,9 @@ def test_wilson_interval_and_mirror_match_labels() -> None:
     first = next(s for s in summary.standings if s.name == "random #1")
     assert first.as_attacker[1] == 1 and first.as_defender[1] == 1
     assert sum(s.wins for s in summary.standings) == 2
-    assert "random #1" in format_summary(summary)
+    lengths = [r.actions for r in results]
+    mean = sum(lengths) / 2
+    spread = (sum((n - mean) ** 2 for n in lengths) / 1) ** 0.5
+    assert summary.mean_actions == mean and summary.actions_margin == pytest.approx(1.96 * spread / 2**0.5)
+    table = format_summary(summary)
+    assert "random #1" in table and f"average length: {mean:.1f} ± {summary.actions_margin:.1f} actions" in table

@@ -6,10 +6,12 @@ the setup (rules §1.5) and consumes no randomness when given.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
+from msgspec.structs import force_setattr
 
 from .mapgen.params import TerrainParams
 from .types import CellLabel, Phase, Side, UnitId, UnitType
@@ -52,7 +54,29 @@ BoardSide = Annotated[int, Meta(ge=2, le=300)]
 
 
 class _Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Base of config structs: immutable, keyword-only, strict about unknown fields."""
+    """Base of config structs: immutable, keyword-only, strict about unknown fields.
+
+    Encodings leave out fields at their default, and msgspec decides "at the default" by
+    identity. A value equal to the default but built separately (``RoundLimit()``, an
+    unpickled or deep-copied config, a number decoded from JSON) would be written out, so
+    equal configs would encode differently and equal games would hash differently. Every
+    config therefore swaps such values for the default object itself when it is built or
+    decoded: equal configs encode, and their games hash, identically.
+    """
+
+    def __post_init__(self) -> None:
+        for name, default in _defaults(type(self)):
+            value = getattr(self, name)
+            if value is not default and type(value) is type(default) and value == default:
+                force_setattr(self, name, default)
+
+
+@functools.cache
+def _defaults(cls: type[msgspec.Struct]) -> tuple[tuple[str, object], ...]:
+    """``(field, default value)`` of the fields of ``cls`` that have a plain default."""
+    return tuple(
+        (f.name, f.default) for f in msgspec.structs.fields(cls) if f.default is not msgspec.NODEFAULT
+    )
 
 
 class PerSide(_Config, Generic[T], frozen=True, kw_only=True):

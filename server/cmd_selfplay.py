@@ -15,13 +15,10 @@ import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-import msgspec
-
-from engine import GameConfig, decode_record, encode_record
+from engine import encode_record
 from engine.bots import BOTS, bot_options
 from engine.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
@@ -111,24 +108,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def _play(payload: tuple[GameSpec, bytes]) -> tuple[GameResult, bytes]:
-    # Configs and records cross the process boundary as JSON: a pickled struct loses the
-    # identity of its default sub-structs, and the engine's encoding (so every state hash)
-    # depends on that identity (msgspec omit_defaults). JSON keeps both sides canonical.
-    spec, config = payload
-    result = play_spec(replace(spec, config=msgspec.json.decode(config, type=GameConfig)))
-    return replace(result, record=None), encode_record(result.record)  # type: ignore[arg-type]
-
-
 def _results(specs: list[GameSpec], jobs: int) -> Iterator[GameResult]:
     if jobs <= 1:
         for spec in specs:
             yield play_spec(spec)
         return
-    payloads = [(spec, msgspec.json.encode(spec.config)) for spec in specs]
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        for result, record in pool.imap_unordered(_play, payloads):
-            yield replace(result, record=decode_record(record))
+        yield from pool.imap_unordered(play_spec, specs)
 
 
 def run(

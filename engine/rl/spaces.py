@@ -15,13 +15,16 @@ import numpy as np
 
 __all__ = ["AECBase", "BoxSpec", "DictSpec", "DiscreteSpec", "EnvBase", "make_spaces"]
 
+# Typed as Any: the checks must pass with and without these optional packages installed.
+_gym: Any
+_AECEnv: Any
 try:  # pragma: no cover - depends on the environment
-    import gymnasium as _gym  # type: ignore[import-not-found, unused-ignore]
+    import gymnasium as _gym  # type: ignore[import-not-found, no-redef, unused-ignore]
 except ImportError:  # pragma: no cover
     _gym = None
 
 try:  # pragma: no cover
-    from pettingzoo import AECEnv as _AECEnv  # type: ignore[import-not-found, unused-ignore]
+    from pettingzoo import AECEnv as _AECEnv  # type: ignore[import-not-found, import-untyped, no-redef, unused-ignore]
 except ImportError:  # pragma: no cover
     _AECEnv = None
 
@@ -87,14 +90,13 @@ class DictSpec:
 
 def make_spaces(actions: int, height: int, width: int, planes: int, features: int) -> tuple[Any, Any]:
     """``(action_space, observation_space)`` for a board of ``height`` × ``width``."""
-    shapes = {
+    shapes: dict[str, tuple[float, float, tuple[int, ...], Any]] = {
         "board": (0.0, 1.0, (planes, height, width), np.float32),
         "features": (-2.0, 10.0, (features,), np.float32),
         "action_mask": (0, 1, (actions,), np.int8),
     }
     if _gym is not None:
-        from gymnasium import spaces  # type: ignore[import-not-found, unused-ignore]
-
+        spaces: Any = _gym.spaces
         boxes = {k: spaces.Box(low=lo, high=hi, shape=shape, dtype=dt) for k, (lo, hi, shape, dt) in shapes.items()}
         return spaces.Discrete(actions), spaces.Dict(boxes)
     return DiscreteSpec(actions), DictSpec({k: BoxSpec(lo, hi, shape, dt) for k, (lo, hi, shape, dt) in shapes.items()})

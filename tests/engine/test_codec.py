@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
+
+import msgspec
 import pytest
 
 from engine import (
     ACTION_ORDER,
+    GameConfig,
     InvalidAction,
     MoveUnit,
     Params,
     PlayBonus,
     PlayTactic,
+    RoundLimit,
+    TerrainParams,
+    VictoryConfig,
     decode_action,
     decode_state,
     encode_action,
     encode_state,
     legal_actions,
+    new_game,
     state_hash,
 )
 from engine.actions import ActionBase
@@ -133,3 +142,23 @@ def test_state_hash_is_a_sha256_hex_digest_that_changes_with_the_state() -> None
     from engine import reduce
 
     assert state_hash(reduce(state, moved)) != digest
+
+
+def test_equal_configs_encode_and_hash_the_same_however_they_were_built() -> None:
+    # Encodings omit defaults, and msgspec recognises a default by identity: a config
+    # rebuilt by pickle, deepcopy, JSON or by hand must still encode and hash the same.
+    plain = GameConfig(seed=3)
+    rebuilt = [
+        pickle.loads(pickle.dumps(plain)),
+        copy.deepcopy(plain),
+        GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int("5000")),
+                   terrain_params=TerrainParams(), deployment="".join(["au", "to"])),
+        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":5000,"round_limit":{"max_rounds":15}}}',
+                            type=GameConfig),
+    ]
+    for other in rebuilt:
+        assert other == plain
+        assert msgspec.json.encode(other) == b'{"seed":3}'
+        assert state_hash(new_game(other)) == state_hash(new_game(plain))
+    changed = GameConfig(seed=3, victory=VictoryConfig(max_actions=4000))
+    assert msgspec.json.encode(changed) == b'{"seed":3,"victory":{"max_actions":4000}}'

@@ -58,9 +58,7 @@ def _step_seed(state: GameState, step: int) -> int:
     return mix_seed(int(state_hash(state)[:8], 16), step)
 
 
-def _advance(
-    state: GameState, action: Action, step: int, deck: object, options: FuzzOptions
-) -> tuple[GameState | None, Failure | None]:
+def _advance(state: GameState, action: Action, step: int) -> tuple[GameState | None, Failure | None]:
     before = encode_state(state)
     try:
         new = reduce(state, action)
@@ -103,7 +101,7 @@ def _walk(
             break
         if action not in legal:
             return played, hashes, state, INVALID
-        new, failure = _advance(state, action, step, deck, options)
+        new, failure = _advance(state, action, step)
         if new is None:
             break
         played.append(action)

@@ -47,7 +47,11 @@ export function drawTraces(r, scene) {
   ctx.restore();
 }
 
-/** Units in painter's order, with their glow, damaged badge and id tag. @param {Renderer} r @param {Scene} scene @param {any} rect */
+/**
+ * Units in painter's order, with their glow and damaged badge; then every id tag on top,
+ * so a unit standing in front never hides its neighbour's tag.
+ * @param {Renderer} r @param {Scene} scene @param {any} rect
+ */
 export function drawUnits(r, scene, rect) {
   const grid = /** @type {Grid} */ (r.grid);
   const view = /** @type {View} */ (scene.model.view);
@@ -55,6 +59,8 @@ export function drawUnits(r, scene, rect) {
   const { types } = assets.manifest.units;
   const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
   const showTags = scene.camera.zoom >= 0.42;
+  /** @type {[string, number, number, string, boolean][]} */
+  const tags = [];
   for (const { unit, x, y } of drawOrder(view.units)) {
     const type = types[unit.type];
     if (!type) continue;
@@ -77,8 +83,9 @@ export function drawUnits(r, scene, rect) {
     const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
     if (unit.hp > 0 && unit.hp < full) badge(r, type.images[unit.side], left, top, side);
     ctx.globalAlpha = 1;
-    if (showTags) tag(r, unit.id, gx, gy, unit.side, mark === "attack", scene.camera.zoom);
+    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack"]);
   }
+  for (const [id, gx, gy, side, hot] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom);
 }
 
 /** @param {Renderer} r @param {number} gx @param {number} gy @param {string} mark @param {string} side */

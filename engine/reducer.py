@@ -34,7 +34,9 @@ def legal_actions(state: GameState) -> list[Action]:
         if action_type in allowed:
             actions.extend(OFFERS[action_type](state))
     if len(_LEGAL_CACHE) >= _LEGAL_CACHE_LIMIT:
-        _LEGAL_CACHE.pop(next(iter(_LEGAL_CACHE)))
+        # clear() is one atomic step: a server's bot thread may use the cache at the same
+        # time, and evicting one entry (iterate, then pop) could race with it.
+        _LEGAL_CACHE.clear()
     _LEGAL_CACHE[id(state)] = (state, actions)
     return list(actions)
 

@@ -76,7 +76,7 @@ def draw_index(n: int, seed: int) -> tuple[int, int]:
     """A uniform index in ``0..n-1`` for tools and bots: ``(index, next seed)``; one step.
 
     The seed advances exactly as in `pick`, but the index comes from the high bits of a
-    scrambled copy of the new seed, ``(mix(next) * n) >> 32``. Two weaknesses of the raw
+    scrambled copy of the new seed, ``(scramble(next) * n) >> 32``. Two weaknesses of the raw
     LCG are avoided: its low bits repeat with short periods (the lowest bit alternates, so
     two ``pick(2, ...)`` per step always agree), and its high bits change little between
     nearby seeds (seeds 0..39 would all give about the same first index). The rules

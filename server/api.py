@@ -20,6 +20,7 @@ from starlette.routing import Route
 
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
+from .bots import ABOUT, POLICIES
 from .creation import CreationError, NewMatch
 from .match import Match
 from .matches import MatchUnavailable
@@ -42,6 +43,7 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     config: GameConfig | None = None  # seed left out: the server draws one
     opponent: Literal["human", "bot"] = "human"
     bot_side: Side = Side.DEFENDER  # the bot's seat when opponent is "bot"
+    bot: str | None = None  # the bot's policy (server/bots.py); default: the server's --bot
     hotseat: bool = False  # both seats will be played from one client
     from_record: GameRecord | None = None  # start from this record's first `step` actions
     step: Step | None = None  # with from_record: actions to keep (default: all)
@@ -53,6 +55,7 @@ class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     step: Step | None = None  # default: the whole game
     opponent: Literal["human", "bot"] = "human"
     bot_side: Side = Side.DEFENDER
+    bot: str | None = None
     hotseat: bool = False
 
 
@@ -84,6 +87,7 @@ class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     status: str  # live | over | broken
     mode: str  # human | hotseat | bot
     bot_side: Side | None
+    bot: str | None  # the bot's policy in bot mode
     created_at: float  # seconds since the epoch
     updated_at: float
     rules_version: int
@@ -140,6 +144,7 @@ def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
                         spectators=seats.count(None))
     return MatchSummary(
         match_id=row.id, status=p.status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        bot=row.bot_policy if row.bot_side else None,
         created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
         turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
         winner=Side(p.winner) if p.winner else None, victory_reason=p.victory_reason,
@@ -197,6 +202,15 @@ async def _created(request: Request, services: Services, new: NewMatch) -> Respo
                               summary=_summary(match.row, match)), 201)
 
 
+def _policy(name: str | None, services: Services) -> str:
+    """The bot policy a request asks for (the server's default when it names none)."""
+    if name is None:
+        return services.settings.bot_policy
+    if name not in POLICIES:
+        raise _Failure(400, "bad_request", f"unknown bot {name!r}; choose one of {', '.join(POLICIES)}")
+    return name
+
+
 def _mode(opponent: str, bot_side: Side, hotseat: bool) -> tuple[Literal["human", "hotseat", "bot"], Side | None]:
     if opponent == "bot":
         return "bot", bot_side
@@ -212,7 +226,7 @@ async def create_match(request: Request) -> Response:
     except msgspec.DecodeError as err:
         raise _Failure(400, "bad_request", str(err)) from None
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
-    policy = services.settings.bot_policy
+    policy = _policy(body.bot, services)
     if body.from_record is not None:
         if body.config is not None:
             raise _Failure(400, "bad_request", "give either config or from_record, not both")
@@ -251,10 +265,27 @@ async def fork_match(request: Request) -> Response:
     if step > len(record.actions):
         raise _Failure(400, "bad_request", f"step {step} is past the match's {len(record.actions)} actions")
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
-    new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=services.settings.bot_policy,
+    new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=_policy(body.bot, services),
                    prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
                    parent_id=match_id, parent_step=step)
     return await _created(request, services, new)
+
+
+class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    about: str
+
+
+class BotList(msgspec.Struct, frozen=True, kw_only=True):
+    default: str  # used when a new bot match names none
+    bots: tuple[BotInfo, ...]
+
+
+async def list_bots(request: Request) -> Response:
+    """``GET /api/bots``: the policies a bot match may use, and the default."""
+    services = services_of(request)
+    bots = tuple(BotInfo(name=name, about=ABOUT.get(name, name)) for name in POLICIES)
+    return _json(BotList(default=services.settings.bot_policy, bots=bots))
 
 
 async def list_matches(request: Request) -> Response:
@@ -316,6 +347,7 @@ def _guarded(handler: Handler) -> Handler:
 
 
 routes = [
+    Route("/api/bots", _guarded(list_bots), methods=["GET"]),
     Route("/api/matches", _guarded(create_match), methods=["POST"]),
     Route("/api/matches", _guarded(list_matches), methods=["GET"]),
     Route("/api/matches/{match_id}", _guarded(match_summary), methods=["GET"]),

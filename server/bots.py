@@ -27,7 +27,7 @@ from engine import Action, GameState
 from engine.bots import get_bot, mix_seed
 from engine.rng import draw_index
 
-__all__ = ["POLICIES", "Policy", "mix_seed", "random_policy"]
+__all__ = ["ABOUT", "POLICIES", "Policy", "mix_seed", "random_policy"]
 
 Policy = Callable[[GameState, Sequence[Action], int], tuple[Action, int]]
 
@@ -44,3 +44,9 @@ POLICIES: dict[str, Policy] = {name: get_bot(name).choose for name in ("greedy",
 A match's bot decides at each version ``v`` with seed ``mix_seed(bot_seed, v)`` unless it
 carries on from its previous decision's next seed."""
 
+ABOUT: dict[str, str] = {
+    "greedy": "Greedy: answers at once with the best-looking next action",
+    "mcts": "Search: plans its whole turn before moving (takes a moment)",
+    "random": "Random: plays any legal action (for testing)",
+}
+"""What the lobby shows for each policy (a policy without an entry is shown by its name)."""

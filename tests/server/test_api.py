@@ -168,6 +168,30 @@ def test_replay_steps_show_spectator_views_while_live_and_everything_after(serve
     assert http_json(server, "GET", f"/api/matches/{over['match_id']}/steps/x")[0] == 400
 
 
+def test_each_bot_match_names_its_bot_from_the_servers_list(server: LiveServer) -> None:
+    status, listed = http_json(server, "GET", "/api/bots")
+    assert status == 200 and listed["default"] == "greedy"
+    assert [b["name"] for b in listed["bots"]] == ["greedy", "mcts", "random"]
+    assert all(b["about"] for b in listed["bots"])
+    assert create_match(server, opponent="bot")["summary"]["bot"] == "greedy"
+    chosen = create_match(server, opponent="bot", bot="mcts")
+    assert chosen["summary"]["bot"] == "mcts"
+    assert http_json(server, "GET", f"/api/matches/{chosen['match_id']}")[1]["bot"] == "mcts"
+    assert create_match(server, bot="mcts")["summary"]["bot"] is None  # a match between people has no bot
+    status, refused = http_json(server, "POST", "/api/matches", {"opponent": "bot", "bot": "stockfish"})
+    assert status == 400 and refused["code"] == "bad_request"
+    assert "unknown bot 'stockfish'" in refused["reason"] and "greedy, mcts, random" in refused["reason"]
+    status, refused = http_json(server, "POST", "/api/matches", {"opponent": "bot", "bot": 3})
+    assert status == 400 and "bot" in refused["reason"]
+    over = finished(server, seed=79)
+    status, fork = http_json(server, "POST", f"/api/matches/{over['match_id']}/fork",
+                             {"step": 4, "opponent": "bot", "bot": "random"})
+    assert status == 201 and fork["summary"]["bot"] == "random"
+    status, refused = http_json(server, "POST", f"/api/matches/{over['match_id']}/fork",
+                                {"opponent": "bot", "bot": "nobody"})
+    assert status == 400 and "unknown bot 'nobody'" in refused["reason"]
+
+
 def test_a_person_can_play_a_whole_game_against_the_bot(server: LiveServer) -> None:
     created = create_match(server, opponent="bot")
     assert created["summary"]["mode"] == "bot" and created["summary"]["bot_side"] == "DEFENDER"

@@ -84,11 +84,18 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
     page = new_page()
     page.goto(web.base + "/")
     advanced(page, seed=11)
+    picker = page.locator("[name=bot]")
+    picker.locator("option[value=mcts]").wait_for(state="attached")  # the server's bots are listed
+    assert picker.input_value() == "greedy"  # the server's default comes selected
+    assert "plans its whole turn" in picker.inner_text()
+    picker.select_option("mcts")
     page.get_by_role("button", name="Against the bot").click()
     board = Board(page)
     board.wait_ready()
     page.evaluate("window.taktik.setAnimations(false)")
     assert board.state()["seat"] == "ATTACKER"
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    assert web.get(f"/api/matches/{match_id}")["bot"] == "mcts"
     # Whatever comes, move on as fast as possible (and pass in the bot's reaction windows)
     # until the bot has played its whole turn and it is the attacker's turn 3.
     for _ in range(40):

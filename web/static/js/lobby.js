@@ -20,13 +20,14 @@ const PAGE = `
         <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
         <button type="button" class="mode" data-mode="hotseat"><span class="icon">⟲</span><div><b>Hot-seat on this device</b><span>Both sides in this tab, passing the device between turns</span></div></button>
       </div>
-      <details class="advanced"><summary>Advanced: seed, board size, length</summary>
+      <details class="advanced"><summary>Advanced: seed, board size, length, bot</summary>
         <div class="fields">
           <label>Seed <input name="seed" type="number" min="0" max="4294967295" placeholder="random"></label>
           <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="15"></label>
           <label>You play (vs bot) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
+          <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select></label>
         </div>
       </details>
       <p class="error" hidden></p>
@@ -39,6 +40,17 @@ const PAGE = `
     </section>
   </div>
 </div>`;
+
+/** Fill the bot picker from the server's policies, its default first and selected. @param {HTMLSelectElement} select */
+async function listBots(select) {
+  try {
+    const { default: chosen, bots } = await request("/api/bots");
+    select.innerHTML = bots.map((/** @type {{name: string, about: string}} */ b) =>
+      `<option value="${esc(b.name)}"${b.name === chosen ? " selected" : ""}>${esc(b.about)}</option>`).join("");
+  } catch {
+    // the server's default option stays
+  }
+}
 
 /** @param {HTMLElement} root */
 export function startLobby(root) {
@@ -69,8 +81,10 @@ export function startLobby(root) {
     if (!mode) return;
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
+    /** @type {Record<string, any>} */
     const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
+    if (mode === "bot" && value("bot")) body.bot = value("bot");
     try {
       const created = await request("/api/matches", body);
       const tokens = created.seats.map((/** @type {any} */ s) => s.token);
@@ -104,6 +118,7 @@ export function startLobby(root) {
     }
   });
 
+  listBots(/** @type {HTMLSelectElement} */ (root.querySelector("[name=bot]")));
   listRecent(q(".recent"));
   showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
 }

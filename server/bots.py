@@ -45,8 +45,8 @@ A match's bot decides at each version ``v`` with seed ``mix_seed(bot_seed, v)`` 
 carries on from its previous decision's next seed."""
 
 ABOUT: dict[str, str] = {
-    "greedy": "Greedy: answers at once with the best-looking next action",
-    "mcts": "Search: plans its whole turn before moving (takes a moment)",
-    "random": "Random: plays any legal action (for testing)",
+    "greedy": "Greedy: quick, takes the best-looking action",
+    "mcts": "Search: plans its whole turn (slower)",
+    "random": "Random: any legal action (for testing)",
 }
 """What the lobby shows for each policy (a policy without an entry is shown by its name)."""

@@ -25,24 +25,19 @@ from collections.abc import Callable, Sequence
 
 from engine import Action, GameState
 from engine.bots import get_bot, mix_seed
-from engine.rng import draw_index
 
 __all__ = ["ABOUT", "POLICIES", "Policy", "mix_seed", "random_policy"]
 
 Policy = Callable[[GameState, Sequence[Action], int], tuple[Action, int]]
-
-
-def random_policy(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action, int]:
-    """Pick uniformly among the legal actions; the fallback when a policy fails."""
-    index, seed = draw_index(len(legal), seed)
-    return legal[index], seed
-
 
 POLICIES: dict[str, Policy] = {name: get_bot(name).choose for name in ("greedy", "mcts", "random")}
 """Policies by name; the first registered is the default.
 
 A match's bot decides at each version ``v`` with seed ``mix_seed(bot_seed, v)`` unless it
 carries on from its previous decision's next seed."""
+
+random_policy: Policy = POLICIES["random"]
+"""A uniform pick among the legal actions; the fallback when a policy fails."""
 
 ABOUT: dict[str, str] = {
     "greedy": "Greedy: quick, takes the best-looking action",

@@ -1,10 +1,13 @@
 """Bot benchmark: prints medians for random playouts (actions/s, legal_actions included), MCTS
-iterations/s, greedy decisions/s and RL environment steps/s (when numpy is installed).
+iterations/s and seconds per search, greedy decisions/s and RL environment steps/s (when numpy
+is installed).
 
-    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 100]
+    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 16]
 
 Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
-self-play, where the search actually runs.
+self-play, where the search actually runs. An MCTS iteration is one simulation: a turn plan
+played in a sampled world through the enemy's greedy reply. A search also drafts the plans,
+so seconds per search are printed too (a bot searches once per turn and then follows its plan).
 """
 
 from __future__ import annotations
@@ -47,16 +50,19 @@ def search_positions(config: GameConfig, wanted: int) -> list[GameState]:
     return found
 
 
-def mcts_rates(positions: list[GameState], iterations: int) -> list[float]:
+def mcts_rates(positions: list[GameState], iterations: int) -> tuple[list[float], list[float]]:
+    """Simulations per second and seconds per search, for each position with several plans."""
     bot = MCTSBot(iterations=iterations)
-    rates = []
+    rates, seconds = [], []
     for state in positions:
         view = player_view(state, state.to_act)
         start = time.perf_counter()
-        _, _, stats = bot.search(view, legal_actions(state), 7)
+        _, stats = bot.search(view, legal_actions(state), 7)
+        elapsed = time.perf_counter() - start
         if stats.iterations:
-            rates.append(stats.iterations / (time.perf_counter() - start))
-    return rates
+            rates.append(stats.iterations / elapsed)
+            seconds.append(elapsed)
+    return rates, seconds
 
 
 def greedy_rates(positions: list[GameState]) -> list[float]:
@@ -94,7 +100,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games (and positions per game) to sample")
     parser.add_argument("--size", default="20x30", help="board size WxH (default 20x30, generated terrain)")
-    parser.add_argument("--iterations", type=int, default=100, help="MCTS iterations per search")
+    parser.add_argument("--iterations", type=int, default=MCTSBot.iterations, help="MCTS iterations per search")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     width, height = (int(v) for v in args.size.lower().split("x"))
@@ -104,10 +110,10 @@ def main() -> None:
     print(f"random playout:  median {statistics.median(playouts):9.0f} actions/s  ({len(playouts)} games)")
 
     positions = [p for c in configs for p in search_positions(c, 6)]
-    rates = mcts_rates(positions, args.iterations)
+    rates, seconds = mcts_rates(positions, args.iterations)
     print(
         f"MCTS search:     median {statistics.median(rates):9.1f} iterations/s  "
-        f"({len(rates)} positions, {args.iterations} iterations each)"
+        f"{statistics.median(seconds):.2f} s/search  ({len(rates)} positions, {args.iterations} iterations each)"
     )
     decisions = greedy_rates(positions)
     print(f"greedy decision: median {statistics.median(decisions):9.1f} decisions/s  ({len(decisions)} positions)")

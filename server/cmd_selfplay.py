@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine import encode_record
-from engine.bots import BOTS, bot_options
+from engine.bots import BOTS, bot_options, get_bot
 from engine.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
 from .game_options import add_config_options, config_from_args
@@ -83,6 +83,11 @@ def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str,
         except json.JSONDecodeError:
             value = text
         options.setdefault(bot, {})[option] = value
+    for bot, chosen in options.items():
+        try:
+            get_bot(bot, **chosen)  # refuse a bad value here, not in the middle of a series
+        except (TypeError, ValueError) as error:
+            raise SystemExit(f"taktik selfplay: bad options for bot {bot!r} ({json.dumps(chosen)}): {error}") from None
     return options
 
 

@@ -6,7 +6,7 @@ Every bot has the same interface (`Bot`)::
 
 where ``view = player_view(state, state.to_act)``, ``legal = legal_actions(state)`` and
 ``seed`` is the bot's own 32-bit LCG seed, threaded from call to call like ``state.rng``.
-Bots are deterministic: the same inputs give the same action and next seed.
+Bots are deterministic: the same inputs give a fresh bot the same action and next seed.
 
 Registry: `get_bot` builds a bot by name with keyword options, e.g.
 ``get_bot("mcts", iterations=400)``; `BOTS` lists the names.

@@ -11,8 +11,10 @@ A bot is any object with a ``name`` and a ``choose`` method::
   chosen action (an element of ``legal``) and the next seed, which the caller passes to
   the next call, exactly as the engine threads ``state.rng``.
 
-Bots are pure: no I/O, no clock (unless one is injected), no global state, and the same
-``(view, legal, seed)`` always gives the same ``(action, seed)``.
+Bots are deterministic: no I/O, no clock (unless one is injected), no global state, and
+the same ``(view, legal, seed)`` given to a fresh bot always gives the same
+``(action, seed)``. A bot may remember its own earlier choices (the MCTS bot follows the
+turn plan it chose), so a game between bots replays exactly from its seeds.
 """
 
 from __future__ import annotations

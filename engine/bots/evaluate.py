@@ -10,9 +10,9 @@ one side's point of view, in *VP*:
   where it stands or, before moving, within its reach; shots assigned greedily by
   marginal value, at most the free declaration slots);
 * **threat**: the same for the other side's next turn — each enemy unit's best shot from
-  where it could stand after moving (its movement points in a straight line, or exactly
-  with `ReachMaps`), counted as likely as the unit is to survive this turn's attacks,
-  and discounted because the active side shoots first;
+  where it could stand after moving (its movement points in a straight line), counted as
+  likely as the unit is to survive this turn's attacks, and discounted because the active
+  side shoots first;
 * **cover** is part of every hit chance (target terrain and defense effects);
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
@@ -24,36 +24,53 @@ Everything is a deterministic function of the state (no sets are iterated, fixed
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..hooks import can_attack_after_move, max_moves
 from ..state import GameState, Unit
 from ..tables import MAX_ATTACKS_PER_TURN, UNITS
 from ..types import Phase, Side
 from .position import REACH_WEIGHT, Position, Shot, hit_chance, loss_value, required
-from .reach import ReachMaps
 
 __all__ = [
     "APPROACH_WEIGHT",
+    "BALANCED",
     "POTENTIAL_WEIGHT",
     "STORED_VALUE",
     "TACTIC_VALUE",
     "THREAT_WEIGHT",
     "WIN_SCORE",
+    "Style",
     "approach_weight",
     "evaluate",
     "far_cells",
-    "score_to_value",
 ]
 
 WIN_SCORE = 50.0
 """Score of a won game (minus for a lost one); far above any material swing."""
 POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared ones
 THREAT_WEIGHT = 0.3  # the enemy's next turn counts less: we shoot first, and it may not come (tuned)
-EXACT_MOVE_WEIGHT = 0.8  # an enemy shot that needs a (known possible) move first
 APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
 APPROACH_CAP = 12  # cells; farther counts the same
 STORED_VALUE = 0.35  # per stored bonus
 TACTIC_VALUE = 0.3  # per tactic in hand
 TIE_BIAS = 0.5  # the DEFENDER wins ties at the round limit
+
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a side weighs the enemy's next turn against closing in: two knobs of the evaluation.
+
+    `BALANCED` is the tuned default that the greedy bot plays. The MCTS bot drafts a turn
+    plan in several styles and keeps the one whose simulated outcome is best.
+    """
+
+    threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
+    approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
+
+
+BALANCED = Style()
 
 HpDist = dict[int, float]
 """A unit's HP after some attacks, as a distribution: HP → probability."""
@@ -156,16 +173,15 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id), dists
 
 
-def _threat(pos: Position, side: Side, dists: dict[str, HpDist], reach: ReachMaps | None) -> float:
+def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
     """Expected VP ``side`` (the side not to move) could destroy in its next turn.
 
     Each enemy shot counts as likely as the enemy is to survive this turn's attacks
-    (``dists``). With ``reach``, where an enemy can fire from is exact; otherwise it is
-    assumed to close its movement points in a straight line (and such shots are discounted).
+    (``dists``); an enemy is assumed to close its movement points in a straight line
+    (and such shots are discounted).
     """
     targets = pos.side_units(side.other)
     xy = pos.xy
-    index = pos.info.index
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
         stats = UNITS[unit.type]
@@ -175,21 +191,13 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist], reach: ReachMap
             continue
         ux, uy = xy[unit.id]
         options: list[Shot] = []
-        exact = reach is not None and reach.knows(unit.id, unit.cell)
         moving = 0 if "move_or_fire" in stats.tags else stats.movement_mp
         for target in targets:
             tx, ty = xy[target.id]
             d = max(abs(ux - tx), abs(uy - ty))
-            if exact:
-                assert reach is not None and target.cell is not None
-                fire = reach.firing_distance(unit.id, unit.cell, index[target.cell])
-                if fire is None or fire > stats.range:
-                    continue
-                weight = 1.0 if d <= stats.range else EXACT_MOVE_WEIGHT
-            elif d - moving <= stats.range:
-                fire, weight = max(1, d - moving), (1.0 if d <= stats.range else REACH_WEIGHT)
-            else:
+            if d - moving > stats.range:
                 continue
+            fire, weight = max(1, d - moving), (1.0 if d <= stats.range else REACH_WEIGHT)
             p = hit_chance(required(fire), -pos.protection[target.id])
             options.append((target, alive * weight * p))
         if options:
@@ -197,7 +205,7 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist], reach: ReachMap
     return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
 
 
-def approach_weight(state: GameState, side: Side) -> float:
+def approach_weight(state: GameState, side: Side, style: Style = BALANCED) -> float:
     """Penalty per cell a unit of ``side`` stands beyond its range from the nearest enemy.
 
     The ATTACKER must destroy to win, so it is pushed forward harder, and harder as the
@@ -205,7 +213,7 @@ def approach_weight(state: GameState, side: Side) -> float:
     """
     limit = state.rules.victory.round_limit
     progress = min(1.0, state.turn / (2 * limit.max_rounds)) if limit is not None else 0.5
-    return APPROACH_WEIGHT[side] * (1.0 + progress)
+    return APPROACH_WEIGHT[side] * style.approach * (1.0 + progress)
 
 
 def far_cells(unit: Unit, nearest: int) -> int:
@@ -213,7 +221,7 @@ def far_cells(unit: Unit, nearest: int) -> int:
     return min(APPROACH_CAP, max(0, nearest - UNITS[unit.type].range))
 
 
-def _approach(pos: Position, side: Side) -> float:
+def _approach(pos: Position, side: Side, style: Style) -> float:
     enemies = [pos.xy[e.id] for e in pos.side_units(side.other)]
     if not enemies:
         return 0.0
@@ -222,7 +230,7 @@ def _approach(pos: Position, side: Side) -> float:
         ux, uy = pos.xy[unit.id]
         nearest = min(max(abs(ux - ex), abs(uy - ey)) for ex, ey in enemies)
         total += far_cells(unit, nearest)
-    return approach_weight(pos.state, side) * total
+    return approach_weight(pos.state, side, style) * total
 
 
 def _losses(state: GameState, side: Side) -> float:
@@ -235,11 +243,16 @@ def _cards(state: GameState, side: Side) -> float:
     return STORED_VALUE * len(player.stored) + TACTIC_VALUE * len(player.tactics)
 
 
-def evaluate(state: GameState, side: Side, pos: Position | None = None, reach: ReachMaps | None = None) -> float:
+def evaluate(
+    state: GameState,
+    side: Side,
+    pos: Position | None = None,
+    style: Style = BALANCED,
+) -> float:
     """Score of ``state`` for ``side`` in VP-like units: positive is good for ``side``.
 
     ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``.
-    ``reach`` (exact enemy movement, `ReachMaps`) sharpens the threat term.
+    ``style`` weighs the threat and approach terms.
     """
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
@@ -248,17 +261,11 @@ def evaluate(state: GameState, side: Side, pos: Position | None = None, reach: R
     other = active.other
     score = _losses(state, other) - _losses(state, active)
     offense, dists = _offense(pos, active)
-    score += offense - THREAT_WEIGHT * _threat(pos, other, dists, reach)
-    score += _approach(pos, other) - _approach(pos, active)
+    score += offense - style.threat * _threat(pos, other, dists)
+    score += _approach(pos, other, style) - _approach(pos, active, style)
     score += _cards(state, active) - _cards(state, other)
     limit = state.rules.victory.round_limit
     if limit is not None:
         bias = TIE_BIAS * min(1.0, state.turn / (2 * limit.max_rounds))
         score += bias if active is Side.DEFENDER else -bias
     return score if side is active else -score
-
-
-def score_to_value(score: float, scale: float = 3.0) -> float:
-    """Map a score to a win expectation in ``(0, 1)`` (softsign: no transcendental functions)."""
-    x = score / scale
-    return 0.5 + 0.5 * x / (1.0 + abs(x))

@@ -31,13 +31,12 @@ from ..reducer import reduce
 from ..rng import roll_d6
 from ..state import GameState
 from ..types import Side
-from .determinize import sample_world, seat_of
-from .evaluate import evaluate
+from .determinize import sample_world
+from .evaluate import BALANCED, Style, evaluate
 from .policy import MoveScorer
 from .position import Position
-from .reach import ReachMaps
 
-__all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "lookahead_scores", "rank", "sensible_actions"]
+__all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "greedy_action", "lookahead_scores", "rank", "sensible_actions"]
 
 
 def _die_seeds() -> tuple[int, ...]:
@@ -62,7 +61,10 @@ def _is_chance(action: Action) -> bool:
 
 
 def lookahead_scores(
-    world: GameState, legal: Sequence[Action], side: Side, reach: ReachMaps | None = None
+    world: GameState,
+    legal: Sequence[Action],
+    side: Side,
+    style: Style = BALANCED,
 ) -> list[float]:
     """Score of each action for ``side``: the evaluation one ply later (averaged over a die)."""
     scores: list[float] = []
@@ -71,7 +73,7 @@ def lookahead_scores(
         total = 0.0
         for start in worlds:
             try:
-                total += evaluate(reduce(start, action), side, reach=reach)
+                total += evaluate(reduce(start, action), side, style=style)
             except IllegalAction:  # only if the caller's list does not match the world
                 total += -1e9
         scores.append(total / len(worlds))
@@ -99,18 +101,29 @@ class GreedyBot:
             raise ValueError("no legal action to choose from (the game is over)")
         if len(legal) == 1:
             return legal[0], rng
-        side = seat_of(view)
         world, rng = sample_world(view, rng)
-        candidates, scores = rank(world, legal, side, self.move_limit)
-        return candidates[best_index(candidates, scores)], rng
+        return greedy_action(world, legal, self.move_limit), rng
+
+
+def greedy_action(world: GameState, legal: Sequence[Action], move_limit: int, style: Style = BALANCED) -> Action:
+    """The greedy choice of the seat to act in ``world``, a real position (sampled or not)."""
+    if len(legal) == 1:
+        return legal[0]
+    assert world.to_act is not None
+    candidates, scores = rank(world, legal, world.to_act, move_limit, style=style)
+    return candidates[best_index(candidates, scores)]
 
 
 def rank(
-    world: GameState, legal: Sequence[Action], side: Side, move_limit: int, reach: ReachMaps | None = None
+    world: GameState,
+    legal: Sequence[Action],
+    side: Side,
+    move_limit: int,
+    style: Style = BALANCED,
 ) -> tuple[list[Action], list[float]]:
     """The actions worth considering in ``world`` (see `_candidates`) and their lookahead scores."""
-    candidates = _candidates(world, legal, move_limit)
-    return candidates, lookahead_scores(world, candidates, side, reach)
+    candidates = _candidates(world, legal, move_limit, style)
+    return candidates, lookahead_scores(world, candidates, side, style)
 
 
 def sensible_actions(legal: Sequence[Action]) -> list[Action]:
@@ -135,7 +148,7 @@ def sensible_actions(legal: Sequence[Action]) -> list[Action]:
     return kept or list(legal)
 
 
-def _candidates(world: GameState, legal: Sequence[Action], move_limit: int) -> list[Action]:
+def _candidates(world: GameState, legal: Sequence[Action], move_limit: int, style: Style) -> list[Action]:
     """The actions worth a full lookahead.
 
     `sensible_actions` first; then moves are many (hundreds): only the ``move_limit``
@@ -145,7 +158,7 @@ def _candidates(world: GameState, legal: Sequence[Action], move_limit: int) -> l
     moves = [a for a in legal if isinstance(a, MoveUnit)]
     if len(moves) <= move_limit:
         return list(legal)
-    scorer = MoveScorer(Position(world))
+    scorer = MoveScorer(Position(world), style)
     ranked = sorted(range(len(moves)), key=lambda i: (-scorer.score(moves[i]), i))
     keep = {moves[i] for i in ranked[:move_limit]}
     return [a for a in legal if not isinstance(a, MoveUnit) or a in keep]

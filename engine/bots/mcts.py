@@ -1,67 +1,75 @@
-"""The MCTS bot: information-set Monte Carlo tree search on sampled worlds.
+"""The MCTS bot: Monte Carlo search over whole-turn plans, each tried against the enemy's reply.
 
-Each iteration samples one world consistent with the seat's view (`sample_world`: the
-opponent's hidden cards, the deck order and the dice are all unknown and resampled) and
-walks one shared tree in it (single-observer ISMCTS):
+A turn is a handful of moves and attack declarations that only pay off together, and
+the enemy answers before anything else happens. So the search does not branch on
+single actions; its root branches on **turn plans** (macro-actions), and each
+simulation plays a plan on through the enemy's reply and the seat's next turn:
 
-1. **select**: at each decision the candidates are the legal actions of this world,
-   narrowed to the ``width`` best by a cheap prior (`quick_scores`; at the root, the
-   greedy one-ply lookahead), at most ``per_unit`` moves per unit so that candidates
-   differ; children are picked by UCB1 with *availability* counts (a child is only
-   compared with siblings that were legal in the same worlds); forced actions (a single
-   legal action) and dice are played without a tree node;
-2. **expand** the best-prior untried candidate;
-3. **evaluate**: optionally roll out with the fast policy (`rollout_action`) for at most
-   ``rollout_limit`` actions, then score the position with `evaluate` (a won or lost
-   game scores ``±win_value``);
-4. **back up** the score, from the point of view of the player who chose each action.
+1. **draft** plans: in one world sampled from the view (`sample_world`), the greedy
+   lookahead plays the seat's turn up to its dice once per evaluation `Style` (balanced,
+   reckless, careful, patient, pushing, ...); identical plans are merged;
+2. **simulate**: each iteration samples a fresh world (the opponent's hidden cards, the
+   deck order and the dice are all unknown and resampled) and plays one plan in it (a
+   position the plan did not foresee is answered by the balanced greedy lookahead); then
+   the seat's dice roll, the enemy answers with the greedy policy (its card, moves,
+   attacks and dice) and the seat's next turn is played the same way up to its attack
+   declarations (``turns=2``); the position is scored with `evaluate` (the declared
+   attacks at their expected value);
+3. **select**: every plan is tried in the same sampled worlds (so plans are compared on
+   the same dice and hidden cards: common random numbers), ``iterations // plans`` worlds
+   (at least one); the plan with the best total is played.
 
-The search stops at a **horizon**: with ``horizon=0`` it plans the seat's own turn up to
-its dice (a position about to roll is scored by the expected outcome of its attacks, so
-the search never pays for the variance of sampled dice), or to the end of the turn when
-the seat is already rolling; with ``horizon=n`` it looks ``n`` turns further, to the
-start of a turn. Scores are in VP-like units (`evaluate`), as is ``exploration``.
+The bot plays the first action of the best plan and remembers the plan for the rest of
+its turn: at a later decision whose position the plan foresaw, it plays the plan's next
+action without searching again. Any other position (an enemy reaction changed things)
+gets a fresh search.
 
-Leaves and the root ranking are scored with exact enemy reach (`ReachMaps`, built once
-per decision). Only the seat's own ``search_phases`` (MOVEMENT and ATTACK) are searched:
-card resolution, dice-phase tactics, reactions and victim choices use the greedy
-lookahead, which averages dice exactly (searching with dice between decisions made the
-bot weaker: see docs/bots.md).
-
-The root child with the best value is played (ties: more visits). The default budget is a
-number of iterations, so the same ``(view, legal, seed)`` always gives the same choice;
-an optional time budget needs an injected ``clock`` (the engine itself never reads the time).
+Only the seat's own MOVEMENT and ATTACK decisions are searched; card resolution,
+dice-phase tactics, reactions and victim choices use the greedy lookahead, which averages
+dice exactly. The budget is a number of simulations (``iterations``), so the same
+``(view, legal, seed)`` given to a fresh bot always gives the same choice; an optional
+time budget needs an injected ``clock`` (the engine itself never reads the time).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 
-from ..actions import Action, MoveUnit, NextPhase, PassReaction
-from ..codec import encode_action
+from ..actions import Action
 from ..reducer import legal_actions, reduce
 from ..state import GameState
 from ..types import Phase, Side
+from .base import mix_seed
 from .determinize import sample_world, seat_of
-from .evaluate import evaluate
-from .greedy import best_index, rank, sensible_actions
-from .policy import MoveScorer, quick_scores, rollout_action
-from .position import Position
-from .reach import ReachMaps
+from .evaluate import BALANCED, Style, evaluate
+from .greedy import greedy_action
 
-__all__ = ["MCTSBot", "SearchStats"]
+__all__ = ["STYLES", "MCTSBot", "SearchStats"]
 
-_ALWAYS = (NextPhase, PassReaction)  # leaving a phase or passing stays a candidate whatever its prior
-_MAX_DEPTH = 64  # a safety bound on one descent
+STYLES: tuple[Style, ...] = (
+    BALANCED,
+    Style(threat=0.0),  # reckless: ignore the enemy's next turn
+    Style(threat=0.8),  # careful: fear it more
+    Style(approach=0.0),  # patient: no pull towards the enemy
+    Style(approach=3.0),  # pushing: close in hard
+    Style(threat=0.8, approach=3.0),  # careful but pushing
+)
+"""The evaluation styles the MCTS bot drafts its turn plans in."""
+
+_SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
+_MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
+_MEMO_SIZE = 4096  # remembered plan positions, over all games a shared bot plays
 _SIGNATURE = msgspec.json.Encoder()
+
+Plan = tuple[tuple[bytes, Action], ...]
+"""A turn plan: the seat's action at each position of the turn it foresaw (by `_signature`)."""
 
 
 def _signature(state: GameState, side: Side) -> bytes:
-    """What identifies a position for the seat, whatever the sampled hidden parts."""
+    """What identifies a position for the seat, whatever the hidden parts of the world."""
     me = state.player(side)
     return _SIGNATURE.encode(
         (
@@ -82,242 +90,124 @@ def _signature(state: GameState, side: Side) -> bytes:
     )
 
 
-class _Node:
-    """One action sequence, shared by every sampled world in which it was legal.
-
-    ``total``/``samples`` average the scores sampled *at* this node (its leaf estimate);
-    ``value`` is what the node is worth to the root seat: that estimate while the node
-    has no children, else the best child for the player choosing there (for the seat,
-    the better of the best child and the estimate; for the opponent, the worst child),
-    so a line is judged by its best continuation, not by the average of all it tried.
-    """
-
-    __slots__ = ("avail", "children", "chooser", "prior", "samples", "total", "value", "visits")
-
-    def __init__(self) -> None:
-        self.chooser: Side | None = None  # who chooses among the children (set on expansion)
-        self.children: dict[Action, _Node] = {}
-        self.prior: dict[Action, float] = {}  # quick score of every action seen here
-        self.visits = 0  # iterations through this node
-        self.samples = 0  # iterations that scored a position at this node
-        self.total = 0.0  # summed sampled score (root seat's point of view)
-        self.value = 0.0
-        self.avail = 0  # iterations in which this node's action was a candidate
-
-    def candidates(self, state: GameState, legal: Sequence[Action], width: int, per_unit: int) -> list[Action]:
-        """The ``width`` best legal actions by prior (scoring newly seen ones), plus leave/pass."""
-        fresh = [a for a in legal if a not in self.prior]
-        if fresh:
-            pos = Position(state)
-            for action, score in zip(fresh, quick_scores(pos, fresh, MoveScorer(pos)), strict=True):
-                self.prior[action] = score
-        return top_candidates(legal, [self.prior[a] for a in legal], width, per_unit)
-
-    def refresh(self, side: Side) -> None:
-        """Recompute ``value`` from the sampled estimate or the children."""
-        own = self.total / self.samples if self.samples else 0.0
-        visited = [c.value for c in self.children.values() if c.visits]
-        if not visited:
-            self.value = own
-        elif self.chooser is side:
-            self.value = max(own, *visited)  # the seat may stop improving: leaving the phase is always a candidate
-        else:
-            self.value = min(visited)
-
-
-def top_candidates(legal: Sequence[Action], scores: Sequence[float], width: int, per_unit: int) -> list[Action]:
-    """The ``width`` best actions by score, at most ``per_unit`` moves of one unit, plus leave/pass.
-
-    ``width=0`` keeps every action (best first).
-    """
-    order = sorted(range(len(legal)), key=lambda i: (-scores[i], i))
-    if width <= 0:
-        return [legal[i] for i in order]
-    keep: list[int] = []
-    moves: dict[str, int] = {}
-    for i in order:
-        action = legal[i]
-        if isinstance(action, MoveUnit):
-            if moves.get(action.unit_id, 0) >= per_unit:
-                continue
-            moves[action.unit_id] = moves.get(action.unit_id, 0) + 1
-        if len(keep) < width or isinstance(action, _ALWAYS):
-            keep.append(i)
-    return [legal[i] for i in keep]
-
-
 @dataclass
 class SearchStats:
     """What one search did (for benchmarks and tests)."""
 
-    iterations: int = 0
-    root: dict[str, tuple[int, float]] | None = None  # action → (visits, mean score)
+    iterations: int = 0  # simulations run
+    plans: int = 0  # distinct plans drafted
+    scores: list[float] = field(default_factory=list)  # mean simulated score per plan, in draft order
 
 
 @dataclass(frozen=True)
 class MCTSBot:
-    """Search ``iterations`` sampled worlds and play the best candidate found."""
+    """Draft a turn plan per style, simulate each through the enemy's reply, play the best."""
 
-    iterations: int = 100  # the default budget: deterministic
-    exploration: float = 0.3  # UCB1 constant, in score (VP) units
-    width: int = 6  # candidates per tree node (best by prior); 0 = all legal actions
-    root_width: int = 8  # candidates at the root (best by greedy lookahead)
-    per_unit: int = 2  # at most this many candidate moves of one unit per node
-    horizon: int = 0  # 0: plan this turn up to its dice; n: n more turns
-    rollout_limit: int = 0  # fast-policy actions before scoring a new leaf (0: score it as it is)
-    noise: int = 10  # rollouts play a random action one time in ``noise``
-    win_value: float = 10.0  # score of a won game in the search
-    search_phases: tuple[str, ...] = ("MOVEMENT", "ATTACK")  # the seat's own phases that are searched
-    move_limit: int = 16  # moves scored by lookahead at the root (the best by quick score)
-    exact_threat: bool = True  # score leaves with exact enemy reach (`ReachMaps`, built once per search)
-    transpositions: bool = True  # lines reaching the same position share a node
+    iterations: int = 24  # simulations per search (one plan in one sampled world each)
+    styles: tuple[Style, ...] = STYLES
+    move_limit: int = 16  # the seat's moves looked ahead per decision while drafting
+    reply_move_limit: int = 8  # the same for the greedy model of every other decision
+    turns: int = 2  # turns simulated after the plan's own: the enemy's reply, then the seat's next turn
     time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
     clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
     name: str = "mcts"
+    _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
             raise ValueError("iterations must be at least 1")
+        if self.turns < 1:
+            raise ValueError("turns must be at least 1 (the enemy's reply)")
+        if not self.styles or not all(isinstance(style, Style) for style in self.styles):
+            raise ValueError("styles must be one or more engine.bots.evaluate.Style values")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
-        """Return the best root action found and the next seed."""
-        action, rng, _ = self.search(view, legal, rng)
-        return action, rng
-
-    def search(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int, SearchStats]:
-        """Run the search; also return what it did."""
+        """Return the chosen action and the next seed."""
         if not legal:
             raise ValueError("no legal action to choose from (the game is over)")
         if len(legal) == 1:
-            return legal[0], rng, SearchStats()
+            return legal[0], rng
         side = seat_of(view)
-        world, rng = sample_world(view, rng)
-        searched = view.phase.value in self.search_phases and view.to_act is view.active
-        reach = ReachMaps(world, side) if self.exact_threat and searched else None
-        options, scores = rank(world, legal, side, self.move_limit, reach)
-        if not searched:
-            return options[best_index(options, scores)], rng, SearchStats()
-        root_candidates = top_candidates(options, scores, self.root_width, self.per_unit)
-        if len(root_candidates) == 1:
-            return root_candidates[0], rng, SearchStats()
-        horizon = _Horizon(view, self.horizon)
-        root = _Node()
-        table: dict[bytes, _Node] = {}
+        planned = self._memo.get(_signature(view, side)) if _is_searched(view, side) else None
+        if planned is None or planned not in legal:
+            planned, _ = self.search(view, legal, rng)
+        return planned, mix_seed(rng, 1)
+
+    def search(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, SearchStats]:
+        """Search afresh (ignoring a remembered plan); also return what the search did."""
+        if not legal:
+            raise ValueError("no legal action to choose from (the game is over)")
+        side = seat_of(view)
+        world, _ = sample_world(view, mix_seed(rng, 2))
+        if len(legal) == 1 or not _is_searched(view, side):
+            return greedy_action(world, legal, self.move_limit), SearchStats()
+        plans: list[Plan] = []
+        for style in self.styles:
+            plan = self._draft(world, side, style)
+            if plan and plan not in plans:
+                plans.append(plan)
+        stats = SearchStats(plans=len(plans))
+        best = plans[0]
+        if len(plans) > 1:
+            best = self._select(view, side, plans, mix_seed(rng, 3), stats)
+        if len(self._memo) > _MEMO_SIZE:
+            self._memo.clear()
+        self._memo.update(best)
+        action = best[0][1]
+        return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
+
+    def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
+        """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""
+        plan: list[tuple[bytes, Action]] = []
+        state = world
+        for _ in range(_MAX_STEPS):
+            if state.turn != world.turn or state.phase not in _SEARCHED:
+                break
+            legal = legal_actions(state)
+            if state.to_act is side:
+                action = greedy_action(state, legal, self.move_limit, style)
+                plan.append((_signature(state, side), action))
+            else:
+                action = greedy_action(state, legal, self.reply_move_limit)
+            state = reduce(state, action)
+        return tuple(plan)
+
+    def _select(self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats) -> Plan:
+        """The plan with the best total over the same sampled worlds (at least one world)."""
+        totals = [0.0] * len(plans)
+        worlds = max(1, self.iterations // len(plans))
         deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
         done = 0
-        while done < self.iterations:
-            if deadline is not None and self.clock is not None and done and self.clock() >= deadline:
+        while done < worlds:
+            if done and deadline is not None and self.clock is not None and self.clock() >= deadline:
                 break
-            rng = self._iterate(root, world, side, root_candidates, horizon, reach, table, rng)
+            world, _ = sample_world(view, mix_seed(rng, done))
             done += 1
-            world, rng = sample_world(view, rng)
-        order = {a: i for i, a in enumerate(legal)}
-        best = max(
-            root.children.items(),
-            key=lambda item: (round(item[1].value, 9), item[1].visits, -order[item[0]]),
-        )[0]
-        stats = SearchStats(
-            iterations=done,
-            root={encode_action(a): (n.visits, n.value) for a, n in root.children.items()},
-        )
-        return next(a for a in legal if a == best), rng, stats
+            for i, plan in enumerate(plans):
+                totals[i] += self._simulate(world, side, plan)
+        stats.iterations = done * len(plans)
+        stats.scores = [total / done for total in totals]
+        return plans[max(range(len(plans)), key=lambda i: (round(totals[i], 9), -i))]
 
-    def _iterate(
-        self,
-        root: _Node,
-        world: GameState,
-        side: Side,
-        root_candidates: list[Action],
-        horizon: _Horizon,
-        reach: ReachMaps | None,
-        table: dict[bytes, _Node],
-        rng: int,
-    ) -> int:
-        node = root
+    def _simulate(self, world: GameState, side: Side, plan: Plan) -> float:
+        """Play ``plan`` in ``world`` and the following ``turns`` by greedy; score the result for ``side``."""
+        planned = dict(plan)
+        last = world.turn + self.turns
         state = world
-        path: list[_Node] = [root]
-        expanded = False
-        while not horizon.reached(state):
-            legal = legal_actions(state)
-            if len(legal) == 1:
-                state = reduce(state, legal[0])
-                continue
-            if expanded or len(path) > _MAX_DEPTH:
+        for _ in range(_MAX_STEPS * self.turns):
+            if state.phase is Phase.VICTORY or state.turn > last:
                 break
-            if node is root:
-                candidates = [a for a in root_candidates if a in legal]
-            else:
-                candidates = node.candidates(state, sensible_actions(legal), self.width, self.per_unit)
-            node.chooser = state.to_act
-            for action in candidates:
-                child = node.children.get(action)
-                if child is not None:
-                    child.avail += 1
-            untried = [a for a in candidates if a not in node.children]
-            if untried:
-                action = untried[0]
-                state = reduce(state, action)
-                # Transpositions: moving A then B reaches the same position as B then A;
-                # both lines share one node, so what one learns serves the other.
-                key = _signature(state, side) if self.transpositions else b"%d" % len(table)
-                child = table.get(key)
-                if child is None:
-                    child = table[key] = _Node()
-                    expanded = True
-                child.avail += 1
-                node.children[action] = child
-                node = child
-                path.append(node)
-                continue
-            action = self._select(node, candidates, node.chooser is side)
-            node = node.children[action]
-            path.append(node)
+            if state.turn == last and state.phase is Phase.DICE_RESOLUTION:
+                break  # the last turn's attacks are declared: evaluate counts them at their expected value
+            legal = legal_actions(state)
+            action = planned.get(_signature(state, side)) if state.to_act is side else None
+            if action is None or action not in legal:
+                action = greedy_action(state, legal, self.reply_move_limit)
             state = reduce(state, action)
-        score, rng = self._score(state, side, horizon, reach, rng)
-        node.samples += 1
-        node.total += score
-        for visited in reversed(path):
-            visited.visits += 1
-            visited.refresh(side)
-        return rng
-
-    def _select(self, node: _Node, candidates: list[Action], mine: bool) -> Action:
-        best_action = candidates[0]
-        best = -math.inf
-        sign = 1.0 if mine else -1.0
-        for action in candidates:
-            child = node.children[action]
-            value = sign * child.value + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
-            if value > best:
-                best, best_action = value, action
-        return best_action
-
-    def _score(
-        self, state: GameState, side: Side, horizon: _Horizon, reach: ReachMaps | None, rng: int
-    ) -> tuple[float, int]:
-        steps = 0
-        while steps < self.rollout_limit and not horizon.reached(state):
-            action, rng = rollout_action(state, legal_actions(state), rng, self.noise)
-            state = reduce(state, action)
-            steps += 1
-        if state.phase is Phase.VICTORY:
-            return (self.win_value if state.winner is side else -self.win_value), rng
-        return evaluate(state, side, reach=reach), rng
+        return evaluate(state, side)
 
 
-class _Horizon:
-    """Where the search stops looking further (see the module docstring)."""
-
-    def __init__(self, root: GameState, turns: int) -> None:
-        self.turn = root.turn
-        self.turns = turns
-        self.to_dice = turns == 0 and root.phase is not Phase.DICE_RESOLUTION
-
-    def reached(self, state: GameState) -> bool:
-        if state.phase is Phase.VICTORY:
-            return True
-        if self.to_dice:
-            return state.turn != self.turn or state.phase is Phase.DICE_RESOLUTION
-        return state.turn > self.turn + self.turns
+def _is_searched(view: GameState, side: Side) -> bool:
+    return view.active is side and view.phase in _SEARCHED

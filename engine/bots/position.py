@@ -1,6 +1,6 @@
 """Per-position tables for the bots' heuristics: where units stand, how well covered, hit chances.
 
-Built once per state (`Position`) and read many times by `evaluate` and `quick_scores`,
+Built once per state (`Position`) and read many times by `evaluate` and `MoveScorer`,
 so the inner loops are dictionary lookups and small integer arithmetic.
 """
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 from msgspec.structs import replace
@@ -21,7 +22,7 @@ from engine import (
     player_view,
     reduce,
 )
-from engine.bots import BOTS, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
+from engine.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
 from engine.bots.evaluate import evaluate
 from engine.cards import canonical_deck
 from engine.selfplay import play_game
@@ -128,24 +129,49 @@ def test_twin_positions_differ_only_in_hidden_parts() -> None:
     assert legal_actions(first) == legal_actions(second)
 
 
-@pytest.mark.parametrize("bot", [MCTSBot(iterations=40), GreedyBot()], ids=["mcts", "greedy"])
-def test_choices_do_not_depend_on_hidden_parts_of_the_real_state(bot: object) -> None:
+@pytest.mark.parametrize("make", [lambda: MCTSBot(iterations=40), GreedyBot], ids=["mcts", "greedy"])
+def test_choices_do_not_depend_on_hidden_parts_of_the_real_state(make: Callable[[], Bot]) -> None:
     first, second = twins()
     for seed in (1, 2, 3):
-        a = bot.choose(player_view(first, Side.ATTACKER), legal_actions(first), seed)  # type: ignore[attr-defined]
-        b = bot.choose(player_view(second, Side.ATTACKER), legal_actions(second), seed)  # type: ignore[attr-defined]
+        # A fresh bot for each call: the MCTS bot's remembered plan must not hide a difference.
+        a = make().choose(player_view(first, Side.ATTACKER), legal_actions(first), seed)
+        b = make().choose(player_view(second, Side.ATTACKER), legal_actions(second), seed)
         assert a == b
 
 
-def test_mcts_really_searches_the_view_it_is_given() -> None:
-    # Same position, but the view is changed in a visible way: the choice may change,
-    # and the search must still only return legal actions of that position.
+def test_mcts_drafts_several_plans_and_tries_them_in_sampled_worlds() -> None:
     state = fight()
-    bot = MCTSBot(iterations=30)
-    action, _, stats = bot.search(player_view(state, Side.ATTACKER), legal_actions(state), 5)
-    assert action in legal_actions(state)
-    assert stats.iterations == 30 and stats.root is not None and len(stats.root) > 1
-    assert sum(visits for visits, _ in stats.root.values()) == 30
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    action, stats = MCTSBot(iterations=30).search(view, legal, 5)
+    assert action in legal
+    assert stats.plans >= 2 and len(stats.scores) == stats.plans
+    assert stats.plans <= stats.iterations <= 30
+    assert action == MCTSBot(iterations=30).search(view, legal, 5)[0]
+
+
+def test_mcts_follows_its_plan_through_the_turn_without_searching_again() -> None:
+    calls = 0
+
+    def clock() -> float:
+        nonlocal calls
+        calls += 1
+        return 0.0
+
+    bot = MCTSBot(iterations=12, time_budget=60.0, clock=clock)
+    state = fight()
+    seed = 3
+    action, seed = bot.choose(player_view(state, Side.ATTACKER), legal_actions(state), seed)
+    searched = calls
+    assert searched > 0
+    played = 1
+    while state.phase in (Phase.MOVEMENT, Phase.ATTACK) and state.to_act is Side.ATTACKER:
+        state = reduce(state, action)
+        if state.to_act is not Side.ATTACKER or state.phase not in (Phase.MOVEMENT, Phase.ATTACK):
+            break
+        action, seed = bot.choose(player_view(state, Side.ATTACKER), legal_actions(state), seed)
+        played += 1
+    assert played >= 3 and calls == searched  # every later decision came from the plan
+    assert state.phase is Phase.DICE_RESOLUTION
 
 
 def test_sampled_world_is_a_real_position_consistent_with_the_view() -> None:
@@ -214,14 +240,18 @@ def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() ->
         get_bot("alphazero")
     with pytest.raises(ValueError, match="no option depth"):
         get_bot("greedy", depth=3)
+    with pytest.raises(ValueError, match="styles must be"):
+        get_bot("mcts", styles=[[0.3, 1.0]])
+    with pytest.raises(ValueError, match="turns must be at least 1"):
+        get_bot("mcts", turns=0)
 
 
 def test_mcts_time_budget_uses_the_injected_clock() -> None:
     ticks = iter(range(1000))
     bot = MCTSBot(iterations=500, time_budget=5.0, clock=lambda: float(next(ticks)))
     state = fight()
-    _, _, stats = bot.search(player_view(state, Side.ATTACKER), legal_actions(state), 1)
-    assert 1 <= stats.iterations <= 6
+    _, stats = bot.search(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert stats.iterations == 5 * stats.plans  # the clock reads 1..4 before worlds 2..5, then 5: time is up
     with pytest.raises(ValueError, match="clock"):
         MCTSBot(time_budget=1.0)
 

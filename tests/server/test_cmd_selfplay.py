@@ -84,8 +84,12 @@ def test_bad_bot_names_and_options_are_refused(tmp_path: Path) -> None:
         main(["selfplay", "--bots", "random,stockfish", "--games", "1"])
     with pytest.raises(SystemExit, match="no option"):
         parse_bot_options(["mcts.depth=3"], ["mcts", "random"])
-    assert parse_bot_options(["mcts.iterations=40", "mcts.exploration=0.5"], ["mcts", "greedy"]) == {
-        "mcts": {"iterations": 40, "exploration": 0.5}
+    with pytest.raises(SystemExit, match=r"bad options for bot 'mcts'.*iterations must be at least 1"):
+        parse_bot_options(["mcts.iterations=0"], ["mcts", "random"])
+    with pytest.raises(SystemExit, match=r"bad options for bot 'mcts'.*styles must be"):
+        parse_bot_options(["mcts.styles=[[0.3, 1.0]]"], ["mcts", "random"])
+    assert parse_bot_options(["mcts.iterations=40", "mcts.reply_move_limit=4"], ["mcts", "greedy"]) == {
+        "mcts": {"iterations": 40, "reply_move_limit": 4}
     }
 
 

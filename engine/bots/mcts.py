@@ -101,9 +101,9 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class MCTSBot:
-    """Draft a turn plan per style, simulate each through the enemy's reply, play the best."""
+    """Draft a turn plan per style, simulate each through the next turns, play the best."""
 
-    iterations: int = 24  # simulations per search (one plan in one sampled world each)
+    iterations: int = 48  # simulations per search (one plan in one sampled world each)
     styles: tuple[Style, ...] = STYLES
     move_limit: int = 16  # the seat's moves looked ahead per decision while drafting
     reply_move_limit: int = 8  # the same for the greedy model of every other decision

@@ -2,11 +2,11 @@
 iterations/s and seconds per search, greedy decisions/s and RL environment steps/s (when numpy
 is installed).
 
-    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 16]
+    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48]
 
 Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
 self-play, where the search actually runs. An MCTS iteration is one simulation: a turn plan
-played in a sampled world through the enemy's greedy reply. A search also drafts the plans,
+played in a sampled world through two more turns of greedy play. A search also drafts the plans,
 so seconds per search are printed too (a bot searches once per turn and then follows its plan).
 """
 

@@ -57,7 +57,6 @@ TACTIC_VALUE = 0.3  # per tactic in hand
 TIE_BIAS = 0.5  # the DEFENDER wins ties at the round limit
 
 
-
 @dataclass(frozen=True)
 class Style:
     """How a side weighs the enemy's next turn against closing in: two knobs of the evaluation.

@@ -11,8 +11,8 @@ A policy is a function ``choose(view, legal, seed) -> (action, next_seed)``:
 Every engine bot (`engine.bots.BOTS`: greedy, mcts, random) is registered under its own
 name with its default options; greedy comes first and is the default: it answers in a few
 milliseconds. mcts plays stronger (it wins about six games in ten against greedy) but
-thinks for about 2.5 s once per turn on a 20x30 map. ``taktik serve --bot NAME`` chooses the policy
-for new bot matches.
+thinks for about 2.5 s once per turn on a 20x30 map. ``taktik serve --bot NAME``
+chooses the policy for new bot matches.
 
 The server runs policies on a worker thread, so a policy may think for a while without
 stalling the event loop; it does hold the interpreter lock while it thinks, which is why

@@ -37,7 +37,8 @@ from .actions import (
     WithdrawAttack,
 )
 from .board import Board, parse_terrain_map
-from .cards import CARDS, CardDef, card_of
+from .boardinfo import BoardInfo, board_info
+from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
 from .codec import decode_action, decode_state, encode_action, encode_state, state_hash
 from .config import (
     MAX_GAME_LENGTH,
@@ -61,35 +62,50 @@ from .config import (
     VictoryConfig,
     VictoryPoints,
 )
+from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
+from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import max_moves
+from .hooks import (
+    attack_roll_modifiers,
+    can_attack,
+    can_attack_after_move,
+    can_move_unit,
+    defense_modifiers,
+    max_moves,
+    movement_allowance,
+)
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
+from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .start import new_game
-from .state import HIDDEN, Effect, Event, GameState, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
+from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
-from .types import Phase, Quadrant, Side, TerrainType, UnitType, Window
+from .types import Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
+from .victory import unit_vp
 from .views import player_view
 from .windows import OpenWindow, reaction_windows
 
 __all__ = [
     "ACTION_ORDER",
     "CARDS",
+    "COMMON_CARDS",
     "HIDDEN",
     "MAX_ATTACKS_PER_TURN",
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "RULES_VERSION",
+    "TACTICS",
     "TERRAIN",
     "UNITS",
     "AcceptMalus",
     "Action",
     "AutoDeploy",
     "Board",
+    "BoardInfo",
     "CancelMalus",
     "CaptureAndHold",
     "CardDataError",
@@ -110,6 +126,7 @@ __all__ = [
     "GameRecord",
     "GameState",
     "GeneratedTerrain",
+    "Hook",
     "IllegalAction",
     "InvalidAction",
     "Leaders",
@@ -120,6 +137,7 @@ __all__ = [
     "OpenWindow",
     "Params",
     "PassReaction",
+    "PendingCard",
     "PerSide",
     "Phase",
     "PlayBonus",
@@ -148,21 +166,34 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "attack_roll_modifiers",
+    "board_info",
+    "can_attack",
+    "can_attack_after_move",
+    "can_move_unit",
+    "canonical_deck",
     "card_of",
+    "decide_to_act",
     "decode_action",
     "decode_record",
     "decode_state",
+    "defense_modifiers",
     "describe_event",
+    "draw_index",
     "encode_action",
     "encode_record",
     "encode_state",
     "encode_text",
     "generate_terrain",
+    "home_side",
     "is_legal",
     "label",
     "legal_actions",
     "max_moves",
+    "mix_seed",
+    "movement_allowance",
     "new_game",
+    "next_seed",
     "parse_label",
     "parse_terrain_map",
     "player_view",
@@ -170,5 +201,10 @@ __all__ = [
     "record_game",
     "reduce",
     "replay",
+    "required_roll",
+    "roll_d6",
+    "shuffle",
     "state_hash",
+    "unit_order",
+    "unit_vp",
 ]

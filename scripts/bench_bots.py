@@ -19,7 +19,7 @@ import time
 from msgspec.structs import replace
 
 from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
-from engine.bots import GreedyBot, MCTSBot, RandomBot, seat_seed
+from lab.bots import GreedyBot, MCTSBot, RandomBot, seat_seed
 
 
 def random_playout_rate(config: GameConfig) -> float:
@@ -81,7 +81,7 @@ def env_rate(config: GameConfig, seed: int) -> float | None:
     try:
         import numpy as np
 
-        from engine.rl import TaktikEnv
+        from lab.rl import TaktikEnv
     except ImportError:
         return None
     env = TaktikEnv(config, opponent="random")

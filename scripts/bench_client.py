@@ -47,7 +47,7 @@ COLLECT = """() => {
 def serve(data: Path) -> tuple[subprocess.Popen[str], str]:
     limits = data / "limits.json"
     limits.write_text(json.dumps({"create_burst": 1000, "create_rate": 1000.0}))
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data", str(data / "db"),
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "serve", "--port", "0", "--data", str(data / "db"),
                              "--limits", str(limits), "--log-level", "warning"],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     found: list[str] = []

@@ -15,8 +15,17 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from engine import GameConfig, GameRecord, VictoryConfig, legal_actions, new_game, reduce, replay, state_hash
-from engine.rng import draw_index
+from engine import (
+    GameConfig,
+    GameRecord,
+    VictoryConfig,
+    draw_index,
+    legal_actions,
+    new_game,
+    reduce,
+    replay,
+    state_hash,
+)
 
 
 def timed(fn: Callable[[], object]) -> float:

@@ -92,7 +92,7 @@ def start_server(data_dir: Path, port: int, unthrottled: bool) -> Server:
     limits.write_text(json.dumps(BENCH_LIMITS | (UNTHROTTLED if unthrottled else {})))
     arguments = ["serve", "--port", str(port), "--data", str(data_dir), "--limits", str(limits), "--log-level",
                  "warning"]
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "cli", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     assert proc.stdout is not None
     for raw in proc.stdout:

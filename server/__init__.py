@@ -1,3 +1,3 @@
-"""Taktik server: matches over WebSockets, durable action logs, and the `taktik` command line."""
+"""Taktik server: matches over HTTP and WebSockets, durable action logs, live state to each seat."""
 
 __version__ = "0.1.0"

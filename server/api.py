@@ -20,7 +20,6 @@ from starlette.routing import Route
 
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
-from .bots import ABOUT, POLICIES
 from .creation import CreationError, NewMatch
 from .match import Match
 from .matches import MatchUnavailable
@@ -204,10 +203,12 @@ async def _created(request: Request, services: Services, new: NewMatch) -> Respo
 
 def _policy(name: str | None, services: Services) -> str:
     """The bot policy a request asks for (the server's default when it names none)."""
+    policies = services.settings.bots.policies
+    name = name or services.settings.default_bot
     if name is None:
-        return services.settings.bot_policy
-    if name not in POLICIES:
-        raise _Failure(400, "bad_request", f"unknown bot {name!r}; choose one of {', '.join(POLICIES)}")
+        raise _Failure(400, "bad_request", "this server seats no bots")
+    if name not in policies:
+        raise _Failure(400, "bad_request", f"unknown bot {name!r}; choose one of {', '.join(policies)}")
     return name
 
 
@@ -277,15 +278,16 @@ class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class BotList(msgspec.Struct, frozen=True, kw_only=True):
-    default: str  # used when a new bot match names none
+    default: str | None  # used when a new bot match names none (None: this server seats no bots)
     bots: tuple[BotInfo, ...]
 
 
 async def list_bots(request: Request) -> Response:
     """``GET /api/bots``: the policies a bot match may use, and the default."""
     services = services_of(request)
-    bots = tuple(BotInfo(name=name, about=ABOUT.get(name, name)) for name in POLICIES)
-    return _json(BotList(default=services.settings.bot_policy, bots=bots))
+    roster = services.settings.bots
+    bots = tuple(BotInfo(name=name, about=roster.describe(name)) for name in roster.policies)
+    return _json(BotList(default=services.settings.default_bot, bots=bots))
 
 
 async def list_matches(request: Request) -> Response:

@@ -30,13 +30,14 @@ from engine import (
     decode_action,
     encode_action,
     legal_actions,
+    mix_seed,
     new_game,
     player_view,
     reduce,
     state_hash,
 )
 
-from .bots import POLICIES, mix_seed, random_policy
+from .bots import BotRoster
 from .database import Database
 from .match import Match, Viewer, progress_of
 from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
@@ -92,9 +93,10 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
 class MatchService:
     """Loaded matches by id, and everything that happens to them."""
 
-    def __init__(self, db: Database, limits: Limits) -> None:
+    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None) -> None:
         self.db = db
         self.limits = limits
+        self.bots = bots or BotRoster()
         self._matches: dict[str, Match] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._unavailable: dict[str, str] = {}  # matches whose start cannot even be built
@@ -279,7 +281,13 @@ class MatchService:
             match.bot_task = asyncio.create_task(self._bot_turns(match, side))
 
     async def _bot_turns(self, match: Match, side: Side) -> None:
-        policy = POLICIES.get(match.row.bot_policy or "", random_policy)
+        roster = self.bots
+        fallback = roster.policies.get(roster.fallback) if roster.fallback else None
+        policy = roster.policies.get(match.row.bot_policy or "") or fallback
+        if policy is None:
+            log.error("match %s has a %r bot seat, which this server cannot play", match.id, match.row.bot_policy)
+            match.bot_task = None
+            return
         failures = 0
         try:
             while failures < 3:
@@ -289,7 +297,7 @@ class MatchService:
                 version, legal = match.version, match.legal()
                 view = player_view(match.state, side)
                 seed = match.bot_rng or mix_seed(match.row.bot_seed or 0, version)
-                chooser = policy if failures == 0 else random_policy
+                chooser = policy if failures == 0 or fallback is None else fallback
                 try:
                     action, match.bot_rng = await asyncio.to_thread(chooser, view, legal, seed)
                 except Exception:

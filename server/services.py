@@ -31,7 +31,7 @@ class Services:
     @classmethod
     def build(cls, settings: Settings, db: Database) -> Services:
         """Everything for one server process around an open database."""
-        matches = MatchService(db, settings.limits)
+        matches = MatchService(db, settings.limits, settings.bots)
         return cls(
             settings=settings,
             db=db,

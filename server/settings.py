@@ -14,6 +14,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .bots import BotRoster
+
 __all__ = ["Limits", "Settings", "load_limits"]
 
 Positive = Annotated[float, Meta(gt=0)]
@@ -53,7 +55,18 @@ class Settings:
     port: int = 8000
     allowed_origins: tuple[str, ...] = ()  # extra WebSocket origins; the server's own is always allowed
     limits: Limits = field(default_factory=Limits)
-    bot_policy: str = "greedy"
+    bots: BotRoster = field(default_factory=BotRoster)  # the bots this server can seat (given by its host)
+    bot_policy: str | None = None  # the bot of new bot matches; None: the roster's first
+
+    def __post_init__(self) -> None:
+        if self.bot_policy is not None and self.bot_policy not in self.bots.policies:
+            seated = ", ".join(self.bots.policies) or "none"
+            raise ValueError(f"unknown bot {self.bot_policy!r}; this server seats: {seated}")
+
+    @property
+    def default_bot(self) -> str | None:
+        """The bot a new bot match gets when it names none (None when the server seats no bots)."""
+        return self.bot_policy or next(iter(self.bots.policies), None)
     log_level: str = "info"
 
 

@@ -1,8 +1,11 @@
 """Imports point downwards only (architecture.md), and the engine stays pure.
 
-engine/ imports nothing from server/, web/, scripts/ or tests/, and no module that brings
-time, randomness or I/O into the rules; server/ uses the engine only through its public
-package and the documented tool packages (bots, fuzzer, self-play series, rng).
+    engine  <-  lab     <-  cli
+    engine  <-  server  <-  cli
+
+engine/ imports nothing of the project above it and no module that brings time, randomness
+or I/O into the rules. Everything outside engine/ uses it only through its public package
+(``from engine import ...``): an import of any ``engine.<module>`` fails here.
 """
 
 from __future__ import annotations
@@ -13,14 +16,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_ENGINE = {"server", "web", "scripts", "tests", "random", "time", "uuid", "datetime", "secrets",
-                       "os", "socket", "sqlite3", "asyncio", "threading", "subprocess", "PIL"}
-ENGINE_FOR_SERVER = {"engine", "engine.bots", "engine.fuzz", "engine.rng", "engine.selfplay"}
+PACKAGES = ("engine", "lab", "server", "cli")
+ALLOWED = {
+    "engine": set(),
+    "lab": {"engine"},
+    "server": {"engine"},
+    "cli": {"engine", "lab", "server"},
+    "scripts": {"engine", "lab", "server", "cli"},
+}
+"""Which project packages each package (and the benchmark scripts) may import."""
+PROJECT = {*PACKAGES, "web", "scripts", "tests"}
+IMPURE = {"random", "time", "uuid", "datetime", "secrets", "os", "socket", "sqlite3", "asyncio", "threading",
+          "subprocess", "PIL"}
 
 
-def imports(path: Path) -> list[str]:
-    """Absolute module names imported by ``path`` (relative imports resolved)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+def imports(path: Path, text: str | None = None) -> list[str]:
+    """Absolute module names imported by ``path`` (or by ``text`` as if it stood there)."""
+    tree = ast.parse(path.read_text() if text is None else text, filename=str(path))
     package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     names: list[str] = []
     for node in ast.walk(tree):
@@ -35,25 +47,59 @@ def imports(path: Path) -> list[str]:
     return names
 
 
-def sources(folder: str) -> list[Path]:
-    return sorted((ROOT / folder).rglob("*.py"))
+def sources(*folders: str) -> list[Path]:
+    return sorted(path for folder in folders for path in (ROOT / folder).rglob("*.py"))
+
+
+def layer_of(path: Path) -> str:
+    return path.relative_to(ROOT).parts[0]
+
+
+def project_edges() -> set[tuple[str, str]]:
+    """The import graph between the project's packages: ``(importer, imported)``."""
+    edges = set()
+    for path in sources(*PACKAGES):
+        for name in imports(path):
+            top = name.split(".")[0]
+            if top in PROJECT and top != layer_of(path):
+                edges.add((layer_of(path), top))
+    return edges
+
+
+def test_the_import_graph_is_engine_lab_cli_and_engine_server_cli() -> None:
+    assert project_edges() == {("lab", "engine"), ("server", "engine"), ("cli", "engine"), ("cli", "lab"),
+                               ("cli", "server")}
+
+
+def problems(path: Path, layer: str, text: str | None = None) -> list[str]:
+    """Each import of ``path`` (a module of ``layer``) that points upwards or into the engine's insides."""
+    found = []
+    for name in imports(path, text):
+        top = name.split(".")[0]
+        if top in PROJECT and top != layer and top not in ALLOWED[layer]:
+            found.append(f"{name}: {layer} may not use {top}")
+        if layer != "engine" and top == "engine" and name != "engine":
+            found.append(f"{name}: reaches into the engine; use `from engine import ...`")
+    return found
+
+
+@pytest.mark.parametrize("path", sources(*PACKAGES, "scripts"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_each_module_imports_only_downwards_and_only_the_public_engine(path: Path) -> None:
+    assert problems(path, layer_of(path)) == []
 
 
 @pytest.mark.parametrize("path", sources("engine"), ids=lambda p: str(p.relative_to(ROOT)))
-def test_engine_imports_nothing_above_it_and_nothing_impure(path: Path) -> None:
+def test_the_engine_imports_nothing_impure(path: Path) -> None:
     for name in imports(path):
-        top = name.split(".")[0]
-        if top == "numpy" and "engine/rl" in path.as_posix():
-            continue  # the optional RL extra may use numpy, never the rules
-        assert top not in FORBIDDEN_IN_ENGINE, f"{path.relative_to(ROOT)} imports {name}"
+        assert name.split(".")[0] not in IMPURE, f"{path.relative_to(ROOT)} imports {name}"
 
 
-@pytest.mark.parametrize("path", sources("server"), ids=lambda p: str(p.relative_to(ROOT)))
-def test_server_uses_only_the_public_engine(path: Path) -> None:
-    for name in imports(path):
-        if name.split(".")[0] == "engine":
-            assert name in ENGINE_FOR_SERVER, f"{path.relative_to(ROOT)} reaches into {name}; use a public package"
-        assert name.split(".")[0] not in {"web", "scripts", "tests"}
+def test_the_check_catches_a_reach_into_the_engine_and_an_upward_import() -> None:
+    text = "from engine.rng import roll_d6\nfrom engine import reduce\nfrom server import app\n"
+    assert problems(ROOT / "lab" / "bots" / "probe.py", "lab", text) == [
+        "engine.rng: reaches into the engine; use `from engine import ...`",
+        "server: lab may not use server",
+    ]
 
 
 def test_engine_init_only_reexports() -> None:

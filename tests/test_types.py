@@ -1,4 +1,4 @@
-"""engine/ and server/ type-check under mypy --strict (the config is in pyproject.toml)."""
+"""engine/, lab/, server/ and cli/ type-check under mypy --strict (the config is in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_engine_and_server_pass_mypy_strict(tmp_path: Path) -> None:
+def test_every_package_passes_mypy_strict(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "engine", "server"],
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache"), "engine", "lab", "server", "cli"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr

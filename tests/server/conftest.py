@@ -56,7 +56,7 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         self.port = free_port()
-        command = [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port), "--data", str(self.data_dir),
+        command = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), "--data", str(self.data_dir),
                    "--log-level", "info", *self.args]
         if self.limits is not None:
             limits_file = self.data_dir.with_name(self.data_dir.name + "-limits.json")

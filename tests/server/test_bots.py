@@ -1,37 +1,34 @@
-"""Bot policies: legal, deterministic for a seed, and fed only a player's view."""
+"""Bot seats: the roster a host hands the server, its default and its fallback."""
 
 from __future__ import annotations
 
-from engine import GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, new_game, player_view, reduce
-from server.bots import POLICIES, mix_seed, random_policy
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from engine import Action, GameState
+from server.bots import BotRoster
 from server.settings import Settings
 
 
-def test_the_random_policy_plays_a_whole_game_legally_and_reproducibly() -> None:
-    def play(seed: int) -> list[str]:
-        state = new_game(GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(max_rounds=1))))
-        chosen = []
-        while legal := legal_actions(state):
-            assert state.to_act is not None
-            action, seed = random_policy(player_view(state, state.to_act), legal, seed)
-            assert action in legal
-            chosen.append(repr(action))
-            state = reduce(state, action)
-        return chosen
-
-    assert play(7) == play(7)
-    assert play(7) != play(8)
+def first(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action, int]:
+    return legal[0], seed
 
 
-def test_every_engine_bot_is_a_policy_and_seeds_mix_per_decision() -> None:
-    assert list(POLICIES) == ["greedy", "mcts", "random"]  # the first is `taktik serve`'s default
-    assert Settings.bot_policy == "greedy"
-    state = new_game(GameConfig(seed=3))
-    view = player_view(state, state.to_act)
-    for name, policy in POLICIES.items():
-        action, seed = policy(view, legal_actions(state), 11)
-        assert action in legal_actions(state), name
-        assert policy(view, legal_actions(state), 11) == (action, seed), name
-    assert mix_seed(5, 0) != mix_seed(5, 1)
-    assert all(0 <= mix_seed(2**32 - 1, v) < 2**32 for v in range(100))
-    assert Side.ATTACKER.other is Side.DEFENDER
+def test_the_default_bot_is_the_chosen_one_or_the_rosters_first() -> None:
+    roster = BotRoster(policies={"first": first, "also": first}, about={"first": "Plays the first action"})
+    assert Settings(data_dir=Path("."), bots=roster).default_bot == "first"
+    assert Settings(data_dir=Path("."), bots=roster, bot_policy="also").default_bot == "also"
+    assert roster.describe("first") == "Plays the first action" and roster.describe("also") == "also"
+
+
+def test_a_server_without_bots_has_no_default_and_refuses_an_unknown_one() -> None:
+    assert Settings(data_dir=Path(".")).default_bot is None
+    with pytest.raises(ValueError, match="unknown bot 'greedy'; this server seats: none"):
+        Settings(data_dir=Path("."), bot_policy="greedy")
+
+
+def test_the_fallback_must_be_on_the_roster() -> None:
+    with pytest.raises(ValueError, match="fallback bot 'random' is not one of first"):
+        BotRoster(policies={"first": first}, fallback="random")

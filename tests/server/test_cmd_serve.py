@@ -73,7 +73,7 @@ def test_sigterm_and_ctrl_c_stop_cleanly_and_release_the_data_dir(tmp_path: Path
 def test_a_second_server_on_the_same_data_dir_refuses_to_start(tmp_path: Path) -> None:
     live = LiveServer(tmp_path / "data").start()
     try:
-        other = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data",
+        other = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "0", "--data",
                                 str(tmp_path / "data")], cwd=REPO, capture_output=True, text=True, timeout=60)
         assert other.returncode == 1 and "in use by another taktik server" in other.stdout
     finally:
@@ -82,7 +82,7 @@ def test_a_second_server_on_the_same_data_dir_refuses_to_start(tmp_path: Path) -
 
 def test_an_invalid_limits_file_is_reported(tmp_path: Path) -> None:
     (tmp_path / "limits.json").write_text('{"action_rate": "fast"}')
-    result = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--data", str(tmp_path / "data"),
+    result = subprocess.run([sys.executable, "-m", "cli", "serve", "--data", str(tmp_path / "data"),
                              "--limits", str(tmp_path / "limits.json")], cwd=REPO, capture_output=True, text=True,
                             timeout=60)
     assert result.returncode == 2 and "$.action_rate" in result.stdout

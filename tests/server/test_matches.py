@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +18,7 @@ import server.matches
 from engine import (
     DrawCard,
     GameConfig,
+    GameState,
     PlayBonus,
     RollDice,
     RoundLimit,
@@ -27,6 +28,7 @@ from engine import (
     player_view,
     state_hash,
 )
+from server.bots import BotRoster
 from server.creation import Creator, NewMatch
 from server.database import Database
 from server.match import Match
@@ -74,11 +76,23 @@ class Journal(Database):
             raise OSError("lost the answer after the commit")
 
 
+def first_legal(view: GameState, legal: Sequence[Any], seed: int) -> tuple[Any, int]:
+    return legal[0], seed + 1
+
+
+def broken(view: GameState, legal: Sequence[Any], seed: int) -> tuple[Any, int]:
+    raise RuntimeError("this bot always fails")
+
+
+BOTS = BotRoster(policies={"first": first_legal, "broken": broken}, fallback="first")
+"""The bots these tests seat: the server plays whatever policies its host hands it."""
+
+
 @asynccontextmanager
 async def service(tmp_path: Path, **limits: Any) -> AsyncIterator[tuple[MatchService, Creator, Journal]]:
     events: list[str] = []
     db = Journal(Database.open(tmp_path / "data"), events)
-    matches = MatchService(db, Limits(**{"bot_delay": 0.0, **limits}))
+    matches = MatchService(db, Limits(**{"bot_delay": 0.0, **limits}), BOTS)
     try:
         yield matches, Creator(matches), db
     finally:
@@ -229,11 +243,12 @@ def test_a_viewer_that_falls_behind_is_coalesced_to_one_fresh_snapshot(tmp_path:
     arun(run())
 
 
-def test_a_bot_seat_plays_itself_through_the_same_path(tmp_path: Path) -> None:
+@pytest.mark.parametrize("policy", ["first", "broken"])  # a failing bot hands its seat to the fallback
+def test_a_bot_seat_plays_itself_through_the_same_path(tmp_path: Path, policy: str) -> None:
     async def run() -> None:
         async with service(tmp_path) as (matches, creator, _):
             created = await creator.create(NewMatch(config=QUICK, mode="bot", bot_side=Side.DEFENDER,
-                                                    bot_policy="mcts"))
+                                                    bot_policy=policy))
             match = created.match
             assert set(created.tokens) == {Side.ATTACKER}
             rng = random.Random(4)

@@ -79,7 +79,7 @@ class WebServer:
     def __init__(self, data_dir: Path) -> None:
         limits = data_dir.parent / "limits.json"
         limits.write_text(json.dumps(LIMITS))
-        command = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--data", str(data_dir),
+        command = [sys.executable, "-m", "cli", "serve", "--port", "0", "--data", str(data_dir),
                    "--limits", str(limits), "--log-level", "warning"]
         self.proc = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})

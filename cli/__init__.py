@@ -1,0 +1,1 @@
+"""The `taktik` command line: argument parsing and output over the engine, the lab and the server."""

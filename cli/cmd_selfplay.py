@@ -1,0 +1,161 @@
+"""`taktik selfplay --bots mcts,greedy --games N --seed S --out DIR`: bots play a series.
+
+Game ``i`` uses config seed ``S + i`` and the bots swap sides every game. Every game is
+written to ``DIR/game-NNNN.json`` as a `GameRecord` (replay it with ``taktik replay``),
+the results table (wins per bot and side, win rates with 95 % Wilson intervals, average
+length) is printed and saved as ``DIR/summary.txt``. A plain progress line is updated on
+stderr. ``--jobs`` plays games in parallel processes; results do not depend on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine import encode_record
+from lab.bots import BOTS, bot_options, get_bot
+from lab.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
+
+from .game_options import add_config_options, config_from_args
+
+__all__ = ["Progress", "add_parser", "parse_bot_options", "run"]
+
+
+class Progress:
+    """A one-line progress bar on a text stream: ``[####....] 12/100 games 3.1 s/each ETA 4m31s``."""
+
+    def __init__(self, total: int, what: str, stream: TextIO | None = None, width: int = 30) -> None:
+        self.total = max(1, total)
+        self.what = what
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.started = time.monotonic()
+        self.done = 0
+
+    def update(self, done: int, note: str = "") -> None:
+        """Redraw the line for ``done`` finished items."""
+        self.done = done
+        elapsed = time.monotonic() - self.started
+        filled = self.width * done // self.total
+        bar = "#" * filled + "." * (self.width - filled)
+        rate = f"{elapsed / done:.1f} s/each" if done else "-"
+        eta = _duration(elapsed / done * (self.total - done)) if done else "?"
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.what} {rate} ETA {eta} {note}".ljust(79)[:120])
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the line."""
+        self.stream.write(
+            f"\r{' ' * 79}\r{self.done}/{self.total} {self.what} in {_duration(time.monotonic() - self.started)}\n"
+        )
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+
+
+def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str, object]]:
+    """``["mcts.iterations=400"]`` → ``{"mcts": {"iterations": 400}}`` (values parsed as JSON)."""
+    options: dict[str, dict[str, object]] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        bot, dot, option = key.partition(".")
+        if not sep or not dot or bot not in names:
+            raise SystemExit(
+                f"taktik selfplay: --option {item!r} is not BOT.OPTION=VALUE for one of {', '.join(names)}"
+            )
+        if option not in bot_options(bot):
+            raise SystemExit(
+                f"taktik selfplay: bot {bot!r} has no option {option!r} "
+                f"(options: {', '.join(bot_options(bot)) or 'none'})"
+            )
+        try:
+            value: object = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        options.setdefault(bot, {})[option] = value
+    for bot, chosen in options.items():
+        try:
+            get_bot(bot, **chosen)  # refuse a bad value here, not in the middle of a series
+        except (TypeError, ValueError) as error:
+            raise SystemExit(f"taktik selfplay: bad options for bot {bot!r} ({json.dumps(chosen)}): {error}") from None
+    return options
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("selfplay", help="let bots play each other and report results")
+    add_config_options(parser)
+    parser.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B",
+        help=f"two registered bots, first and second ({', '.join(sorted(BOTS))})",
+    )
+    parser.add_argument("--games", type=int, default=10, help="number of games (sides alternate)")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="write every game record here")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="BOT.KEY=VALUE",
+        help="a bot option, e.g. mcts.iterations=400 (repeatable)",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.set_defaults(handler=run)
+
+
+def _results(specs: list[GameSpec], jobs: int) -> Iterator[GameResult]:
+    if jobs <= 1:
+        for spec in specs:
+            yield play_spec(spec)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_spec, specs)
+
+
+def run(
+    args: argparse.Namespace, stream: TextIO | None = None, on_result: Callable[[GameResult], Any] | None = None
+) -> int:
+    names = [n.strip() for n in args.bots.split(",")]
+    if len(names) != 2 or any(n not in BOTS for n in names):
+        raise SystemExit(f"taktik selfplay: --bots needs two of {', '.join(sorted(BOTS))}, like mcts,greedy")
+    if args.games < 1:
+        raise SystemExit("taktik selfplay: --games must be at least 1")
+    options = parse_bot_options(args.option, names)
+    seed = args.seed if args.seed is not None else 1
+    config = config_from_args(args)
+    specs = schedule((names[0], names[1]), args.games, seed, config, options)
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games, "games", stream)
+    progress.update(0)
+    results: list[GameResult] = []
+    try:
+        for result in _results(specs, args.jobs):
+            results.append(result)
+            if args.out is not None:
+                (args.out / f"game-{result.index:04d}.json").write_bytes(encode_record(result.record))
+            if on_result is not None:
+                on_result(result)
+            progress.update(len(results), f"last: {result.winner_name()} ({result.reason})")
+    except ValueError as err:
+        raise SystemExit(f"taktik selfplay: {err}") from None
+    progress.finish()
+    table = format_summary(summarize(results))
+    header = f"{args.games} games, bots {names[0]} vs {names[1]}, seeds {seed}..{seed + args.games - 1}" + (
+        f", options {json.dumps(options, sort_keys=True)}" if options else ""
+    )
+    print(f"{header}\n{table}")
+    if args.out is not None:
+        (args.out / "summary.txt").write_text(f"{header}\n{table}\n")
+        print(f"records written to {args.out}")
+    return 0

@@ -1,0 +1,139 @@
+"""`taktik serve`: the game server (HTTP, WebSocket, static client) on one uvicorn process."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import os
+import signal
+import warnings
+from pathlib import Path
+from types import FrameType
+
+from lab.bots import ABOUT, get_bot
+from server.bots import BotRoster
+from server.database import Database
+from server.settings import Limits, Settings, load_limits
+from server.store import DataDirLocked
+
+SEATED_BOTS = ("greedy", "mcts", "random")
+"""The lab bots a server seats, the default first: greedy answers in milliseconds, mcts plays
+stronger but thinks for seconds once per turn, random is the fallback when a bot fails."""
+
+
+def bot_roster() -> BotRoster:
+    """The server's bot seats, built from the lab's bots with their default options."""
+    return BotRoster(policies={name: get_bot(name).choose for name in SEATED_BOTS},
+                     about={name: ABOUT[name] for name in SEATED_BOTS}, fallback="random")
+
+GC_THRESHOLDS = (50_000, 10, 20)
+"""Fewer, larger young-generation collections. With hundreds of matches loaded the process
+holds millions of long-lived objects (positions and the engine's per-board data), and the
+default thresholds ran full collections that paused the event loop for 100-160 ms every
+few seconds; with these, the in-process p99 of an action at 500 matches fell from about
+50 ms to about 16 ms (scripts/bench_server.py, docs/server.md)."""
+
+WS_IMPLEMENTATION = "websockets"
+"""uvicorn's protocol built on the ``websockets`` library: pings and a bounded inbound queue
+(the sans-I/O variant has no inbound bound). uvicorn marks it deprecated; its warnings are
+silenced below until the sans-I/O protocol grows one."""
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "taktik"
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("serve", help="run the game server and print the URL to open")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--data", type=Path, default=None, metavar="DIR",
+                        help=f"data directory for the match database (default {default_data_dir()})")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="also accept WebSocket handshakes from this origin, e.g. https://example.org")
+    parser.add_argument("--limits", type=Path, default=None, metavar="FILE",
+                        help="JSON object overriding server limits (see docs/server.md)")
+    parser.add_argument("--bot", choices=SEATED_BOTS, default=SEATED_BOTS[0],
+                        help="policy of bot seats in new matches")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        limits = load_limits(args.limits) if args.limits is not None else Limits()
+    except ValueError as err:
+        print(f"taktik serve: {err}")
+        return 2
+    data_dir = (args.data or default_data_dir()).resolve()
+    settings = Settings(data_dir=data_dir, host=args.host, port=args.port,
+                        allowed_origins=tuple(args.allow_origin), limits=limits, bots=bot_roster(), bot_policy=args.bot,
+                        log_level=args.log_level)
+    _log_to_stderr(args.log_level)
+    try:
+        db = Database.open(data_dir)
+    except (DataDirLocked, OSError, RuntimeError) as err:
+        print(f"taktik serve: {err}")
+        return 1
+    return asyncio.run(_serve(settings, db))
+
+
+def _log_to_stderr(level: str) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-9s %(name)s: %(message)s"))
+    logger = logging.getLogger("taktik")
+    logger.addHandler(handler)
+    logger.setLevel(level.upper())
+    logger.propagate = False
+
+
+async def _serve(settings: Settings, db: Database) -> int:
+    import uvicorn
+
+    from server.app import create_app
+
+    warnings.filterwarnings("ignore", message="websockets.legacy is deprecated", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
+    limits = settings.limits
+    config = uvicorn.Config(
+        create_app(settings, db),
+        host=settings.host,
+        port=settings.port,
+        ws=WS_IMPLEMENTATION,
+        ws_max_size=limits.max_message_bytes,
+        ws_max_queue=limits.inbound_queue,
+        ws_ping_interval=limits.ping_interval,
+        ws_ping_timeout=limits.ping_timeout,
+        ws_per_message_deflate=False,
+        lifespan="on",
+        log_level=settings.log_level,
+        timeout_graceful_shutdown=5,
+        server_header=False,
+    )
+    server = uvicorn.Server(config)
+    gc.collect()
+    gc.freeze()  # what exists now (modules, engine tables) lives for ever: never scan it again
+    gc.set_threshold(*GC_THRESHOLDS)
+
+    def stop(sig: int, frame: FrameType | None) -> None:
+        server.should_exit = True  # also absorbs the signal uvicorn re-raises after a clean shutdown
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, stop)
+    task = asyncio.create_task(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.05)
+    if server.started:
+        port = server.servers[0].sockets[0].getsockname()[1]
+        host = f"[{settings.host}]" if ":" in settings.host else settings.host
+        print(f"Taktik is running: open http://{host}:{port}/  (data: {settings.data_dir}; Ctrl-C stops)",
+              flush=True)
+    await task
+    if not server.started:
+        db.close()
+        return 1
+    print("Taktik server stopped.", flush=True)
+    return 0

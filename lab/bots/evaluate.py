@@ -1,0 +1,268 @@
+"""A hand-written evaluation of a position, shared by the greedy and MCTS bots.
+
+Victory comes from destroyed enemy VP (and annihilation), so the evaluation counts, from
+one side's point of view, in *VP*:
+
+* **material**: VP of destroyed enemy units minus own, plus a share for damaged units;
+* **offense**: what the active side can still expect to destroy this turn — the pending
+  attack (exactly, once rolled), the queue (each target's HP as a small distribution,
+  so overkill counts once) and undeclared potential (each unit that can still fire, from
+  where it stands or, before moving, within its reach; shots assigned greedily by
+  marginal value, at most the free declaration slots);
+* **threat**: the same for the other side's next turn — each enemy unit's best shot from
+  where it could stand after moving (its movement points in a straight line), counted as
+  likely as the unit is to survive this turn's attacks, and discounted because the active
+  side shoots first;
+* **cover** is part of every hit chance (target terrain and defense effects);
+* **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
+  who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
+* **cards**: a small value per stored bonus and tactic in hand, so they are spent only
+  when playing them gains more.
+
+Everything is a deterministic function of the state (no sets are iterated, fixed order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import MAX_ATTACKS_PER_TURN, UNITS, GameState, Phase, Side, Unit, can_attack_after_move, max_moves
+
+from .position import REACH_WEIGHT, Position, Shot, hit_chance, loss_value, required
+
+__all__ = [
+    "APPROACH_WEIGHT",
+    "BALANCED",
+    "POTENTIAL_WEIGHT",
+    "STORED_VALUE",
+    "TACTIC_VALUE",
+    "THREAT_WEIGHT",
+    "WIN_SCORE",
+    "Style",
+    "approach_weight",
+    "evaluate",
+    "far_cells",
+]
+
+WIN_SCORE = 50.0
+"""Score of a won game (minus for a lost one); far above any material swing."""
+POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared ones
+THREAT_WEIGHT = 0.3  # the enemy's next turn counts less: we shoot first, and it may not come (tuned)
+APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
+APPROACH_CAP = 12  # cells; farther counts the same
+STORED_VALUE = 0.35  # per stored bonus
+TACTIC_VALUE = 0.3  # per tactic in hand
+TIE_BIAS = 0.5  # the DEFENDER wins ties at the round limit
+
+
+@dataclass(frozen=True)
+class Style:
+    """How a side weighs the enemy's next turn against closing in: two knobs of the evaluation.
+
+    `BALANCED` is the tuned default that the greedy bot plays. The MCTS bot drafts a turn
+    plan in several styles and keeps the one whose simulated outcome is best.
+    """
+
+    threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
+    approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
+
+
+BALANCED = Style()
+
+HpDist = dict[int, float]
+"""A unit's HP after some attacks, as a distribution: HP → probability."""
+Shooter = tuple[int, list[Shot]]
+"""A unit that can fire: its damage per hit and its possible shots."""
+
+
+def _add_shot(dist: HpDist, p: float, damage: int) -> HpDist:
+    new: HpDist = {}
+    for hp, prob in dist.items():
+        if hp <= 0:
+            new[hp] = new.get(hp, 0.0) + prob
+            continue
+        new[hp - damage] = new.get(hp - damage, 0.0) + prob * p
+        new[hp] = new.get(hp, 0.0) + prob * (1 - p)
+    return new
+
+
+def _marginal(unit: Unit, dist: HpDist, damage: int) -> float:
+    """Expected VP one more sure hit of ``damage`` takes from ``unit`` with HP ``dist``."""
+    return sum(prob * (loss_value(unit, hp - damage) - loss_value(unit, hp)) for hp, prob in dist.items() if hp > 0)
+
+
+def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
+    """Expected VP the pending and queued attacks destroy, and each target's HP distribution."""
+    state = pos.state
+    attacks = ([state.pending_attack] if state.pending_attack else []) + list(state.attack_queue)
+    dists: dict[str, HpDist] = {}
+    units = pos.by_id
+    total = 0.0
+    for n, attack in enumerate(attacks):
+        attacker, target = units.get(attack.attacker), units.get(attack.target)
+        if attacker is None or target is None:
+            continue
+        if n == 0 and state.pending_attack is not None and state.last_roll is not None:
+            p = 1.0 if state.last_roll.outcome == "HIT" else 0.0
+        elif not pos.may_attack(attacker, target):
+            continue
+        else:
+            p = pos.chance(attacker, target, pos.distance(attacker, target))
+        damage = UNITS[attacker.type].damage
+        dist = dists.get(target.id, {target.hp: 1.0})
+        total += p * _marginal(target, dist, damage)
+        dists[target.id] = _add_shot(dist, p, damage)
+    return total, dists
+
+
+def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units: dict[str, Unit]) -> float:
+    """Expected VP of the best ``slots`` shots, each unit firing once, overkill counted once.
+
+    Greedy assignment by marginal value: the best shot fires first, then the next best
+    given the HP it probably took, and so on.
+    """
+    marginal: dict[str, float] = {t: _marginal(units[t], d, 1) for t, d in dists.items()}
+    total = 0.0
+    remaining = list(shooters)
+    for _ in range(min(slots, len(remaining))):
+        best_gain, best_n, best_target, best_p = 0.0, -1, "", 0.0
+        for n, (damage, options) in enumerate(remaining):
+            for target, p in options:
+                if damage == 1:
+                    value = marginal.get(target.id)
+                    if value is None:
+                        value = marginal[target.id] = _marginal(target, {target.hp: 1.0}, 1)
+                else:
+                    value = _marginal(target, dists.get(target.id, {target.hp: 1.0}), damage)
+                gain = p * value
+                if gain > best_gain:
+                    best_gain, best_n, best_target, best_p = gain, n, target.id, p
+        if best_n < 0:
+            break
+        damage = remaining.pop(best_n)[0]
+        target = units[best_target]
+        dist = _add_shot(dists.get(best_target, {target.hp: 1.0}), best_p, damage)
+        dists[best_target] = dist
+        marginal[best_target] = _marginal(target, dist, 1)
+        total += best_gain
+    return total
+
+
+def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
+    """Expected VP ``side`` (the active side) can still destroy this turn, and the targets' HP after it."""
+    state = pos.state
+    total, dists = _queue(pos)
+    if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
+        return total, dists
+    slots = MAX_ATTACKS_PER_TURN - len(state.attack_queue)
+    enemies = pos.side_units(side.other)
+    movable = state.phase is not Phase.ATTACK and state.moves_this_turn < max_moves(state, side)
+    shooters: list[Shooter] = []
+    for unit in pos.side_units(side):
+        if unit.has_attacked:
+            continue
+        move_or_fire = "move_or_fire" in UNITS[unit.type].tags
+        can_fire = not (move_or_fire and unit.has_moved and not can_attack_after_move(state, unit))
+        reach = pos.reach(unit) if movable and not move_or_fire else 0
+        options = pos.shot_options(unit, enemies, reach, can_fire)
+        if options:
+            shooters.append((UNITS[unit.type].damage, options))
+    return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id), dists
+
+
+def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
+    """Expected VP ``side`` (the side not to move) could destroy in its next turn.
+
+    Each enemy shot counts as likely as the enemy is to survive this turn's attacks
+    (``dists``); an enemy is assumed to close its movement points in a straight line
+    (and such shots are discounted).
+    """
+    targets = pos.side_units(side.other)
+    xy = pos.xy
+    shooters: list[Shooter] = []
+    for unit in pos.side_units(side):
+        stats = UNITS[unit.type]
+        dist = dists.get(unit.id)
+        alive = 1.0 if dist is None else sum(p for hp, p in dist.items() if hp > 0)
+        if alive <= 0:
+            continue
+        ux, uy = xy[unit.id]
+        options: list[Shot] = []
+        moving = 0 if "move_or_fire" in stats.tags else stats.movement_mp
+        for target in targets:
+            tx, ty = xy[target.id]
+            d = max(abs(ux - tx), abs(uy - ty))
+            if d - moving > stats.range:
+                continue
+            fire, weight = max(1, d - moving), (1.0 if d <= stats.range else REACH_WEIGHT)
+            p = hit_chance(required(fire), -pos.protection[target.id])
+            options.append((target, alive * weight * p))
+        if options:
+            shooters.append((stats.damage, options))
+    return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
+
+
+def approach_weight(state: GameState, side: Side, style: Style = BALANCED) -> float:
+    """Penalty per cell a unit of ``side`` stands beyond its range from the nearest enemy.
+
+    The ATTACKER must destroy to win, so it is pushed forward harder, and harder as the
+    round limit nears.
+    """
+    limit = state.rules.victory.round_limit
+    progress = min(1.0, state.turn / (2 * limit.max_rounds)) if limit is not None else 0.5
+    return APPROACH_WEIGHT[side] * style.approach * (1.0 + progress)
+
+
+def far_cells(unit: Unit, nearest: int) -> int:
+    """Cells beyond ``unit``'s range to the nearest enemy, capped."""
+    return min(APPROACH_CAP, max(0, nearest - UNITS[unit.type].range))
+
+
+def _approach(pos: Position, side: Side, style: Style) -> float:
+    enemies = [pos.xy[e.id] for e in pos.side_units(side.other)]
+    if not enemies:
+        return 0.0
+    total = 0
+    for unit in pos.side_units(side):
+        ux, uy = pos.xy[unit.id]
+        nearest = min(max(abs(ux - ex), abs(uy - ey)) for ex, ey in enemies)
+        total += far_cells(unit, nearest)
+    return approach_weight(pos.state, side, style) * total
+
+
+def _losses(state: GameState, side: Side) -> float:
+    lost = sum(float(UNITS[u.type].vp) for u in state.player(side).destroyed)
+    return lost + sum(loss_value(u, u.hp) for u in state.units if u.side is side and u.cell is not None)
+
+
+def _cards(state: GameState, side: Side) -> float:
+    player = state.player(side)
+    return STORED_VALUE * len(player.stored) + TACTIC_VALUE * len(player.tactics)
+
+
+def evaluate(
+    state: GameState,
+    side: Side,
+    pos: Position | None = None,
+    style: Style = BALANCED,
+) -> float:
+    """Score of ``state`` for ``side`` in VP-like units: positive is good for ``side``.
+
+    ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``.
+    ``style`` weighs the threat and approach terms.
+    """
+    if state.phase is Phase.VICTORY:
+        return WIN_SCORE if state.winner is side else -WIN_SCORE
+    pos = pos or Position(state)
+    active = state.active
+    other = active.other
+    score = _losses(state, other) - _losses(state, active)
+    offense, dists = _offense(pos, active)
+    score += offense - style.threat * _threat(pos, other, dists)
+    score += _approach(pos, other, style) - _approach(pos, active, style)
+    score += _cards(state, active) - _cards(state, other)
+    limit = state.rules.victory.round_limit
+    if limit is not None:
+        bias = TIE_BIAS * min(1.0, state.turn / (2 * limit.max_rounds))
+        score += bias if active is Side.DEFENDER else -bias
+    return score if side is active else -score

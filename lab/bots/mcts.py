@@ -1,0 +1,210 @@
+"""The MCTS bot: Monte Carlo search over whole-turn plans, each tried against the enemy's reply.
+
+A turn is a handful of moves and attack declarations that only pay off together, and
+the enemy answers before anything else happens. So the search does not branch on
+single actions; its root branches on **turn plans** (macro-actions), and each
+simulation plays a plan on through the enemy's reply and the seat's next turn:
+
+1. **draft** plans: in one world sampled from the view (`sample_world`), the greedy
+   lookahead plays the seat's turn up to its dice once per evaluation `Style` (balanced,
+   reckless, careful, patient, pushing, ...); identical plans are merged;
+2. **simulate**: each iteration samples a fresh world (the opponent's hidden cards, the
+   deck order and the dice are all unknown and resampled) and plays one plan in it (a
+   position the plan did not foresee is answered by the balanced greedy lookahead); then
+   the seat's dice roll, the enemy answers with the greedy policy (its card, moves,
+   attacks and dice) and the seat's next turn is played the same way up to its attack
+   declarations (``turns=2``); the position is scored with `evaluate` (the declared
+   attacks at their expected value);
+3. **select**: every plan is tried in the same sampled worlds (so plans are compared on
+   the same dice and hidden cards: common random numbers), ``iterations // plans`` worlds
+   (at least one); the plan with the best total is played.
+
+The bot plays the first action of the best plan and remembers the plan for the rest of
+its turn: at a later decision whose position the plan foresaw, it plays the plan's next
+action without searching again. Any other position (an enemy reaction changed things)
+gets a fresh search.
+
+Only the seat's own MOVEMENT and ATTACK decisions are searched; card resolution,
+dice-phase tactics, reactions and victim choices use the greedy lookahead, which averages
+dice exactly. The budget is a number of simulations (``iterations``), so the same
+``(view, legal, seed)`` given to a fresh bot always gives the same choice; an optional
+time budget needs an injected ``clock`` (the engine itself never reads the time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+
+from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
+
+from .determinize import sample_world, seat_of
+from .evaluate import BALANCED, Style, evaluate
+from .greedy import greedy_action
+
+__all__ = ["STYLES", "MCTSBot", "SearchStats"]
+
+STYLES: tuple[Style, ...] = (
+    BALANCED,
+    Style(threat=0.0),  # reckless: ignore the enemy's next turn
+    Style(threat=0.8),  # careful: fear it more
+    Style(approach=0.0),  # patient: no pull towards the enemy
+    Style(approach=3.0),  # pushing: close in hard
+    Style(threat=0.8, approach=3.0),  # careful but pushing
+)
+"""The evaluation styles the MCTS bot drafts its turn plans in."""
+
+_SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
+_MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
+_MEMO_SIZE = 4096  # remembered plan positions, over all games a shared bot plays
+_SIGNATURE = msgspec.json.Encoder()
+
+Plan = tuple[tuple[bytes, Action], ...]
+"""A turn plan: the seat's action at each position of the turn it foresaw (by `_signature`)."""
+
+
+def _signature(state: GameState, side: Side) -> bytes:
+    """What identifies a position for the seat, whatever the hidden parts of the world."""
+    me = state.player(side)
+    return _SIGNATURE.encode(
+        (
+            state.turn,
+            state.phase,
+            state.to_act,
+            state.units,
+            state.attack_queue,
+            state.pending_attack,
+            state.last_roll,
+            state.moves_this_turn,
+            state.effects,
+            state.reactions,
+            me.stored,
+            me.tactics,
+            state.pending_card if state.pending_card is not None and state.pending_card.drawer is side else None,
+        )
+    )
+
+
+@dataclass
+class SearchStats:
+    """What one search did (for benchmarks and tests)."""
+
+    iterations: int = 0  # simulations run
+    plans: int = 0  # distinct plans drafted
+    scores: list[float] = field(default_factory=list)  # mean simulated score per plan, in draft order
+
+
+@dataclass(frozen=True)
+class MCTSBot:
+    """Draft a turn plan per style, simulate each through the next turns, play the best."""
+
+    iterations: int = 48  # simulations per search (one plan in one sampled world each)
+    styles: tuple[Style, ...] = STYLES
+    move_limit: int = 16  # the seat's moves looked ahead per decision while drafting
+    reply_move_limit: int = 8  # the same for the greedy model of every other decision
+    turns: int = 2  # turns simulated after the plan's own: the enemy's reply, then the seat's next turn
+    time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
+    clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
+    name: str = "mcts"
+    _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if self.turns < 1:
+            raise ValueError("turns must be at least 1 (the enemy's reply)")
+        if not self.styles or not all(isinstance(style, Style) for style in self.styles):
+            raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
+        if self.time_budget is not None and self.clock is None:
+            raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
+
+    def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
+        """Return the chosen action and the next seed."""
+        if not legal:
+            raise ValueError("no legal action to choose from (the game is over)")
+        if len(legal) == 1:
+            return legal[0], rng
+        side = seat_of(view)
+        planned = self._memo.get(_signature(view, side)) if _is_searched(view, side) else None
+        if planned is None or planned not in legal:
+            planned, _ = self.search(view, legal, rng)
+        return planned, mix_seed(rng, 1)
+
+    def search(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, SearchStats]:
+        """Search afresh (ignoring a remembered plan); also return what the search did."""
+        if not legal:
+            raise ValueError("no legal action to choose from (the game is over)")
+        side = seat_of(view)
+        world, _ = sample_world(view, mix_seed(rng, 2))
+        if len(legal) == 1 or not _is_searched(view, side):
+            return greedy_action(world, legal, self.move_limit), SearchStats()
+        plans: list[Plan] = []
+        for style in self.styles:
+            plan = self._draft(world, side, style)
+            if plan and plan not in plans:
+                plans.append(plan)
+        stats = SearchStats(plans=len(plans))
+        best = plans[0]
+        if len(plans) > 1:
+            best = self._select(view, side, plans, mix_seed(rng, 3), stats)
+        if len(self._memo) > _MEMO_SIZE:
+            self._memo.clear()
+        self._memo.update(best)
+        action = best[0][1]
+        return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
+
+    def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
+        """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""
+        plan: list[tuple[bytes, Action]] = []
+        state = world
+        for _ in range(_MAX_STEPS):
+            if state.turn != world.turn or state.phase not in _SEARCHED:
+                break
+            legal = legal_actions(state)
+            if state.to_act is side:
+                action = greedy_action(state, legal, self.move_limit, style)
+                plan.append((_signature(state, side), action))
+            else:
+                action = greedy_action(state, legal, self.reply_move_limit)
+            state = reduce(state, action)
+        return tuple(plan)
+
+    def _select(self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats) -> Plan:
+        """The plan with the best total over the same sampled worlds (at least one world)."""
+        totals = [0.0] * len(plans)
+        worlds = max(1, self.iterations // len(plans))
+        deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
+        done = 0
+        while done < worlds:
+            if done and deadline is not None and self.clock is not None and self.clock() >= deadline:
+                break
+            world, _ = sample_world(view, mix_seed(rng, done))
+            done += 1
+            for i, plan in enumerate(plans):
+                totals[i] += self._simulate(world, side, plan)
+        stats.iterations = done * len(plans)
+        stats.scores = [total / done for total in totals]
+        return plans[max(range(len(plans)), key=lambda i: (round(totals[i], 9), -i))]
+
+    def _simulate(self, world: GameState, side: Side, plan: Plan) -> float:
+        """Play ``plan`` in ``world`` and the following ``turns`` by greedy; score the result for ``side``."""
+        planned = dict(plan)
+        last = world.turn + self.turns
+        state = world
+        for _ in range(_MAX_STEPS * self.turns):
+            if state.phase is Phase.VICTORY or state.turn > last:
+                break
+            if state.turn == last and state.phase is Phase.DICE_RESOLUTION:
+                break  # the last turn's attacks are declared: evaluate counts them at their expected value
+            legal = legal_actions(state)
+            action = planned.get(_signature(state, side)) if state.to_act is side else None
+            if action is None or action not in legal:
+                action = greedy_action(state, legal, self.reply_move_limit)
+            state = reduce(state, action)
+        return evaluate(state, side)
+
+
+def _is_searched(view: GameState, side: Side) -> bool:
+    return view.active is side and view.phase in _SEARCHED

@@ -1,0 +1,191 @@
+"""`TaktikEnv`: a Gymnasium-style single-agent environment (the other seat is a bot).
+
+    env = TaktikEnv(opponent="greedy")
+    obs, info = env.reset(seed=7)
+    while True:
+        action = policy(obs)                  # an index with obs["action_mask"][action] == 1
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+
+* **actions**: integers of the fixed `ActionSpace` of the game's board and roster; the
+  mask (``obs["action_mask"]``, also ``info["action_mask"]``) marks exactly the legal
+  actions that fit the space — in the default rules, exactly ``legal_actions``. A masked
+  index changes nothing and earns ``invalid_penalty`` (``info["invalid_action"]`` is
+  True), or raises ValueError with ``invalid_action="raise"``. When the only legal
+  actions do not fit the space (not in the default rules), the environment plays the
+  first of them itself.
+* **observations**: ``{"board", "features", "action_mask"}`` from ``player_view`` of the
+  agent's seat (`lab.rl.observation`).
+* **rewards**: +1 for a win and −1 for a loss when the game ends; with ``shaping`` > 0,
+  also ``shaping ×`` the change in (own − opponent) unit VP at every step.
+* **episodes** end when the game does (``terminated``) or after ``max_steps`` agent
+  steps (``truncated``). ``reset(seed=s)`` plays game seed ``s`` with the opponent
+  seeded from it, so the same seed and actions give the same episode.
+
+numpy is needed (the ``[rl]`` extra); gymnasium is not, but when it is installed the
+class is a ``gymnasium.Env`` with ``Dict``/``Box``/``Discrete`` spaces.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from msgspec.structs import replace
+
+from engine import (
+    Action,
+    GameConfig,
+    GameState,
+    Side,
+    encode_text,
+    legal_actions,
+    new_game,
+    player_view,
+    reduce,
+    unit_vp,
+)
+
+from ..bots import Bot, get_bot, seat_seed
+from .actions import ActionSpace
+from .observation import FEATURES, PLANES, action_mask, encode_observation
+from .spaces import EnvBase, make_spaces
+
+__all__ = ["TaktikEnv"]
+
+
+class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed, else object
+    """One seat of a Taktik game, the other played by a bot from the registry."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "taktik-v0"}
+
+    def __init__(
+        self,
+        config: GameConfig | None = None,
+        agent_side: Side = Side.ATTACKER,
+        opponent: str | Bot = "random",
+        opponent_options: dict[str, Any] | None = None,
+        shaping: float = 0.0,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        invalid_action: str = "penalty",
+        invalid_penalty: float = -0.1,
+    ) -> None:
+        if invalid_action not in ("penalty", "raise"):
+            raise ValueError("invalid_action must be 'penalty' or 'raise'")
+        self.invalid_action = invalid_action
+        self.invalid_penalty = invalid_penalty
+        self.config = config or GameConfig()
+        self.agent_side = agent_side
+        self.opponent: Bot = get_bot(opponent, **(opponent_options or {})) if isinstance(opponent, str) else opponent
+        self.shaping = shaping
+        self.max_steps = max_steps
+        self.render_mode = render_mode
+        probe = new_game(self.config)
+        self.space = ActionSpace.for_state(probe)
+        self.action_space, self.observation_space = make_spaces(
+            self.space.size, probe.board.height, probe.board.width, PLANES, FEATURES
+        )
+        self.state: GameState = probe
+        self._seed = self.config.seed if self.config.seed is not None else 1
+        self._opponent_seed = 0
+        self._steps = 0
+        self._legal: list[Action] = []
+        self._by_index: dict[int, Action] = {}
+
+    # --- Gymnasium API ----------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        """Start a game: ``seed`` picks the game (and the opponent's choices); None: the next seed."""
+        if EnvBase is not object:
+            super().reset(seed=seed)  # gymnasium's bookkeeping (its np_random is not used)
+        if seed is not None:
+            self._seed = seed & 0xFFFFFFFF
+        elif self._steps or self.state.actions_taken:
+            self._seed = (self._seed + 1) & 0xFFFFFFFF
+        self.state = new_game(replace(self.config, seed=self._seed))
+        self._opponent_seed = seat_seed(self._seed, self.agent_side.other)
+        self._steps = 0
+        self._settle()
+        obs = self._observe()
+        return obs, self._info(obs)
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool, dict[str, Any]]:
+        """Play the agent's action, then the opponent's until the agent must act again or the game ends."""
+        index = int(action)
+        if index not in self._by_index:
+            if self.invalid_action == "raise" or self.state.to_act is None:
+                shown = self.space.describe(index) if 0 <= index < self.space.size else "out of range"
+                raise ValueError(f"action {index} ({shown}) is not legal now")
+            self._steps += 1
+            truncated = self.max_steps is not None and self._steps >= self.max_steps
+            obs = self._observe()
+            return obs, self.invalid_penalty, False, truncated, self._info(obs) | {"invalid_action": True}
+        before = self._vp_margin()
+        self.state = reduce(self.state, self._by_index[index])
+        self._steps += 1
+        self._settle()
+        terminated = self.state.to_act is None
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        reward = self.shaping * (self._vp_margin() - before)
+        if terminated:
+            reward += 1.0 if self.state.winner is self.agent_side else -1.0
+        obs = self._observe()
+        return obs, float(reward), terminated, truncated, self._info(obs)
+
+    def render(self) -> str | None:
+        """The agent's view as text (render mode ``"ansi"``)."""
+        return encode_text(player_view(self.state, self.agent_side)) if self.render_mode == "ansi" else None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    # --- helpers ------------------------------------------------------------------------
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name)."""
+        return self._observe()["action_mask"]
+
+    def legal_action_indices(self) -> list[int]:
+        """Indices of the legal actions that fit the space, ascending."""
+        return sorted(self._by_index)
+
+    def _settle(self) -> None:
+        """Let the opponent (and forced unfit actions) play until the agent decides or the game ends."""
+        while self.state.to_act is not None:
+            legal = legal_actions(self.state)
+            if self.state.to_act is not self.agent_side:
+                view = player_view(self.state, self.state.to_act)
+                action, self._opponent_seed = self.opponent.choose(view, legal, self._opponent_seed)
+                self.state = reduce(self.state, action)
+                continue
+            fitting = {self.space.index_of(a, self.state): a for a in legal}
+            fitting.pop(None, None)
+            if fitting:
+                self._legal = legal
+                self._by_index = {i: a for i, a in fitting.items() if i is not None}
+                return
+            self.state = reduce(self.state, legal[0])
+        self._legal = []
+        self._by_index = {}
+
+    def _vp_margin(self) -> int:
+        return unit_vp(self.state, self.agent_side) - unit_vp(self.state, self.agent_side.other)
+
+    def _observe(self) -> dict[str, np.ndarray[Any, Any]]:
+        view = player_view(self.state, self.agent_side)
+        return encode_observation(view, self.agent_side, action_mask(self.space, self.state, self._legal))
+
+    def _info(self, obs: dict[str, np.ndarray[Any, Any]]) -> dict[str, Any]:
+        return {
+            "action_mask": obs["action_mask"],
+            "turn": self.state.turn,
+            "phase": self.state.phase.value,
+            "winner": self.state.winner.value if self.state.winner else None,
+            "victory_reason": self.state.victory_reason,
+        }

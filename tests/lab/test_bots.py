@@ -1,0 +1,278 @@
+"""Bots: legal choices only, hidden information never used, deterministic per seed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from msgspec.structs import replace
+
+from engine import (
+    HIDDEN,
+    GameConfig,
+    GameState,
+    MoveUnit,
+    NextPhase,
+    Phase,
+    Side,
+    encode_state,
+    legal_actions,
+    new_game,
+    player_view,
+    reduce,
+)
+from engine.cards import canonical_deck
+from lab.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
+from lab.bots.evaluate import evaluate
+from lab.selfplay import play_game
+from tests.support import config
+
+FIGHT = (
+    "A1 L C3",
+    "A2 M E3",
+    "A3 S G2",
+    "D1 L C6",
+    "D2 M F6",
+    "D3 L H7",
+    "D4 S E9",
+)
+"""Two small forces in contact on the open 10x10 board."""
+
+SMALL_BOTS = {
+    "random": RandomBot(),
+    "greedy": GreedyBot(),
+    "mcts": MCTSBot(iterations=24),
+}
+
+
+def fight(**overrides: object) -> GameState:
+    """A position in the ATTACKER's MOVEMENT phase with real choices, cards in every hidden place."""
+    settings: dict[str, object] = {
+        "unit_specs": FIGHT,
+        "phase": "MOVEMENT",
+        "draw": ("ammunition_shortage#1", "artillery_support#1", "air_cover#1", "blackout#1"),
+        "stored": (("troop_motivation#1",), ("artillery_support#2", "electronic_countermeasures#1")),
+        "tactics": (("precision_shot", "commanders_luck"), ("dense_fog", "natural_cover", "tactical_block")),
+    }
+    settings.update(overrides)
+    return new_game(config(**settings))  # type: ignore[arg-type]
+
+
+def decisions(state: GameState, bots: dict[Side, object], limit: int) -> list[tuple[GameState, list[object]]]:
+    """Play up to ``limit`` decisions; return each position and its legal list."""
+    seen = []
+    seeds = {side: seat_seed(7, side) for side in Side}
+    for _ in range(limit):
+        if state.to_act is None:
+            break
+        side = state.to_act
+        legal = legal_actions(state)
+        bot = bots[side]
+        action, seeds[side] = bot.choose(player_view(state, side), legal, seeds[side])  # type: ignore[attr-defined]
+        assert action in legal, f"{bot} chose {action} outside {legal}"
+        seen.append((state, list(legal)))
+        state = reduce(state, action)
+    return seen
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_BOTS))
+def test_bots_choose_only_legal_actions(name: str) -> None:
+    bot = SMALL_BOTS[name]
+    seen = decisions(fight(), {Side.ATTACKER: bot, Side.DEFENDER: bot}, limit=60)
+    assert len(seen) == 60
+    assert {type(legal[0]).__name__ for _, legal in seen} >= {"NextPhase"}
+
+
+def test_a_whole_game_between_greedy_and_mcts_ends_with_a_winner() -> None:
+    game = GameConfig(seed=3, terrain=config().terrain, victory=replace(GameConfig().victory, max_actions=300))
+    record, final = play_game(game, {Side.ATTACKER: MCTSBot(iterations=8), Side.DEFENDER: GreedyBot()})
+    assert final.phase is Phase.VICTORY and final.winner is not None
+    assert len(record.actions) == final.actions_taken
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_BOTS))
+def test_bots_are_deterministic_per_seed(name: str) -> None:
+    bot = SMALL_BOTS[name]
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    first = bot.choose(view, legal, 12345)
+    assert bot.choose(view, legal, 12345) == first
+    assert get_bot(name, **({"iterations": 24} if name == "mcts" else {})).choose(view, legal, 12345) == first
+
+
+def test_random_bot_depends_on_its_seed() -> None:
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    picks = {RandomBot().choose(view, legal, seed)[0] for seed in range(40)}
+    assert len(picks) > 5
+
+
+def twins() -> tuple[GameState, GameState]:
+    """Two real positions that differ only in what the ATTACKER may not see."""
+    first = fight(seed=11)
+    second = fight(
+        seed=999,
+        draw=("blackout#1", "air_cover#1", "artillery_support#1", "ammunition_shortage#1"),
+        stored=(("troop_motivation#1",), ("special_supplies#1", "international_aid#1")),
+        tactics=(("precision_shot", "commanders_luck"), ("clear_line_of_fire", "expert_aim", "favorable_weather")),
+    )
+    return first, second
+
+
+def test_twin_positions_differ_only_in_hidden_parts() -> None:
+    first, second = twins()
+    assert encode_state(first) != encode_state(second)
+    assert first.rng != second.rng and first.draw_pile != second.draw_pile
+    assert first.player(Side.DEFENDER).tactics != second.player(Side.DEFENDER).tactics
+    assert player_view(first, Side.ATTACKER) == player_view(second, Side.ATTACKER)
+    assert legal_actions(first) == legal_actions(second)
+
+
+@pytest.mark.parametrize("make", [lambda: MCTSBot(iterations=40), GreedyBot], ids=["mcts", "greedy"])
+def test_choices_do_not_depend_on_hidden_parts_of_the_real_state(make: Callable[[], Bot]) -> None:
+    first, second = twins()
+    for seed in (1, 2, 3):
+        # A fresh bot for each call: the MCTS bot's remembered plan must not hide a difference.
+        a = make().choose(player_view(first, Side.ATTACKER), legal_actions(first), seed)
+        b = make().choose(player_view(second, Side.ATTACKER), legal_actions(second), seed)
+        assert a == b
+
+
+def test_mcts_drafts_several_plans_and_tries_them_in_sampled_worlds() -> None:
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    action, stats = MCTSBot(iterations=30).search(view, legal, 5)
+    assert action in legal
+    assert stats.plans >= 2 and len(stats.scores) == stats.plans
+    assert stats.plans <= stats.iterations <= 30
+    assert action == MCTSBot(iterations=30).search(view, legal, 5)[0]
+
+
+def test_mcts_follows_its_plan_through_the_turn_without_searching_again() -> None:
+    calls = 0
+
+    def clock() -> float:
+        nonlocal calls
+        calls += 1
+        return 0.0
+
+    bot = MCTSBot(iterations=12, time_budget=60.0, clock=clock)
+    state = fight()
+    seed = 3
+    action, seed = bot.choose(player_view(state, Side.ATTACKER), legal_actions(state), seed)
+    searched = calls
+    assert searched > 0
+    played = 1
+    while state.phase in (Phase.MOVEMENT, Phase.ATTACK) and state.to_act is Side.ATTACKER:
+        state = reduce(state, action)
+        if state.to_act is not Side.ATTACKER or state.phase not in (Phase.MOVEMENT, Phase.ATTACK):
+            break
+        action, seed = bot.choose(player_view(state, Side.ATTACKER), legal_actions(state), seed)
+        played += 1
+    assert played >= 3 and calls == searched  # every later decision came from the plan
+    assert state.phase is Phase.DICE_RESOLUTION
+
+
+def test_sampled_world_is_a_real_position_consistent_with_the_view() -> None:
+    state = fight()
+    view = player_view(state, Side.ATTACKER)
+    seeds = set()
+    for seed in range(8):
+        world, seeds_next = sample_world(view, seed)
+        seeds.add(world.rng)
+        assert replace(player_view(world, Side.ATTACKER), events=()) == replace(view, events=())
+        assert world.to_act is view.to_act
+        assert HIDDEN not in encode_state(world).decode()
+        cards = Counter(world.draw_pile) + Counter(world.discard_pile)
+        for player in world.players:
+            cards.update(player.stored)
+        assert set(cards) <= set(canonical_deck(60)) and max(cards.values()) == 1
+        assert legal_actions(world) == legal_actions(state)
+        assert seeds_next != seed
+    assert len(seeds) == 8
+
+
+def test_sampled_worlds_vary_the_hidden_parts() -> None:
+    view = player_view(fight(), Side.ATTACKER)
+    hands = {sample_world(view, seed)[0].player(Side.DEFENDER).tactics for seed in range(30)}
+    piles = {sample_world(view, seed)[0].draw_pile for seed in range(30)}
+    assert len(hands) > 5 and len(piles) > 5
+
+
+def test_a_drawn_bonus_of_the_opponent_is_sampled_from_unseen_bonuses() -> None:
+    state = fight(side=Side.DEFENDER, phase="CARD_DRAW", draw=("artillery_support#3", "blackout#1"))
+    state = reduce(state, legal_actions(state)[-1])  # DRAW_CARD: DEFENDER holds a hidden bonus
+    view = player_view(state, Side.ATTACKER)
+    assert view.pending_card is not None and view.pending_card.card == HIDDEN
+    world, _ = sample_world(replace(view, to_act=Side.DEFENDER), 3)
+    assert world.pending_card is not None
+    assert world.pending_card.card.split("#")[0] in {c.split("#")[0] for c in canonical_deck(60)}
+
+
+def test_greedy_prefers_a_sure_attack_to_leaving_the_phase() -> None:
+    state = new_game(config(unit_specs=("A1 M C3", "D1 L C4"), phase="ATTACK"))
+    action, _ = GreedyBot().choose(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert type(action).__name__ == "DeclareAttack"
+
+
+def test_greedy_moves_into_range_when_it_can_strike_first() -> None:
+    state = new_game(config(unit_specs=("A1 M C2", "D1 L C8"), phase="MOVEMENT"))
+    action, _ = GreedyBot().choose(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert isinstance(action, MoveUnit) and action.unit_id == "A1"
+
+
+def test_evaluation_is_zero_sum_and_rewards_destroying_units() -> None:
+    state = fight()
+    assert evaluate(state, Side.ATTACKER) == pytest.approx(-evaluate(state, Side.DEFENDER))
+    fewer = replace(state, units=tuple(u for u in state.units if u.id != "D2"))
+    dead = next(u for u in state.units if u.id == "D2")
+    defender = replace(state.player(Side.DEFENDER), destroyed=(replace(dead, cell=None, hp=0),))
+    fewer = replace(fewer, players=(state.players[0], defender))
+    assert evaluate(fewer, Side.ATTACKER) > evaluate(state, Side.ATTACKER) + 1.0
+
+
+def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() -> None:
+    assert set(BOTS) == {"random", "greedy", "mcts"}
+    assert get_bot("mcts", iterations=7).iterations == 7  # type: ignore[attr-defined]
+    assert "iterations" in bot_options("mcts") and "name" not in bot_options("mcts")
+    with pytest.raises(ValueError, match="unknown bot"):
+        get_bot("alphazero")
+    with pytest.raises(ValueError, match="no option depth"):
+        get_bot("greedy", depth=3)
+    with pytest.raises(ValueError, match="styles must be"):
+        get_bot("mcts", styles=[[0.3, 1.0]])
+    with pytest.raises(ValueError, match="turns must be at least 1"):
+        get_bot("mcts", turns=0)
+
+
+def test_mcts_time_budget_uses_the_injected_clock() -> None:
+    ticks = iter(range(1000))
+    bot = MCTSBot(iterations=500, time_budget=5.0, clock=lambda: float(next(ticks)))
+    state = fight()
+    _, stats = bot.search(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert stats.iterations == 5 * stats.plans  # the clock reads 1..4 before worlds 2..5, then 5: time is up
+    with pytest.raises(ValueError, match="clock"):
+        MCTSBot(time_budget=1.0)
+
+
+def test_a_single_legal_action_is_returned_without_thinking() -> None:
+    state = fight(phase="CARD_DRAW", draw=())
+    legal = legal_actions(state)
+    assert legal == [NextPhase()]
+    for bot in SMALL_BOTS.values():
+        assert bot.choose(player_view(state, Side.ATTACKER), legal, 9) == (NextPhase(), 9)
+
+
+@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=4)], ids=["greedy", "mcts"])
+def test_bots_deploy_by_the_automatic_rule_and_confirm(bot: object) -> None:
+    state = new_game(GameConfig(seed=2, terrain=config().terrain, deployment="manual"))
+    seeds = 1
+    for _ in range(4):
+        assert state.phase is Phase.DEPLOYMENT
+        side = state.to_act
+        assert side is not None
+        action, seeds = bot.choose(player_view(state, side), legal_actions(state), seeds)  # type: ignore[attr-defined]
+        assert type(action).__name__ in ("AutoDeploy", "ConfirmDeployment")
+        state = reduce(state, action)
+    assert state.phase is Phase.CARD_DRAW and state.actions_taken == 4

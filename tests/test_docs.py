@@ -1,4 +1,4 @@
-"""Docstring examples in the engine and the README's quick-start run as tests."""
+"""Docstring examples in the engine and the lab, and the README's quick-start, run as tests."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 
 import engine
+import lab
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted(m.name for m in pkgutil.walk_packages(engine.__path__, "engine.") if ".rl" not in m.name)
+MODULES = sorted(m.name for package, prefix in ((engine, "engine."), (lab, "lab."))
+                 for m in pkgutil.walk_packages(package.__path__, prefix) if ".rl" not in m.name)
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_engine_docstring_examples(name: str) -> None:
+def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0

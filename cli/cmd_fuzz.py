@@ -18,15 +18,16 @@ from engine import GameConfig, encode_record
 from lab.fuzz import FuzzOptions, fuzz_game, game_seed, pytest_source, random_config, shrink
 
 from .cmd_selfplay import Progress
-from .game_options import parse_size
+from .errors import CommandError, output_dir
+from .game_options import parse_seed, parse_size, start, whole_number
 
 __all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("fuzz", help="random legal playouts that check every engine invariant")
-    parser.add_argument("--games", type=int, default=20, help="number of games")
-    parser.add_argument("--seed", type=int, default=1, help="first seed (game i uses seed + i)")
+    parser.add_argument("--games", type=whole_number(1, 1_000_000), default=20, help="number of games")
+    parser.add_argument("--seed", type=parse_seed, default=1, help="first seed (game i uses seed + i)")
     parser.add_argument(
         "--out",
         type=Path,
@@ -41,8 +42,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="random small scenarios (default) or default generated games",
     )
     parser.add_argument("--size", type=parse_size, default=None, metavar="WxH", help="board size for --maps default")
-    parser.add_argument("--unlisted", type=int, default=8, help="unlisted actions tried per step")
-    parser.add_argument("--shrink-budget", type=int, default=400, help="replays spent shrinking a failure")
+    parser.add_argument("--unlisted", type=whole_number(0, 1000), default=8, help="unlisted actions tried per step")
+    parser.add_argument("--shrink-budget", type=whole_number(1, 1_000_000), default=400,
+                        help="replays spent shrinking a failure")
     parser.add_argument("--keep-going", action="store_true", help="continue after a failure")
     parser.set_defaults(handler=run)
 
@@ -57,19 +59,18 @@ def _config(args: argparse.Namespace, seed: int) -> GameConfig:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise SystemExit("taktik fuzz: --games must be at least 1")
-    out: Path = args.out if args.out is not None else Path("fuzz-failures")
+    if args.size is not None and args.maps != "default":
+        raise CommandError("--size goes with --maps default (random scenarios choose their own size)")
+    out = output_dir(args.out if args.out is not None else Path("fuzz-failures"), keep=False)
+    if args.maps == "default":
+        start(_config(args, args.seed))  # bad input is the user's to fix, not an engine failure to report
     options = FuzzOptions(unlisted=args.unlisted)
     progress = Progress(args.games, "games")
     failures = 0
     actions = 0
     for i in range(args.games):
         seed = game_seed(args.seed, i)
-        try:
-            config = _config(args, seed)
-        except ValueError as err:
-            raise SystemExit(f"taktik fuzz: invalid config: {err}") from None
+        config = _config(args, seed)
         outcome = fuzz_game(config, seed, options)
         actions += len(outcome.actions)
         if outcome.failure is not None:
@@ -77,11 +78,14 @@ def run(args: argparse.Namespace) -> int:
             progress.finish()
             print(f"game {i} (seed {seed}): {outcome.failure.describe()}")
             shrunk = shrink(config, outcome.actions, outcome.failure, args.shrink_budget)
-            out.mkdir(parents=True, exist_ok=True)
             stem = f"test_fuzz_seed{seed}_{shrunk.failure.check}"
             source = pytest_source(shrunk, f"taktik fuzz --seed {args.seed}, game {i}")
-            (out / f"{stem}.py").write_text(source)
-            (out / f"{stem}.json").write_bytes(encode_record(shrunk.record))
+            try:
+                out.mkdir(parents=True, exist_ok=True)
+                (out / f"{stem}.py").write_text(source)
+                (out / f"{stem}.json").write_bytes(encode_record(shrunk.record))
+            except OSError as err:
+                raise CommandError(f"cannot write the failing game to {out}: {err.strerror or err}", code=1) from None
             print(
                 f"shrunk from {len(outcome.actions)} to {len(shrunk.record.actions)} actions in {shrunk.tests} "
                 f"replays: {shrunk.failure.describe()}\nwritten {out / stem}.py (run it with pytest)"

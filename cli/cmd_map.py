@@ -1,4 +1,8 @@
-"""`taktik map --seed N [--size WxH] [--png FILE]`: show a generated map.
+"""`taktik map --seed N [--size WxH] [--png FILE]`: show the map a game is played on.
+
+``--seed`` is the game seed, as for ``taktik new`` and ``taktik play``: the map is the one
+`new_game` generates for that seed and size (after the deck shuffle and the tactic hands,
+rules §1.4), so ``taktik map --seed 7`` shows the board of game seed 7.
 
 Prints the map one character per cell, with column letters and row numbers, the legend
 and the generator's statistics; ``--png`` also writes a small top-down preview.
@@ -13,13 +17,12 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine import Board, GeneratedTerrain, generate_terrain, label
+from engine import Board, GameConfig, GeneratedTerrain, game_terrain, label
 
-from .game_options import parse_size
+from .game_options import parse_seed, parse_size
 
 __all__ = ["LEGEND", "add_parser", "render_png", "render_text", "run"]
 
-MIN_SIDE, MAX_SIDE = 8, 300  # what the generator accepts
 DEFAULT_SEED = 1
 DEFAULT_SIZE = (20, 30)
 
@@ -55,10 +58,10 @@ _ORTHOGONAL = ((0, -1), (1, 0), (0, 1), (-1, 0))
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Register the ``map`` sub-command."""
     parser = commands.add_parser("map", help="print a generated map and its statistics")
-    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED, help="map seed (0..2^32-1; default 1)")
+    parser.add_argument("--seed", type=parse_seed, default=DEFAULT_SEED, help="game seed (0..2^32-1; default 1)")
     parser.add_argument(
         "--size",
-        type=_map_size,
+        type=parse_size,
         default=DEFAULT_SIZE,
         metavar="WxH",
         help="columns x rows, 8..300 each (default 20x30)",
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     """Generate, print and optionally draw the map; the exit code."""
     width, height = args.size
     try:
-        terrain, next_seed = generate_terrain(args.seed, width, height)
+        terrain, next_seed = game_terrain(GameConfig(seed=args.seed, width=width, height=height))
     except ValueError as err:
         print(f"taktik map: {err}", file=sys.stderr)
         return 2
@@ -90,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 def render_text(terrain: GeneratedTerrain, seed: int, next_seed: int) -> str:
     """The map with coordinates, the legend and the statistics, as printed by ``taktik map``."""
     board, stats = terrain.board, terrain.stats
-    lines = [f"Map {board.width}x{board.height}, seed {seed}", ""]
+    lines = [f"Map {board.width}x{board.height} of game seed {seed}", ""]
     lines += _framed_rows(board)
     lines += ["", "Legend: " + "  ".join(f"{char} {name}" for char, name in LEGEND), ""]
     lines.append(f"{'terrain':<12}{'cells':>7}{'regions':>9}{'largest':>9}")
@@ -166,21 +169,3 @@ def _framed_rows(board: Board) -> list[str]:
     header = [" " * margin + "".join(text.rjust(depth)[k] for text in letters) for k in range(depth)]
     rows = [f"{y + 1:>{margin - 1}} {row}" for y, row in enumerate(board.rows)]
     return header + rows
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= 0xFFFFFFFF:
-        raise argparse.ArgumentTypeError(f"seed {value} is outside 0..4294967295")
-    return value
-
-
-def _map_size(text: str) -> tuple[int, int]:
-    width, height = parse_size(text)
-    for name, value in (("width", width), ("height", height)):
-        if not MIN_SIDE <= value <= MAX_SIDE:
-            raise argparse.ArgumentTypeError(f"map {name} {value} in {text!r} is outside {MIN_SIDE}..{MAX_SIDE}")
-    return width, height

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from engine import encode_text, new_game
+from engine import encode_text
 
-from .game_options import add_config_options, config_from_args
+from .game_options import add_config_options, game_from_args
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,6 +16,6 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
-    print(encode_text(new_game(config)))
+    _, state = game_from_args(args)
+    print(encode_text(state))
     return 0

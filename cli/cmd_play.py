@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine import draw_index, encode_action, encode_record, encode_text, legal_actions, new_game, record_game, reduce
+from engine import draw_index, encode_action, encode_record, encode_text, legal_actions, record_game, reduce
 
-from .game_options import add_config_options, config_from_args
+from .errors import CommandError, output_file
+from .game_options import add_config_options, game_from_args, parse_seed
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +18,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--random", action="store_true", required=True, help="both sides pick uniformly among the legal actions"
     )
     parser.add_argument(
-        "--player-seed", type=int, default=None, help="seed of the random players' choices (default: the game seed)"
+        "--player-seed", type=parse_seed, default=None,
+        help="seed of the random players' choices (default: the game seed)",
     )
     parser.add_argument("--out", type=Path, default=None, metavar="FILE", help="write the game record here")
     parser.add_argument("--quiet", action="store_true", help="print only the final position")
@@ -25,11 +27,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
-    try:
-        state = new_game(config)
-    except ValueError as err:
-        raise SystemExit(f"taktik: invalid config: {err}") from None
+    out = output_file(args.out) if args.out is not None else None
+    config, state = game_from_args(args)
     choice_seed = args.player_seed if args.player_seed is not None else (config.seed or 1)
     actions = []
     if not args.quiet:
@@ -51,8 +50,10 @@ def run(args: argparse.Namespace) -> int:
         f"game over after {len(actions)} actions: {state.winner.value if state.winner else '?'} wins by "
         f"{state.victory_reason}"
     )
-    if args.out is not None:
-        record = record_game(config, actions)
-        args.out.write_bytes(encode_record(record))
-        print(f"record written to {args.out}")
+    if out is not None:
+        try:
+            out.write_bytes(encode_record(record_game(config, actions)))
+        except OSError as err:
+            raise CommandError(f"cannot write the record to {out}: {err.strerror or err}", code=1) from None
+        print(f"record written to {out}")
     return 0

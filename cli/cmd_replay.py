@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from engine import IllegalAction, ReplayMismatch, decode_record, encode_action, encode_text, replay, state_hash
+
+from .errors import CommandError
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -19,8 +22,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = decode_record(args.file.read_bytes())
     except (OSError, ValueError) as err:
-        print(f"taktik replay: cannot read {args.file}: {err}")
-        return 2
+        raise CommandError(f"cannot read {args.file}: {getattr(err, 'strerror', None) or err}") from None
     state = None
     try:
         for step, state in enumerate(replay(record)):
@@ -29,13 +31,11 @@ def run(args: argparse.Namespace) -> int:
             heading = "start" if step == 0 else f"step {step - 1}: {encode_action(record.actions[step - 1])}"
             print(f"== {heading}\n{encode_text(state)}\n")
     except ReplayMismatch as err:
-        print(
-            f"taktik replay: MISMATCH at step {err.step}: {err.action}\n  stored {err.expected}\n  replay {err.actual}"
-        )
+        print(f"taktik replay: MISMATCH at step {err.step}: {err.action}\n"
+              f"  the record stores hash {err.expected}, the replay gives {err.actual}", file=sys.stderr)
         return 1
     except (IllegalAction, ValueError) as err:
-        print(f"taktik replay: {err}")
-        return 1
+        raise CommandError(str(err), code=1) from None
     assert state is not None
     if args.quiet:
         print(encode_text(state))

@@ -22,7 +22,8 @@ from engine import encode_record
 from lab.bots import BOTS, bot_options, get_bot
 from lab.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
-from .game_options import add_config_options, config_from_args
+from .errors import CommandError, output_dir
+from .game_options import add_config_options, game_from_args, whole_number
 
 __all__ = ["Progress", "add_parser", "parse_bot_options", "run"]
 
@@ -70,13 +71,10 @@ def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str,
         key, sep, text = item.partition("=")
         bot, dot, option = key.partition(".")
         if not sep or not dot or bot not in names:
-            raise SystemExit(
-                f"taktik selfplay: --option {item!r} is not BOT.OPTION=VALUE for one of {', '.join(names)}"
-            )
+            raise CommandError(f"--option {item!r} is not BOT.OPTION=VALUE for one of {', '.join(names)}")
         if option not in bot_options(bot):
-            raise SystemExit(
-                f"taktik selfplay: bot {bot!r} has no option {option!r} "
-                f"(options: {', '.join(bot_options(bot)) or 'none'})"
+            raise CommandError(
+                f"bot {bot!r} has no option {option!r} (options: {', '.join(bot_options(bot)) or 'none'})"
             )
         try:
             value: object = json.loads(text)
@@ -87,7 +85,7 @@ def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str,
         try:
             get_bot(bot, **chosen)  # refuse a bad value here, not in the middle of a series
         except (TypeError, ValueError) as error:
-            raise SystemExit(f"taktik selfplay: bad options for bot {bot!r} ({json.dumps(chosen)}): {error}") from None
+            raise CommandError(f"bad options for bot {bot!r} ({json.dumps(chosen)}): {error}") from None
     return options
 
 
@@ -100,7 +98,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="A,B",
         help=f"two registered bots, first and second ({', '.join(sorted(BOTS))})",
     )
-    parser.add_argument("--games", type=int, default=10, help="number of games (sides alternate)")
+    parser.add_argument("--games", type=whole_number(1, 1_000_000), default=10,
+                        help="number of games (sides alternate)")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="write every game record here")
     parser.add_argument(
         "--option",
@@ -109,7 +108,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="BOT.KEY=VALUE",
         help="a bot option, e.g. mcts.iterations=400 (repeatable)",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
+    parser.add_argument("--jobs", type=whole_number(1, 256), default=1, help="games played in parallel processes")
     parser.set_defaults(handler=run)
 
 
@@ -127,15 +126,13 @@ def run(
 ) -> int:
     names = [n.strip() for n in args.bots.split(",")]
     if len(names) != 2 or any(n not in BOTS for n in names):
-        raise SystemExit(f"taktik selfplay: --bots needs two of {', '.join(sorted(BOTS))}, like mcts,greedy")
-    if args.games < 1:
-        raise SystemExit("taktik selfplay: --games must be at least 1")
+        raise CommandError(f"--bots needs two of {', '.join(sorted(BOTS))}, like mcts,greedy")
     options = parse_bot_options(args.option, names)
     seed = args.seed if args.seed is not None else 1
-    config = config_from_args(args)
+    config, _ = game_from_args(args)
     specs = schedule((names[0], names[1]), args.games, seed, config, options)
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
+        output_dir(args.out)
     progress = Progress(args.games, "games", stream)
     progress.update(0)
     results: list[GameResult] = []
@@ -148,7 +145,11 @@ def run(
                 on_result(result)
             progress.update(len(results), f"last: {result.winner_name()} ({result.reason})")
     except ValueError as err:
-        raise SystemExit(f"taktik selfplay: {err}") from None
+        progress.finish()
+        raise CommandError(str(err), code=1) from None
+    except OSError as err:
+        progress.finish()
+        raise CommandError(f"cannot write to {args.out}: {err.strerror or err}", code=1) from None
     progress.finish()
     table = format_summary(summarize(results))
     header = f"{args.games} games, bots {names[0]} vs {names[1]}, seeds {seed}..{seed + args.games - 1}" + (
@@ -156,6 +157,9 @@ def run(
     )
     print(f"{header}\n{table}")
     if args.out is not None:
-        (args.out / "summary.txt").write_text(f"{header}\n{table}\n")
+        try:
+            (args.out / "summary.txt").write_text(f"{header}\n{table}\n")
+        except OSError as err:
+            raise CommandError(f"cannot write {args.out / 'summary.txt'}: {err.strerror or err}", code=1) from None
         print(f"records written to {args.out}")
     return 0

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import gc
 import logging
 import os
 import signal
+import socket
 import warnings
 from pathlib import Path
 from types import FrameType
@@ -17,6 +19,9 @@ from server.bots import BotRoster
 from server.database import Database
 from server.settings import Limits, Settings, load_limits
 from server.store import DataDirLocked
+
+from .errors import CommandError
+from .game_options import whole_number
 
 SEATED_BOTS = ("greedy", "mcts", "random")
 """The lab bots a server seats, the default first: greedy answers in milliseconds, mcts plays
@@ -49,7 +54,8 @@ def default_data_dir() -> Path:
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("serve", help="run the game server and print the URL to open")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=8000,
+                        help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--data", type=Path, default=None, metavar="DIR",
                         help=f"data directory for the match database (default {default_data_dir()})")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
@@ -66,19 +72,42 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = load_limits(args.limits) if args.limits is not None else Limits()
     except ValueError as err:
-        print(f"taktik serve: {err}")
-        return 2
+        raise CommandError(str(err)) from None
     data_dir = (args.data or default_data_dir()).resolve()
+    if data_dir.exists() and not data_dir.is_dir():
+        raise CommandError(f"--data {data_dir} is a file, not a folder", hint="give a folder for the match database")
+    check_port(args.host, args.port)
     settings = Settings(data_dir=data_dir, host=args.host, port=args.port,
                         allowed_origins=tuple(args.allow_origin), limits=limits, bots=bot_roster(), bot_policy=args.bot,
                         log_level=args.log_level)
     _log_to_stderr(args.log_level)
     try:
         db = Database.open(data_dir)
-    except (DataDirLocked, OSError, RuntimeError) as err:
-        print(f"taktik serve: {err}")
-        return 1
+    except DataDirLocked as err:
+        raise CommandError(str(err), hint="stop the other server, or give another --data folder", code=1) from None
+    except (OSError, RuntimeError) as err:
+        raise CommandError(f"cannot open the match database in {data_dir}: {err}", code=1) from None
     return asyncio.run(_serve(settings, db))
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind ``host:port`` once before starting, so a busy or privileged port gets a plain answer."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    except socket.gaierror:
+        raise CommandError(f"--host {host} is not an address of this machine",
+                           hint="use 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)") from None
+    try:
+        with socket.create_server((host, port), family=family):
+            pass
+    except OSError as err:
+        if err.errno == errno.EADDRINUSE:
+            raise CommandError(f"port {port} on {host} is already in use",
+                               hint="stop what uses it, or choose another --port (0 picks a free one)") from None
+        if err.errno == errno.EACCES:
+            raise CommandError(f"port {port} needs privileges this user does not have",
+                               hint="choose --port 1024 or above (the default is 8000)") from None
+        raise CommandError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
 
 
 def _log_to_stderr(level: str) -> None:

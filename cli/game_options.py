@@ -4,28 +4,48 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
-from engine import GameConfig
+from engine import GameConfig, GameState, new_game
 
-__all__ = ["add_config_options", "config_from_args", "parse_size"]
+from .errors import CommandError
+
+__all__ = ["add_config_options", "config_from_args", "game_from_args", "parse_seed", "parse_size", "whole_number"]
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """``"20x30"`` → ``(20, 30)``; argparse-friendly errors otherwise."""
-    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX×]\s*(\d{1,4})\s*", text)
+    """``"20x30"`` → ``(20, 30)``; argparse-friendly errors otherwise (the engine judges the range)."""
+    match = re.fullmatch(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", text)
     if match is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a size like 20x30 (columns x rows)")
     return int(match.group(1)), int(match.group(2))
 
 
-def _seed(text: str) -> int:
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer of ASCII digits in ``low..high``."""
+
+    def parse(text: str) -> int:
+        if re.fullmatch(r"-?[0-9]{1,12}", text.strip()) is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is outside {low}..{high}")
+        return value
+
+    return parse
+
+
+def parse_seed(text: str) -> int:
+    """A game seed: a whole number (decimal or ``0x`` hex) in ``0..2^32-1``."""
     try:
-        value = int(text, 0)
+        value = int(text, 0) if re.fullmatch(r"\s*(0[xX][0-9a-fA-F]+|-?[0-9]+)\s*", text) else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     if not 0 <= value <= 0xFFFFFFFF:
         raise argparse.ArgumentTypeError(f"seed {value} is outside 0..4294967295")
     return value
@@ -33,7 +53,7 @@ def _seed(text: str) -> int:
 
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--seed``, ``--size`` and ``--config FILE`` to a sub-command."""
-    parser.add_argument("--seed", type=_seed, default=None, help="game seed (0..2^32-1; default 1)")
+    parser.add_argument("--seed", type=parse_seed, default=None, help="game seed (0..2^32-1; default 1)")
     parser.add_argument("--size", type=parse_size, default=None, metavar="WxH", help="board size (default 20x30)")
     parser.add_argument(
         "--config",
@@ -45,15 +65,31 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> GameConfig:
-    """Build the `GameConfig` the options describe; exits with a message when invalid."""
+    """The `GameConfig` the options describe (not yet checked by the engine: see `game_from_args`)."""
     config = GameConfig()
     if args.config is not None:
         try:
             config = msgspec.json.decode(args.config.read_bytes(), type=GameConfig)
-        except (OSError, msgspec.DecodeError) as err:
-            raise SystemExit(f"taktik: cannot read config {args.config}: {err}") from None
+        except OSError as err:
+            raise CommandError(f"cannot read config {args.config}: {err.strerror or err}") from None
+        except msgspec.DecodeError as err:
+            raise CommandError(f"invalid config {args.config}: {err}") from None
     if args.seed is not None:
         config = msgspec.structs.replace(config, seed=args.seed)
     if args.size is not None:
         config = msgspec.structs.replace(config, width=args.size[0], height=args.size[1])
     return config
+
+
+def game_from_args(args: argparse.Namespace) -> tuple[GameConfig, GameState]:
+    """The config and its starting position; a config the engine refuses is a `CommandError`."""
+    config = config_from_args(args)
+    return config, start(config)
+
+
+def start(config: GameConfig) -> GameState:
+    """`new_game`, with the engine's reason for refusing a config as a `CommandError`."""
+    try:
+        return new_game(config)
+    except ValueError as err:
+        raise CommandError(f"invalid game: {err}", hint="see docs/engine.md for what a config may hold") from None

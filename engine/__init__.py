@@ -79,7 +79,7 @@ from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terr
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
-from .start import new_game
+from .start import game_terrain, new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
@@ -184,6 +184,7 @@ __all__ = [
     "encode_record",
     "encode_state",
     "encode_text",
+    "game_terrain",
     "generate_terrain",
     "home_side",
     "is_legal",

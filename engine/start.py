@@ -10,14 +10,14 @@ from .cards import CARDS, TACTICS, canonical_deck, card_of
 from .config import GameConfig
 from .deployment import auto_deploy, deployment_cells
 from .flow import decide_to_act, enter
-from .mapgen import generate_terrain
+from .mapgen import GeneratedTerrain, generate_terrain
 from .rng import DEFAULT_SEED, shuffle
 from .state import GameState, PlayerState, Rules, Unit
 from .tables import BASE_STORAGE_LIMIT, TERRAIN, UNITS
 from .types import Phase, Side, UnitType, unit_order
 from .victory import initial_control
 
-__all__ = ["new_game"]
+__all__ = ["game_terrain", "new_game"]
 
 FORCE_LIMITS = {UnitType.LIGHT_INFANTRY: (6, 8), UnitType.MECHANIZED: (3, 5), UnitType.SPECIAL: (1, 2)}
 FORCE_TOTALS = {Side.ATTACKER: 10, Side.DEFENDER: 15}
@@ -130,10 +130,34 @@ def _board(config: GameConfig, rng: int) -> tuple[Board, int]:
             if given is not None and given != actual:
                 raise ValueError(f"config {name} {given} does not match the terrain map's {name} {actual}")
         return board, rng
-    width = config.width or DEFAULT_WIDTH
-    height = config.height or DEFAULT_HEIGHT
-    generated, rng = generate_terrain(rng, width, height, config.terrain_params)
+    generated, rng = _generate(config, rng)
     return generated.board, rng
+
+
+def _generate(config: GameConfig, rng: int) -> tuple[GeneratedTerrain, int]:
+    width = DEFAULT_WIDTH if config.width is None else config.width
+    height = DEFAULT_HEIGHT if config.height is None else config.height
+    return generate_terrain(rng, width, height, config.terrain_params)
+
+
+def game_terrain(config: GameConfig) -> tuple[GeneratedTerrain, int]:
+    """The generated terrain the game ``config`` is played on, and the seed after it: ``(terrain, next seed)``.
+
+    Generated exactly as `new_game` does (after the deck shuffle and the tactic hands, rules
+    §1.4), so ``taktik map --seed 7`` shows the map of game seed 7. Raises ValueError for a
+    config that supplies its own terrain map, or whose size is outside the generator's range.
+
+    >>> terrain, _ = game_terrain(GameConfig(seed=7))
+    >>> terrain.board == new_game(GameConfig(seed=7)).board
+    True
+    """
+    if config.terrain is not None:
+        raise ValueError("this config supplies its own terrain map; nothing is generated")
+    rng = DEFAULT_SEED if config.seed is None else config.seed
+    _, rng = _draw_pile(config, rng)
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        _, rng = _tactic_hand(config, side, rng)
+    return _generate(config, rng)
 
 
 def _units(config: GameConfig, board: Board) -> tuple[Unit, ...]:

@@ -66,7 +66,7 @@ def test_replay_names_the_first_step_whose_hash_differs(tmp_path: Path) -> None:
     out.write_bytes(encode_record(msgspec.structs.replace(record, hashes=tuple(hashes))))
     result = taktik("replay", str(out))
     assert result.returncode == 1
-    assert "MISMATCH at step 5:" in result.stdout
+    assert "MISMATCH at step 5:" in result.stderr and "Traceback" not in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -83,9 +83,9 @@ def test_replay_reports_bad_records(tmp_path: Path, content: str, message: str) 
     path.write_text(content)
     result = taktik("replay", str(path))
     assert result.returncode != 0
-    assert message in result.stdout
+    assert message in result.stderr
 
 
 def test_replay_of_a_missing_file_fails_cleanly(tmp_path: Path) -> None:
     result = taktik("replay", str(tmp_path / "nope.json"))
-    assert result.returncode == 2 and "cannot read" in result.stdout
+    assert result.returncode == 2 and "cannot read" in result.stderr and "No such file" in result.stderr

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from cli import cmd_map
-from engine.mapgen import generate_terrain
+from engine import GameConfig, GeneratedTerrain, game_terrain, new_game
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -27,7 +27,7 @@ def run(*argv: str) -> int:
 def test_map_prints_every_row_under_column_letters(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("--seed", "7") == 0
     out = capsys.readouterr().out.splitlines()
-    board = generate_terrain(7, 20, 30)[0].board
+    board = generated(7, 20, 30)[0].board
     assert "   ABCDEFGHIJKLMNOPQRST" in out
     header = out.index("   ABCDEFGHIJKLMNOPQRST")
     assert out[header + 1 : header + 31] == [f"{y + 1:>2} {row}" for y, row in enumerate(board.rows)]
@@ -36,7 +36,7 @@ def test_map_prints_every_row_under_column_letters(capsys: pytest.CaptureFixture
 def test_map_prints_the_legend_and_statistics(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("--seed", "7", "--size", "24x16") == 0
     out = capsys.readouterr().out
-    terrain, after = generate_terrain(7, 24, 16)
+    terrain, after = generated(7, 24, 16)
     for char, name in cmd_map.LEGEND:
         assert f"{char} {name}" in out
     for entry in terrain.stats.terrain:
@@ -46,11 +46,21 @@ def test_map_prints_the_legend_and_statistics(capsys: pytest.CaptureFixture[str]
     assert f"next seed {after}" in out
 
 
+def generated(seed: int, width: int, height: int) -> tuple[GeneratedTerrain, int]:
+    return game_terrain(GameConfig(seed=seed, width=width, height=height))
+
+
+def test_the_map_of_a_seed_is_the_board_of_the_game_with_that_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--seed", "7") == 0
+    out = capsys.readouterr().out
+    assert all(row in out for row in new_game(GameConfig(seed=7)).board.rows)
+
+
 def test_map_defaults_to_seed_1_on_the_20x30_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert run() == 0
     out = capsys.readouterr().out
-    assert out.startswith("Map 20x30, seed 1\n")
-    assert generate_terrain(1, 20, 30)[0].board.rows[0] in out
+    assert out.startswith("Map 20x30 of game seed 1\n")
+    assert generated(1, 20, 30)[0].board.rows[0] in out
 
 
 def test_wide_maps_label_columns_past_z_with_two_letters(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +68,7 @@ def test_wide_maps_label_columns_past_z_with_two_letters(capsys: pytest.CaptureF
     out = capsys.readouterr().out.splitlines()
     first = out.index(" " * 2 + " " * 26 + "AAAA")
     assert out[first + 1] == " " * 2 + "ABCDEFGHIJKLMNOPQRSTUVWXYZABCD"
-    assert out[first + 2] == "1 " + generate_terrain(1, 30, 8)[0].board.rows[0]
+    assert out[first + 2] == "1 " + generated(1, 30, 8)[0].board.rows[0]
 
 
 def test_png_is_written_and_shows_terrain_roads_rivers_and_bridges(
@@ -67,7 +77,7 @@ def test_png_is_written_and_shows_terrain_roads_rivers_and_bridges(
     path = tmp_path / "map.png"
     assert run("--seed", "7", "--png", str(path)) == 0
     assert f"wrote {path}" in capsys.readouterr().out
-    board = generate_terrain(7, 20, 30)[0].board
+    board = generated(7, 20, 30)[0].board
     with Image.open(path) as image:
         assert image.format == "PNG"
         cell = image.width // board.width
@@ -122,12 +132,10 @@ def test_size_that_is_not_w_x_h_exits_with_a_message(size: str, capsys: pytest.C
 
 @pytest.mark.parametrize(("size", "message"), [("7x30", "width 7"), ("20x301", "height 301"), ("0x0", "width 0")])
 def test_size_out_of_range_exits_with_a_message(size: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        parse("--size", size)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err
-    assert message in err
-    assert "outside 8..300" in err
+    assert run("--size", size) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "outside 8..300" in captured.err
+    assert captured.out == ""
 
 
 def test_run_rejects_an_out_of_range_size_given_directly(capsys: pytest.CaptureFixture[str]) -> None:

@@ -39,7 +39,7 @@ from .actions import (
 from .board import Board, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
-from .codec import decode_action, decode_state, encode_action, encode_state, state_hash
+from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
@@ -173,6 +173,7 @@ __all__ = [
     "can_move_unit",
     "canonical_deck",
     "card_of",
+    "check_references",
     "decide_to_act",
     "decode_action",
     "decode_record",

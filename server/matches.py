@@ -27,6 +27,7 @@ from engine import (
     InvalidAction,
     ReplayMismatch,
     Side,
+    check_references,
     decode_action,
     encode_action,
     legal_actions,
@@ -233,7 +234,7 @@ class MatchService:
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
         try:
-            decode_action(payload, match.state)
+            check_references(action, match.state)
             state = reduce(match.state, action)
             digest = state_hash(state)
             # Computed now, before the commit: an engine failure here still changes nothing,

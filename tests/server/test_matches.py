@@ -19,6 +19,7 @@ from engine import (
     DrawCard,
     GameConfig,
     GameState,
+    MoveUnit,
     PlayBonus,
     RollDice,
     RoundLimit,
@@ -171,6 +172,22 @@ def test_refusals_change_nothing_and_tell_nobody(tmp_path: Path) -> None:
                 assert isinstance(outcome, Reject) and outcome.code == code and outcome.seq == 1
             assert (match.version, state_hash(match.state), len(watcher.outbox._queue)) == before
             assert logged(tmp_path) == []
+
+    arun(run())
+
+
+def test_an_action_naming_what_the_game_lacks_is_a_bad_message_naming_the_field(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            refused = [
+                (MoveUnit(unit_id="A99", to="A1"), "unknown unit 'A99' - at `$.unit_id`"),
+                (MoveUnit(unit_id=match.state.units[0].id, to="Z99"), "off the 20x30 board - at `$.to`"),
+            ]
+            for action, words in refused:
+                outcome = await matches.submit(match, Side.ATTACKER, act(match, 1, action))
+                assert isinstance(outcome, Reject) and outcome.code == "bad_message" and words in outcome.reason
+            assert match.version == 0 and logged(tmp_path) == []
 
     arun(run())
 

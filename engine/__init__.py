@@ -44,7 +44,6 @@ from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RULES_VERSION,
     CaptureAndHold,
     CombatRequires,
     CombatRule,
@@ -79,6 +78,7 @@ from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terr
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
+from .rules_version import RULES_EPOCH, RULES_VERSION
 from .start import new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
@@ -97,6 +97,7 @@ __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "RULES_EPOCH",
     "RULES_VERSION",
     "TACTICS",
     "TERRAIN",

@@ -21,7 +21,8 @@ from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
 from .creation import CreationError, NewMatch
 from .errors import ApiError, json_response, read_json
-from .match import Match
+from .match import Match, shown_status
+from .protocol import MatchStatus
 from .records import RecordView, StepView, load_record, state_at
 from .services import Services, services_of
 from .store import MatchRow
@@ -81,13 +82,13 @@ class Online(msgspec.Struct, frozen=True, kw_only=True):
 
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
-    status: str  # live | over | broken
+    status: MatchStatus  # live | over | broken | other_rules (read only: played under another rules version)
     mode: str  # human | hotseat | bot
     bot_side: Side | None
     bot: str | None  # the bot's policy in bot mode
     created_at: float  # seconds since the epoch
     updated_at: float
-    rules_version: int
+    rules_version: str  # the RULES_VERSION the match was played under
     version: int
     turn: int
     phase: str
@@ -119,7 +120,7 @@ def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
         online = Online(attacker=seats.count(Side.ATTACKER), defender=seats.count(Side.DEFENDER),
                         spectators=seats.count(None))
     return MatchSummary(
-        match_id=row.id, status=p.status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        match_id=row.id, status=shown_status(row), mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
         bot=row.bot_policy if row.bot_side else None,
         created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
         turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
@@ -188,7 +189,8 @@ async def create_match(request: Request) -> Response:
             raise ApiError(400, "bad_request", "give either config or from_record, not both")
         record = body.from_record
         if record.rules_version != RULES_VERSION:
-            raise ApiError(400, "bad_request", f"the record is for rules version {record.rules_version}")
+            raise ApiError(400, "bad_request", f"the record is for rules version {record.rules_version}; "
+                                               f"this server plays {RULES_VERSION}")
         step = len(record.actions) if body.step is None else body.step
         if step > len(record.actions):
             raise ApiError(400, "bad_request", f"step {step} is past the record's {len(record.actions)} actions")
@@ -210,6 +212,9 @@ async def fork_match(request: Request) -> Response:
     view = await load_record(services.db, match_id)
     if view is None:
         raise ApiError(404, "not_found", "no such match")
+    if view.status == "other_rules":
+        raise ApiError(409, "unavailable", f"the match was played under rules version {view.record.rules_version}; "
+                                           f"this server plays {RULES_VERSION}, so it cannot go on from there")
     if view.status != "over":
         raise ApiError(409, "match_live", "a match can be forked once it is over (its seed is secret until then)")
     record = view.record

@@ -114,20 +114,21 @@ _FORK = msgspec.json.Decoder(ForkMatch)
 
 def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
     p = row.progress
+    status = shown_status(row)
     online = Online()
     if match is not None:
         seats = [v.seat for v in match.viewers]
         online = Online(attacker=seats.count(Side.ATTACKER), defender=seats.count(Side.DEFENDER),
                         spectators=seats.count(None))
     return MatchSummary(
-        match_id=row.id, status=shown_status(row), mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        match_id=row.id, status=status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
         bot=row.bot_policy if row.bot_side else None,
         created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
         turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
         winner=Side(p.winner) if p.winner else None, victory_reason=p.victory_reason,
         seed_commitment=row.seed_commitment,
         parent=Parent(match_id=row.parent_id, step=row.parent_step or 0) if row.parent_id else None,
-        broken_reason=row.broken_reason, online=online,
+        broken_reason=row.broken_reason if status == "broken" else None, online=online,
     )
 
 

@@ -39,12 +39,11 @@ from .actions import (
 from .board import Board, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
-from .codec import decode_action, decode_state, encode_action, encode_state, state_hash
+from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RULES_VERSION,
     CaptureAndHold,
     CombatRequires,
     CombatRule,
@@ -79,6 +78,7 @@ from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terr
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
+from .rules_version import RULES_EPOCH, RULES_VERSION
 from .start import game_terrain, new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
@@ -97,6 +97,7 @@ __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "RULES_EPOCH",
     "RULES_VERSION",
     "TACTICS",
     "TERRAIN",
@@ -173,6 +174,7 @@ __all__ = [
     "can_move_unit",
     "canonical_deck",
     "card_of",
+    "check_references",
     "decide_to_act",
     "decode_action",
     "decode_record",

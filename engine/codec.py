@@ -23,7 +23,7 @@ from .cards import CARDS
 from .errors import InvalidAction
 from .state import GameState
 
-__all__ = ["decode_action", "decode_state", "encode_action", "encode_state", "state_hash"]
+__all__ = ["check_references", "decode_action", "decode_state", "encode_action", "encode_state", "state_hash"]
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _ACTION_DECODER = msgspec.json.Decoder(Action)
@@ -60,11 +60,16 @@ def decode_action(data: str | bytes | Mapping[str, Any], state: GameState | None
             raise InvalidAction(f"invalid action: expected a JSON object, got {type(data).__name__}")
     except msgspec.DecodeError as err:  # ValidationError is a DecodeError
         raise InvalidAction(f"invalid action: {err}") from None
-    _check_references(action, state)
+    check_references(action, state)
     return action
 
 
-def _check_references(action: Action, state: GameState | None) -> None:
+def check_references(action: Action, state: GameState | None = None) -> None:
+    """Check what an already-decoded action refers to, as `decode_action` does.
+
+    Raises `InvalidAction` naming the field for an unknown tactic card and, given ``state``,
+    a unit id that is not in that game or a cell off its board.
+    """
     if isinstance(action, PlayTactic) and (action.card_id not in CARDS or CARDS[action.card_id].kind != "tactic"):
         raise InvalidAction(f"invalid action: unknown tactic card {action.card_id!r} - at `$.card_id`")
     if state is None:

@@ -1,7 +1,8 @@
 """`GameConfig`: everything a game is built from, and the game-level constants.
 
 ``GameConfig(seed=7)`` is a complete default game. Every other field overrides one part of
-the setup (rules §1.5) and consumes no randomness when given.
+the setup (rules §1.5) and consumes no randomness when given. `RULES_VERSION` is derived
+from the rules data, this module's default config among them, in `engine.rules_version`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
-    "RULES_VERSION",
     "CaptureAndHold",
     "CombatRequires",
     "CombatRule",
@@ -39,8 +39,6 @@ __all__ = [
     "VictoryPoints",
 ]
 
-RULES_VERSION = 1
-"""Version of the rules this engine implements; stored in every game record."""
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
 MAX_GAME_LENGTH = 5000

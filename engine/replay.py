@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 import msgspec
+from msgspec.structs import force_setattr
 
 from .actions import Action
 from .codec import encode_action, state_hash
-from .config import RULES_VERSION, GameConfig
+from .config import GameConfig
 from .errors import IllegalAction, ReplayMismatch
 from .reducer import reduce
+from .rules_version import RULES_VERSION
 from .start import new_game
 from .state import GameState
 
@@ -18,21 +20,32 @@ __all__ = ["GameRecord", "decode_record", "encode_record", "record_game", "repla
 
 
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A whole game: its config, its actions and, optionally, the state hash after each action."""
+    """A whole game: its config, its actions and, optionally, the state hash after each action.
+
+    ``rules_version`` is always a string once built or decoded: records written before the
+    version was derived from the rules carry the integer ``1``, read as ``"1"``.
+    """
 
     config: GameConfig
     actions: tuple[Action, ...] = ()
     hashes: tuple[str, ...] | None = None  # hashes[i]: state_hash after actions[i]
-    rules_version: int = RULES_VERSION
+    rules_version: str | int = RULES_VERSION  # the `RULES_VERSION` the game was played under
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rules_version, int):
+            force_setattr(self, "rules_version", str(self.rules_version))
 
 
-def replay(record: GameRecord) -> Iterator[GameState]:
+def replay(record: GameRecord, *, across_versions: bool = False) -> Iterator[GameState]:
     """Yield every state of ``record``: ``new_game(config)``, then one per action.
 
-    Raises `ReplayMismatch` at the first stored hash that differs, and `IllegalAction`
-    (naming the step) when an action is not legal where the record plays it.
+    Raises ValueError for a record of another rules version, unless ``across_versions``:
+    then the record is replayed under this engine's rules anyway, and its stored hashes
+    (if any) tell whether every step still comes out the same. Raises `ReplayMismatch` at
+    the first stored hash that differs, and `IllegalAction` (naming the step) when an
+    action is not legal where the record plays it.
     """
-    if record.rules_version != RULES_VERSION:
+    if record.rules_version != RULES_VERSION and not across_versions:
         raise ValueError(f"record is for rules version {record.rules_version}; this engine plays {RULES_VERSION}")
     if record.hashes is not None and len(record.hashes) != len(record.actions):
         raise ValueError(f"record has {len(record.actions)} actions but {len(record.hashes)} hashes")
@@ -70,7 +83,7 @@ def encode_record(record: GameRecord) -> bytes:
     actions = b",\n".join(msgspec.json.encode(a) for a in record.actions)
     return (
         b'{"rules_version":'
-        + str(record.rules_version).encode()
+        + msgspec.json.encode(record.rules_version)
         + b',\n"config":'
         + msgspec.json.encode(record.config)
         + b',\n"actions":[\n'

@@ -1,15 +1,14 @@
 """HTTP API: create and fork matches (seat links), summaries, the lobby, records, replay steps.
 
-Bodies and answers are JSON described by the msgspec types below (docs/protocol.md). Errors
-are ``{"code": ..., "reason": ...}`` with a fitting HTTP status. Seat tokens appear only in
-the answer to the request that created the match.
+Bodies and answers are JSON described by the msgspec types below (docs/protocol.md). A
+refusal is an `ApiError` (server/errors.py), answered as ``{"code": ..., "reason": ...}``
+with a fitting HTTP status. Seat tokens appear only in the answer to the request that
+created the match.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
 import msgspec
@@ -21,8 +20,9 @@ from starlette.routing import Route
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
 from .creation import CreationError, NewMatch
-from .match import Match
-from .matches import MatchUnavailable
+from .errors import ApiError, json_response, read_json
+from .match import Match, shown_status
+from .protocol import MatchStatus
 from .records import RecordView, StepView, load_record, state_at
 from .services import Services, services_of
 from .store import MatchRow
@@ -33,7 +33,6 @@ __all__ = ["CreateMatch", "ForkMatch", "MatchCreated", "MatchSummary", "routes"]
 log = logging.getLogger("taktik.api")
 
 Step = Annotated[int, Meta(ge=0, le=10_000_000)]
-Handler = Callable[[Request], Awaitable[Response]]
 
 
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -83,13 +82,13 @@ class Online(msgspec.Struct, frozen=True, kw_only=True):
 
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
-    status: str  # live | over | broken
+    status: MatchStatus  # live | over | broken | other_rules (read only: played under another rules version)
     mode: str  # human | hotseat | bot
     bot_side: Side | None
     bot: str | None  # the bot's policy in bot mode
     created_at: float  # seconds since the epoch
     updated_at: float
-    rules_version: int
+    rules_version: str  # the RULES_VERSION the match was played under
     version: int
     turn: int
     phase: str
@@ -109,86 +108,48 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):
     summary: MatchSummary
 
 
-class ApiError(msgspec.Struct, frozen=True, kw_only=True):
-    code: str
-    reason: str
-
-
-_ENCODER = msgspec.json.Encoder()
 _CREATE = msgspec.json.Decoder(CreateMatch)
 _FORK = msgspec.json.Decoder(ForkMatch)
 
 
-class _Failure(Exception):
-    def __init__(self, status: int, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.status, self.code, self.reason = status, code, reason
-
-
-def _json(body: msgspec.Struct | list[MatchSummary], status: int = 200) -> Response:
-    return Response(_ENCODER.encode(body), status_code=status, media_type="application/json",
-                    headers={"Cache-Control": "no-store"})
-
-
-def _error(status: int, code: str, reason: str) -> Response:
-    return _json(ApiError(code=code, reason=reason), status)
-
-
 def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
     p = row.progress
+    status = shown_status(row)
     online = Online()
     if match is not None:
         seats = [v.seat for v in match.viewers]
         online = Online(attacker=seats.count(Side.ATTACKER), defender=seats.count(Side.DEFENDER),
                         spectators=seats.count(None))
     return MatchSummary(
-        match_id=row.id, status=p.status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        match_id=row.id, status=status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
         bot=row.bot_policy if row.bot_side else None,
         created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
         turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
         winner=Side(p.winner) if p.winner else None, victory_reason=p.victory_reason,
         seed_commitment=row.seed_commitment,
         parent=Parent(match_id=row.parent_id, step=row.parent_step or 0) if row.parent_id else None,
-        broken_reason=row.broken_reason, online=online,
+        broken_reason=row.broken_reason if status == "broken" else None, online=online,
     )
-
-
-async def _body(request: Request, services: Services) -> bytes:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        raise _Failure(415, "unsupported_media_type", "send the body as application/json")
-    limit = services.settings.limits.max_body_bytes
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _Failure(413, "too_large", f"the body may be at most {limit} bytes")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _Failure(413, "too_large", f"the body may be at most {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _match_id(request: Request) -> str:
     match_id = str(request.path_params["match_id"])
     if not MATCH_ID.fullmatch(match_id):
-        raise _Failure(404, "not_found", "no such match")
+        raise ApiError(404, "not_found", "no such match")
     return match_id
 
 
 def _admit(request: Request, services: Services) -> None:
     address = request.client.host if request.client else "unknown"
     if not services.create_limiter.take(address):
-        raise _Failure(429, "rate_limited", "too many new matches from this address; try again shortly")
+        raise ApiError(429, "rate_limited", "too many new matches from this address; try again shortly")
 
 
 async def _created(request: Request, services: Services, new: NewMatch) -> Response:
     try:
         created = await services.creator.create(new)
     except CreationError as err:
-        raise _Failure(400, "bad_request", str(err)) from None
+        raise ApiError(400, "bad_request", str(err)) from None
     match = created.match
     base = str(request.base_url).rstrip("/")
     seats = tuple(
@@ -196,7 +157,7 @@ async def _created(request: Request, services: Services, new: NewMatch) -> Respo
         for seat, token in sorted(created.tokens.items())
     )
     log.info("created match %s (%s)", match.id, match.row.mode)
-    return _json(MatchCreated(match_id=match.id, seats=seats,
+    return json_response(MatchCreated(match_id=match.id, seats=seats,
                               spectator=Link(path=f"/watch/{match.id}", url=f"{base}/watch/{match.id}"),
                               summary=_summary(match.row, match)), 201)
 
@@ -206,9 +167,9 @@ def _policy(name: str | None, services: Services) -> str:
     policies = services.settings.bots.policies
     name = name or services.settings.default_bot
     if name is None:
-        raise _Failure(400, "bad_request", "this server seats no bots")
+        raise ApiError(400, "bad_request", "this server seats no bots")
     if name not in policies:
-        raise _Failure(400, "bad_request", f"unknown bot {name!r}; choose one of {', '.join(policies)}")
+        raise ApiError(400, "bad_request", f"unknown bot {name!r}; choose one of {', '.join(policies)}")
     return name
 
 
@@ -221,28 +182,25 @@ def _mode(opponent: str, bot_side: Side, hotseat: bool) -> tuple[Literal["human"
 async def create_match(request: Request) -> Response:
     services = services_of(request)
     _admit(request, services)
-    data = await _body(request, services)
-    try:
-        body = _CREATE.decode(data or b"{}")
-    except msgspec.DecodeError as err:
-        raise _Failure(400, "bad_request", str(err)) from None
+    body = await read_json(request, _CREATE, services.settings.limits.max_body_bytes, empty=b"{}")
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
     policy = _policy(body.bot, services)
     if body.from_record is not None:
         if body.config is not None:
-            raise _Failure(400, "bad_request", "give either config or from_record, not both")
+            raise ApiError(400, "bad_request", "give either config or from_record, not both")
         record = body.from_record
         if record.rules_version != RULES_VERSION:
-            raise _Failure(400, "bad_request", f"the record is for rules version {record.rules_version}")
+            raise ApiError(400, "bad_request", f"the record is for rules version {record.rules_version}; "
+                                               f"this server plays {RULES_VERSION}")
         step = len(record.actions) if body.step is None else body.step
         if step > len(record.actions):
-            raise _Failure(400, "bad_request", f"step {step} is past the record's {len(record.actions)} actions")
+            raise ApiError(400, "bad_request", f"step {step} is past the record's {len(record.actions)} actions")
         config = record.config if record.config.seed is not None else msgspec.structs.replace(record.config, seed=1)
         new = NewMatch(config=config, mode=mode, bot_side=bot_side, bot_policy=policy,
                        prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None)
     else:
         if body.step is not None:
-            raise _Failure(400, "bad_request", "step only goes with from_record")
+            raise ApiError(400, "bad_request", "step only goes with from_record")
         new = NewMatch(config=body.config or GameConfig(), mode=mode, bot_side=bot_side, bot_policy=policy)
     return await _created(request, services, new)
 
@@ -251,20 +209,19 @@ async def fork_match(request: Request) -> Response:
     services = services_of(request)
     _admit(request, services)
     match_id = _match_id(request)
-    data = await _body(request, services)
-    try:
-        body = _FORK.decode(data or b"{}")
-    except msgspec.DecodeError as err:
-        raise _Failure(400, "bad_request", str(err)) from None
+    body = await read_json(request, _FORK, services.settings.limits.max_body_bytes, empty=b"{}")
     view = await load_record(services.db, match_id)
     if view is None:
-        raise _Failure(404, "not_found", "no such match")
+        raise ApiError(404, "not_found", "no such match")
+    if view.status == "other_rules":
+        raise ApiError(409, "unavailable", f"the match was played under rules version {view.record.rules_version}; "
+                                           f"this server plays {RULES_VERSION}, so it cannot go on from there")
     if view.status != "over":
-        raise _Failure(409, "match_live", "a match can be forked once it is over (its seed is secret until then)")
+        raise ApiError(409, "match_live", "a match can be forked once it is over (its seed is secret until then)")
     record = view.record
     step = len(record.actions) if body.step is None else body.step
     if step > len(record.actions):
-        raise _Failure(400, "bad_request", f"step {step} is past the match's {len(record.actions)} actions")
+        raise ApiError(400, "bad_request", f"step {step} is past the match's {len(record.actions)} actions")
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
     new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=_policy(body.bot, services),
                    prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
@@ -287,7 +244,7 @@ async def list_bots(request: Request) -> Response:
     services = services_of(request)
     roster = services.settings.bots
     bots = tuple(BotInfo(name=name, about=roster.describe(name)) for name in roster.policies)
-    return _json(BotList(default=services.settings.default_bot, bots=bots))
+    return json_response(BotList(default=services.settings.default_bot, bots=bots))
 
 
 async def list_matches(request: Request) -> Response:
@@ -295,7 +252,7 @@ async def list_matches(request: Request) -> Response:
     text = request.query_params.get("limit", "20")
     limit = int(text) if text.isdigit() else 20
     rows = await services.db.recent(max(1, min(limit, 100)))
-    return _json([_summary(row, services.matches.loaded(row.id)) for row in rows])
+    return json_response([_summary(row, services.matches.loaded(row.id)) for row in rows])
 
 
 async def match_summary(request: Request) -> Response:
@@ -303,16 +260,16 @@ async def match_summary(request: Request) -> Response:
     match_id = _match_id(request)
     row = await services.db.match_row(match_id)
     if row is None:
-        raise _Failure(404, "not_found", "no such match")
-    return _json(_summary(row, services.matches.loaded(match_id)))
+        raise ApiError(404, "not_found", "no such match")
+    return json_response(_summary(row, services.matches.loaded(match_id)))
 
 
 async def match_record(request: Request) -> Response:
     services = services_of(request)
     view: RecordView | None = await load_record(services.db, _match_id(request))
     if view is None:
-        raise _Failure(404, "not_found", "no such match")
-    return _json(view)
+        raise ApiError(404, "not_found", "no such match")
+    return json_response(view)
 
 
 async def match_step(request: Request) -> Response:
@@ -320,40 +277,23 @@ async def match_step(request: Request) -> Response:
     match_id = _match_id(request)
     step = str(request.path_params["step"])
     if not step.isdigit() or len(step) > 8:
-        raise _Failure(400, "bad_request", "step must be a whole number")
+        raise ApiError(400, "bad_request", "step must be a whole number")
     async with services.replay_slots:
         try:
             found: StepView | None = await state_at(services.db, match_id, int(step))
         except ValueError as err:
-            raise _Failure(409, "unavailable", str(err)) from None
+            raise ApiError(409, "unavailable", str(err)) from None
     if found is None:
-        raise _Failure(404, "not_found", "no such match or step")
-    return _json(found)
-
-
-def _guarded(handler: Handler) -> Handler:
-    async def endpoint(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except _Failure as failure:
-            return _error(failure.status, failure.code, failure.reason)
-        except MatchUnavailable as err:
-            return _error(409, "unavailable", str(err))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("%s %s failed", request.method, request.url.path)
-            return _error(500, "internal_error", "the server failed on this request")
-
-    return endpoint
+        raise ApiError(404, "not_found", "no such match or step")
+    return json_response(found)
 
 
 routes = [
-    Route("/api/bots", _guarded(list_bots), methods=["GET"]),
-    Route("/api/matches", _guarded(create_match), methods=["POST"]),
-    Route("/api/matches", _guarded(list_matches), methods=["GET"]),
-    Route("/api/matches/{match_id}", _guarded(match_summary), methods=["GET"]),
-    Route("/api/matches/{match_id}/record", _guarded(match_record), methods=["GET"]),
-    Route("/api/matches/{match_id}/steps/{step}", _guarded(match_step), methods=["GET"]),
-    Route("/api/matches/{match_id}/fork", _guarded(fork_match), methods=["POST"]),
+    Route("/api/bots", list_bots, methods=["GET"]),
+    Route("/api/matches", create_match, methods=["POST"]),
+    Route("/api/matches", list_matches, methods=["GET"]),
+    Route("/api/matches/{match_id}", match_summary, methods=["GET"]),
+    Route("/api/matches/{match_id}/record", match_record, methods=["GET"]),
+    Route("/api/matches/{match_id}/steps/{step}", match_step, methods=["GET"]),
+    Route("/api/matches/{match_id}/fork", fork_match, methods=["POST"]),
 ]

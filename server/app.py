@@ -12,8 +12,9 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import api, replays, ws
+from . import api, catalogue, replays, ws
 from .database import Database
+from .errors import EXCEPTION_HANDLERS
 from .services import AppState, Services
 from .settings import Settings
 
@@ -62,9 +63,10 @@ def create_app(settings: Settings, db: Database | None = None) -> Starlette:
         Route("/watch/{match_id}", page),
         Route("/replay/{match_id}", page),
         *api.routes,
+        *catalogue.ROUTES,
         *replays.ROUTES,
         WebSocketRoute("/ws/matches/{match_id}", ws.match_socket),
         Mount("/static", StaticFiles(directory=WEB_STATIC, check_dir=False), name="static"),
         Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)

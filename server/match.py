@@ -14,10 +14,11 @@ import hashlib
 import hmac
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from engine import (
     MAX_ATTACKS_PER_TURN,
+    RULES_VERSION,
     Action,
     GameConfig,
     GameState,
@@ -33,7 +34,7 @@ from .outbox import Outbox
 from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
 from .store import ActionRow, MatchRow, Progress
 
-__all__ = ["Match", "Viewer", "hash_token", "progress_of"]
+__all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
 
 
 class Viewer(Protocol):
@@ -64,6 +65,13 @@ def progress_of(state: GameState, version: int, status: MatchStatus) -> Progress
     )
 
 
+def shown_status(row: MatchRow) -> MatchStatus:
+    """The status a stored match is shown with: ``other_rules`` when this engine plays other rules."""
+    if row.rules_version != RULES_VERSION:
+        return "other_rules"
+    return cast(MatchStatus, row.progress.status)
+
+
 @dataclass(eq=False)
 class Match:
     """A loaded match. ``version`` is the number of accepted actions."""
@@ -75,7 +83,7 @@ class Match:
     actions: list[Action]
     hashes: list[str]
     status: MatchStatus = "live"
-    broken_reason: str | None = None
+    read_only_reason: str | None = None  # why a broken or other-rules match is read-only
     seqs: dict[tuple[Side, int], tuple[int, str]] = field(default_factory=dict)  # -> (ply, action JSON)
     last_seq: dict[Side, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -138,9 +146,16 @@ class Match:
         self.touched = time.monotonic()
 
     def mark_broken(self, reason: str) -> None:
-        """Serve this match read-only from now on."""
-        self.status = "broken"
-        self.broken_reason = reason
+        """Serve this match read-only from now on: its log no longer replays."""
+        self._read_only("broken", reason)
+
+    def mark_other_rules(self, reason: str) -> None:
+        """Serve this match read-only: it was played under rules this engine does not play."""
+        self._read_only("other_rules", reason)
+
+    def _read_only(self, status: MatchStatus, reason: str) -> None:
+        self.status = status
+        self.read_only_reason = reason
         self._texts.clear()
         self._legal = None
 
@@ -182,5 +197,5 @@ class Match:
             events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=MAX_ATTACKS_PER_TURN,
-            broken_reason=self.broken_reason,
+            broken_reason=self.read_only_reason,
         )

@@ -27,6 +27,7 @@ from engine import (
     InvalidAction,
     ReplayMismatch,
     Side,
+    check_references,
     decode_action,
     encode_action,
     legal_actions,
@@ -52,24 +53,27 @@ Outcome = Ack | Reject
 
 
 class MatchUnavailable(Exception):
-    """The match exists but not even its starting position can be built (it is broken)."""
+    """The match exists but not even its starting position can be built."""
 
 
 def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Match:
     """Replay a stored match, checking every stored hash (run this off the event loop).
 
-    A log that stops replaying leaves the match broken at its last good position.
-    Raises `MatchUnavailable` when the starting position itself cannot be built.
+    A log that stops replaying leaves the match broken at its last good position. A match
+    stored under another `RULES_VERSION` is replayed as far as this engine agrees with its
+    log and served read-only with status ``other_rules``, never as broken. Raises
+    `MatchUnavailable` when the starting position itself cannot be built.
     """
+    other_rules = row.rules_version != RULES_VERSION
     try:
-        if row.rules_version != RULES_VERSION:
-            raise ValueError(f"the match was played under rules version {row.rules_version}, not {RULES_VERSION}")
         config = msgspec.json.decode(row.config, type=GameConfig)
         state = new_game(config)
     except Exception as err:
-        raise MatchUnavailable(f"cannot build the starting position: {err}") from None
+        versions = f" ({_versions(row)})" if other_rules else ""
+        raise MatchUnavailable(f"cannot build the starting position: {err}{versions}") from None
     match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
                   actions=[], hashes=[])
+    problem: str | None = None
     for expected_ply, logged in enumerate(rows):
         try:
             if logged.ply != expected_ply:
@@ -82,12 +86,21 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
             if actual != logged.state_hash:
                 raise ReplayMismatch(expected_ply, logged.state_hash, actual, logged.action)
         except Exception as err:
-            match.mark_broken(f"step {expected_ply}: {err}")
+            problem = f"step {expected_ply}: {err}"
             break
         match.advance(state, action, logged)
-    if match.status == "live" and row.progress.status == "broken":
+    if other_rules:
+        shown = "" if problem is None else f"; shown at step {match.version} of {len(rows)}, where the rules part ways"
+        match.mark_other_rules(f"{_versions(row)}: read only{shown}")
+    elif problem is not None:
+        match.mark_broken(problem)
+    elif match.status == "live" and row.progress.status == "broken":
         match.mark_broken(row.broken_reason or "marked broken")
     return match
+
+
+def _versions(row: MatchRow) -> str:
+    return f"played under rules version {row.rules_version}; this server plays {RULES_VERSION}"
 
 
 class MatchService:
@@ -156,13 +169,13 @@ class MatchService:
             match = await asyncio.to_thread(rebuild, row, seats, rows)
         except MatchUnavailable as err:
             self._unavailable[match_id] = str(err)
-            if row.progress.status != "broken":
+            if row.progress.status != "broken" and row.rules_version == RULES_VERSION:
                 log.error("match %s is broken: %s", match_id, err)
                 await self.db.mark_broken(match_id, str(err))
             raise
         if match.status == "broken" and row.progress.status != "broken":
-            log.error("match %s is broken: %s", match_id, match.broken_reason)
-            await self.db.mark_broken(match_id, match.broken_reason or "broken")
+            log.error("match %s is broken: %s", match_id, match.read_only_reason)
+            await self.db.mark_broken(match_id, match.read_only_reason or "broken")
         return match
 
     # -- viewers ---------------------------------------------------------------------
@@ -218,7 +231,9 @@ class MatchService:
     def _check(self, match: Match, seat: Side, seq: int | None, version: int,
                seq_used: bool) -> tuple[ErrorCode, str] | None:
         if match.status == "broken":
-            return "forbidden", f"this match is broken and read-only ({match.broken_reason})"
+            return "forbidden", f"this match is broken and read-only ({match.read_only_reason})"
+        if match.status == "other_rules":
+            return "forbidden", f"this match was {_versions(match.row)}, so it is read-only"
         if match.status == "over":
             return "game_over", "the game is over"
         if version != match.version:
@@ -233,7 +248,7 @@ class MatchService:
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
         try:
-            decode_action(payload, match.state)
+            check_references(action, match.state)
             state = reduce(match.state, action)
             digest = state_hash(state)
             # Computed now, before the commit: an engine failure here still changes nothing,

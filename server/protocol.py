@@ -36,7 +36,7 @@ __all__ = [
 ErrorCode = Literal[
     "bad_message",  # not JSON, wrong shape, unknown type, a reused sequence number
     "unauthenticated",  # no `hello` yet, or a wrong seat token
-    "forbidden",  # a spectator acting; a broken (read-only) match
+    "forbidden",  # a spectator acting; a read-only match (broken, or played under other rules)
     "not_your_turn",  # the other seat must decide now
     "stale_version",  # the action was based on an older version of the match
     "illegal_action",  # the engine refused the action
@@ -46,7 +46,9 @@ ErrorCode = Literal[
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 
-MatchStatus = Literal["live", "over", "broken"]
+MatchStatus = Literal["live", "over", "broken", "other_rules"]
+"""``broken``: its log no longer replays; ``other_rules``: stored under another `RULES_VERSION`.
+Both are served read-only."""
 
 MAX_VERSION = 10_000_000
 MAX_SEQ = 2**53 - 1  # the largest integer a JavaScript number holds exactly
@@ -99,7 +101,7 @@ class Welcome(_Server, frozen=True, kw_only=True, tag="welcome"):
     mode: str  # human | hotseat | bot
     bot_side: Side | None
     seed_commitment: str  # sha256 hex of "<seed>:<salt>" (docs/protocol.md)
-    rules_version: int
+    rules_version: str  # the RULES_VERSION the match was played under
     server_version: str
     max_message_bytes: int
 

@@ -29,7 +29,8 @@ from engine import (
 )
 
 from .database import Database
-from .protocol import EventText
+from .match import shown_status
+from .protocol import EventText, MatchStatus
 from .store import ActionRow, MatchRow
 
 __all__ = ["RecordView", "StepView", "load_record", "state_at"]
@@ -39,7 +40,7 @@ class RecordView(msgspec.Struct, frozen=True, kw_only=True):
     """``GET /api/matches/{id}/record``: ``record`` is a `taktik replay` file once the game is over."""
 
     match_id: str
-    status: str
+    status: MatchStatus
     seed_commitment: str
     seed: int | None  # revealed once the game is over
     salt: str | None  # likewise; sha256(f"{seed}:{salt}") == seed_commitment
@@ -50,7 +51,7 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
     """``GET /api/matches/{id}/steps/{step}``: the position after ``step`` actions."""
 
     match_id: str
-    status: str
+    status: MatchStatus
     step: int
     steps: int  # actions in the log
     action: Action | None  # the action that led here (None at step 0)
@@ -88,7 +89,7 @@ def _record_view(row: MatchRow, rows: list[ActionRow]) -> RecordView:
         hashes=tuple(r.state_hash for r in rows) if over else None,
         rules_version=row.rules_version,
     )
-    return RecordView(match_id=row.id, status=row.progress.status, seed_commitment=row.seed_commitment,
+    return RecordView(match_id=row.id, status=shown_status(row), seed_commitment=row.seed_commitment,
                       seed=config.seed if over else None, salt=row.salt if over else None, record=record)
 
 
@@ -103,7 +104,7 @@ def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
     complete = row.progress.status == "over"
     shown = state if complete else player_view(state, None)
     return StepView(
-        match_id=row.id, status=row.progress.status, step=step, steps=len(rows), action=action,
+        match_id=row.id, status=shown_status(row), step=step, steps=len(rows), action=action,
         to_act=state.to_act, complete=complete, state=shown,
         events=tuple(EventText(event=e, text=describe_event(e)) for e in shown.events),
     )

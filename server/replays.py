@@ -1,7 +1,5 @@
-"""Replay support for the browser client: card data, unit data and posted record files.
+"""Replaying posted records for the browser client.
 
-``GET /api/cards``   every card (tactic, bonus, malus) with its name, kind and text.
-``GET /api/units``   full-strength HP per unit type, so the board can mark damaged units.
 ``POST /api/replays`` replays a posted `GameRecord` (or a saved ``/record`` answer) and
 returns a page of steps (the view at each step, the action that led there, its events in
 words) plus the verification of the whole record against its stored hashes.
@@ -13,8 +11,7 @@ worker thread under the server's replay slots.
 from __future__ import annotations
 
 import asyncio
-from functools import cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
@@ -23,9 +20,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from engine import (
-    CARDS,
     RULES_VERSION,
-    UNITS,
     Action,
     GameRecord,
     GameState,
@@ -37,10 +32,11 @@ from engine import (
     state_hash,
 )
 
+from .errors import ApiError, json_response, read_json
 from .protocol import EventText
 from .services import services_of
 
-__all__ = ["ROUTES", "CardInfo", "ReplayPage", "ReplayRequest", "Verification", "replay_page"]
+__all__ = ["ROUTES", "ReplayPage", "ReplayRequest", "Verification", "replay_page"]
 
 MAX_PAGE = 1000
 Perspective = Literal["spectator", "ATTACKER", "DEFENDER", "full"]
@@ -85,37 +81,7 @@ class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
     steps: tuple[ReplayStep, ...]
 
 
-class CardInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """What a player needs to read a card."""
-
-    id: str
-    name: str
-    kind: str  # bonus | malus | tactic
-    card_class: str = msgspec.field(name="class")
-    category: str
-    text: str
-    timing: str
-    cancel_power: str
-    window: str | None
-    side: str | None
-
-
-class _Error(msgspec.Struct, frozen=True, kw_only=True):
-    code: str
-    reason: str
-
-
-_ENCODER = msgspec.json.Encoder()
 _REQUEST = msgspec.json.Decoder(ReplayRequest)
-
-
-def _json(body: Any, status: int = 200, cache_control: str = "no-store") -> Response:
-    return Response(_ENCODER.encode(body), status_code=status, media_type="application/json",
-                    headers={"Cache-Control": cache_control})
-
-
-def _error(status: int, code: str, reason: str) -> Response:
-    return _json(_Error(code=code, reason=reason), status)
 
 
 def _shown(state: GameState, view: Perspective) -> GameState:
@@ -167,65 +133,17 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
                       steps=tuple(kept))
 
 
-async def _read_body(request: Request, limit: int) -> bytes | Response:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        return _error(415, "unsupported_media_type", "send the body as application/json")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return _error(413, "too_large", f"the body may be at most {limit} bytes")
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 async def replays(request: Request) -> Response:
     services = services_of(request)
-    body = await _read_body(request, services.settings.limits.max_body_bytes)
-    if isinstance(body, Response):
-        return body
-    try:
-        wanted = _REQUEST.decode(body)
-    except msgspec.DecodeError as err:
-        return _error(400, "bad_request", str(err))
+    wanted = await read_json(request, _REQUEST, services.settings.limits.max_body_bytes)
     async with services.replay_slots:
         try:
             page = await asyncio.to_thread(replay_page, wanted)
         except ValueError as err:  # rules version, hash count, or a config new_game refuses
-            return _error(400, "bad_request", str(err))
-    return _json(page)
-
-
-@cache
-def _cards_json() -> bytes:
-    cards = [
-        CardInfo(id=c.id, name=c.name, kind=c.kind, card_class=c.card_class, category=c.category, text=c.text,
-                 timing=c.timing, cancel_power=c.cancel_power,
-                 window=c.window.value if c.window is not None else None, side=c.side)
-        for c in CARDS.values()
-    ]
-    return _ENCODER.encode(cards)
-
-
-@cache
-def _units_json() -> bytes:
-    stats = {kind.value: {"hp": row.hp, "movement_mp": row.movement_mp, "range": row.range, "damage": row.damage,
-                          "vp": row.vp, "tags": list(row.tags)} for kind, row in UNITS.items()}
-    return _ENCODER.encode(stats)
-
-
-async def cards(request: Request) -> Response:
-    return Response(_cards_json(), media_type="application/json", headers={"Cache-Control": "no-cache"})
-
-
-async def units(request: Request) -> Response:
-    return Response(_units_json(), media_type="application/json", headers={"Cache-Control": "no-cache"})
+            raise ApiError(400, "bad_request", str(err)) from None
+    return json_response(page)
 
 
 ROUTES: list[Route] = [
-    Route("/api/cards", cards, methods=["GET"]),
-    Route("/api/units", units, methods=["GET"]),
     Route("/api/replays", replays, methods=["POST"]),
 ]

@@ -22,14 +22,15 @@ from typing import IO, Any
 
 __all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string)."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
+_MATCHES = """
+CREATE TABLE IF NOT EXISTS {name} (
     id TEXT PRIMARY KEY,
     created_at REAL NOT NULL,
     updated_at REAL NOT NULL,
-    rules_version INTEGER NOT NULL,
+    rules_version TEXT NOT NULL,
     config TEXT NOT NULL,
     salt TEXT NOT NULL,
     seed_commitment TEXT NOT NULL,
@@ -48,6 +49,9 @@ CREATE TABLE IF NOT EXISTS matches (
     victory_reason TEXT,
     broken_reason TEXT
 );
+"""
+
+_SCHEMA = _MATCHES.format(name="matches") + """
 CREATE INDEX IF NOT EXISTS matches_by_created ON matches (created_at);
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches (id),
@@ -102,7 +106,7 @@ class MatchRow:
     id: str
     created_at: float
     updated_at: float
-    rules_version: int
+    rules_version: str  # the engine's RULES_VERSION when the match was created
     config: str
     salt: str
     seed_commitment: str
@@ -157,8 +161,10 @@ class Store:
             db.execute("PRAGMA busy_timeout=5000")
             db.execute("PRAGMA foreign_keys=ON")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, SCHEMA_VERSION):
+            if version not in (0, 1, SCHEMA_VERSION):
                 raise RuntimeError(f"data in {data_dir} has schema {version}; this server knows {SCHEMA_VERSION}")
+            if version == 1:
+                _migrate_from_1(db)
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             if background_checkpoints:
@@ -334,6 +340,23 @@ class _Transaction:
             self._db.execute("COMMIT")
         else:
             self._db.execute("ROLLBACK")
+
+
+def _migrate_from_1(db: sqlite3.Connection) -> None:
+    """Schema 1 kept ``rules_version`` as an INTEGER column, where a text like "1.25" would turn
+    into a number: rebuild the table with a TEXT column (SQLite's way of changing a column's
+    type), the old integer 1 becoming "1". All or nothing."""
+    db.execute("PRAGMA foreign_keys=OFF")  # seats and actions point at the table being swapped
+    try:
+        with _Transaction(db):
+            db.execute(_MATCHES.format(name="matches_v2"))
+            columns = _MATCH_COLUMNS.replace("rules_version", "CAST(rules_version AS TEXT)")
+            db.execute(f"INSERT INTO matches_v2 ({_MATCH_COLUMNS}) SELECT {columns} FROM matches")
+            db.execute("DROP TABLE matches")
+            db.execute("ALTER TABLE matches_v2 RENAME TO matches")
+            db.execute("PRAGMA user_version=2")
+    finally:
+        db.execute("PRAGMA foreign_keys=ON")
 
 
 def _match_row(r: Sequence[Any]) -> MatchRow:

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import GameRecord, GameState, Side, player_view, replay
+from engine import RULES_VERSION, GameRecord, GameState, Side, player_view, replay
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 from .test_ws import play_out
@@ -149,6 +149,9 @@ def test_a_posted_record_prefix_becomes_a_new_match_and_a_tampered_one_is_refuse
     assert status == 400 and "step 0" in answer["reason"]
     status, answer = http_json(server, "POST", "/api/matches", {"from_record": body["record"], "step": 10**6})
     assert status == 400
+    older = body["record"] | {"rules_version": 1}  # written before the version was derived from the rules
+    status, answer = http_json(server, "POST", "/api/matches", {"from_record": older, "step": 5})
+    assert status == 400 and f"rules version 1; this server plays {RULES_VERSION}" in answer["reason"]
 
 
 def test_replay_steps_show_spectator_views_while_live_and_everything_after(server: LiveServer) -> None:

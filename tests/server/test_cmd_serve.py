@@ -1,4 +1,5 @@
-"""`taktik serve` as a process: kill -9 and restart, clean stops, one server per data dir, broken logs."""
+"""`taktik serve` as a process: kill -9 and restart, clean stops, one server per data dir, broken logs,
+matches stored under other rules."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+from engine import RULES_VERSION
 
 from .conftest import FAST_LIMITS, REPO, LiveServer, Peer, arun, create_match, http_json, tokens_of
 from .test_ws import closes_with, play_out
@@ -125,3 +129,55 @@ def test_a_match_whose_log_no_longer_replays_is_served_read_only_and_the_rest_wo
     finally:
         assert second.stop() == 0
     assert "is broken" in second.log_text()
+
+
+def test_a_match_stored_under_other_rules_is_served_read_only_and_labelled_so_never_broken(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = LiveServer(data, FAST_LIMITS).start()
+    older, current = create_match(first), create_match(first)
+
+    async def play_some(live: LiveServer, created: dict[str, Any], steps: int) -> None:
+        seats = {s: await Peer.seated(live, created["match_id"], t) for s, t in tokens_of(created).items()}
+        await play_out(seats, [], random.Random(3), steps=steps)
+
+    arun(play_some(first, older, 4))
+    assert first.stop() == 0
+    with sqlite3.connect(data / "taktik.sqlite3") as db:  # as a server of other rules would have stored it
+        db.execute("UPDATE matches SET rules_version='0.0ldrul3s' WHERE id=?", (older["match_id"],))
+    db.close()
+    both = f"rules version 0.0ldrul3s; this server plays {RULES_VERSION}"
+
+    second = LiveServer(data, FAST_LIMITS).start()
+    try:
+        status, summary = http_json(second, "GET", f"/api/matches/{older['match_id']}")
+        assert status == 200 and summary["status"] == "other_rules" and summary["rules_version"] == "0.0ldrul3s"
+        assert summary["broken_reason"] is None and summary["version"] == 4
+        status, lobby = http_json(second, "GET", "/api/matches")
+        assert {m["match_id"]: m["status"] for m in lobby} == {older["match_id"]: "other_rules",
+                                                              current["match_id"]: "live"}
+
+        async def visit() -> None:
+            peer = await Peer.open(second, str(older["match_id"]))
+            await peer.send({"type": "hello", "token": tokens_of(older)["ATTACKER"]})
+            welcome = await peer.expect("welcome")
+            assert welcome["rules_version"] == "0.0ldrul3s"
+            state = await peer.expect("state")
+            assert state["status"] == "other_rules" and state["version"] == 4 and state["legal_actions"] == []
+            assert state["to_act"] is None and both in state["broken_reason"] and "read only" in state["broken_reason"]
+            seq = await peer.act({"type": "NEXT_PHASE"}, version=4)
+            reply = await peer.reply(seq)
+            assert reply["code"] == "forbidden" and both in reply["reason"]
+            await play_some(second, current, 3)  # the server and every other match carry on
+
+        arun(visit())
+        status, record = http_json(second, "GET", f"/api/matches/{older['match_id']}/record")
+        assert status == 200 and record["status"] == "other_rules"
+        assert record["record"]["rules_version"] == "0.0ldrul3s" and len(record["record"]["actions"]) == 4
+        status, answer = http_json(second, "POST", f"/api/matches/{older['match_id']}/fork", {})
+        assert status == 409 and answer["code"] == "unavailable" and both in answer["reason"]
+    finally:
+        assert second.stop() == 0
+    assert "is broken" not in second.log_text()
+    with sqlite3.connect(data / "taktik.sqlite3") as db:
+        assert db.execute("SELECT status FROM matches WHERE id=?", (older["match_id"],)).fetchone() == ("live",)
+    db.close()

@@ -16,9 +16,11 @@ import pytest
 
 import server.matches
 from engine import (
+    RULES_VERSION,
     DrawCard,
     GameConfig,
     GameState,
+    MoveUnit,
     PlayBonus,
     RollDice,
     RoundLimit,
@@ -175,6 +177,22 @@ def test_refusals_change_nothing_and_tell_nobody(tmp_path: Path) -> None:
     arun(run())
 
 
+def test_an_action_naming_what_the_game_lacks_is_a_bad_message_naming_the_field(tmp_path: Path) -> None:
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            refused = [
+                (MoveUnit(unit_id="A99", to="A1"), "unknown unit 'A99' - at `$.unit_id`"),
+                (MoveUnit(unit_id=match.state.units[0].id, to="Z99"), "off the 20x30 board - at `$.to`"),
+            ]
+            for action, words in refused:
+                outcome = await matches.submit(match, Side.ATTACKER, act(match, 1, action))
+                assert isinstance(outcome, Reject) and outcome.code == "bad_message" and words in outcome.reason
+            assert match.version == 0 and logged(tmp_path) == []
+
+    arun(run())
+
+
 def test_a_failed_commit_is_an_internal_error_and_the_match_stays_playable(tmp_path: Path) -> None:
     async def run() -> None:
         async with service(tmp_path) as (matches, creator, db):
@@ -303,7 +321,7 @@ def test_a_log_that_no_longer_replays_leaves_the_match_broken_and_read_only(tmp_
             db.close()
             broken = await matches.get(match.id)
             assert broken is not None and broken.status == "broken" and broken.version == 2
-            assert broken.broken_reason is not None and "step 2" in broken.broken_reason
+            assert broken.read_only_reason is not None and "step 2" in broken.read_only_reason
             outcome = await matches.submit(broken, Side.ATTACKER, Act(version=2, seq=9, action=DrawCard()))
             assert isinstance(outcome, Reject) and outcome.code == "forbidden"
             return match.id
@@ -362,3 +380,50 @@ def test_states_carry_the_move_and_attack_limits_card_effects_change(tmp_path: P
             assert watcher.states()[-1]["move_limit"] == 6
 
     arun(run())
+
+
+def test_a_match_of_other_rules_is_read_only_at_the_last_step_these_rules_agree_with(tmp_path: Path) -> None:
+    async def run() -> str:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            for seq in range(1, 5):
+                seat = match.state.to_act
+                assert seat is not None
+                await matches.submit(match, seat, act(match, seq))
+            matches.unload_idle(now=time.monotonic() + 3600)
+            with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+                db.execute("UPDATE matches SET rules_version='0.0ldrul3s'")
+                db.execute("UPDATE actions SET state_hash='0' WHERE ply=2")  # where the other rules part ways
+            db.close()
+            older = await matches.get(match.id)
+            assert older is not None and older.status == "other_rules" and older.version == 2
+            reason = older.read_only_reason or ""
+            assert f"rules version 0.0ldrul3s; this server plays {RULES_VERSION}" in reason
+            assert "shown at step 2 of 4" in reason and older.legal() == ()
+            outcome = await matches.submit(older, Side.ATTACKER, Act(version=2, seq=9, action=DrawCard()))
+            assert isinstance(outcome, Reject) and outcome.code == "forbidden" and "0.0ldrul3s" in outcome.reason
+            return match.id
+
+    match_id = arun(run())
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        assert db.execute("SELECT status FROM matches WHERE id=?", (match_id,)).fetchone() == ("live",)
+    db.close()
+
+
+def test_a_match_of_other_rules_whose_start_no_longer_builds_is_unavailable_but_not_marked_broken(
+        tmp_path: Path) -> None:
+    async def run() -> str:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            matches.unload_idle(now=time.monotonic() + 3600)
+            with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+                db.execute("UPDATE matches SET rules_version='0.0ldrul3s', config='{\"seed\": 1, \"width\": 1}'")
+            db.close()
+            with pytest.raises(MatchUnavailable, match=f"0.0ldrul3s; this server plays {RULES_VERSION}"):
+                await matches.get(match.id)
+            return match.id
+
+    match_id = arun(run())
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        assert db.execute("SELECT status FROM matches WHERE id=?", (match_id,)).fetchone() == ("live",)
+    db.close()

@@ -1,4 +1,4 @@
-"""Card data, unit data and posted-record replays (server/replays.py), against a real server."""
+"""Posted-record replays (server/replays.py), against a real server."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import CARDS, GameConfig, GameRecord, legal_actions, new_game, player_view, record_game, reduce
+from engine import GameConfig, GameRecord, legal_actions, new_game, player_view, record_game, reduce
 
 from .conftest import LiveServer, http_json
 
@@ -38,24 +38,6 @@ def as_json(record: GameRecord) -> Any:
 
 def post(server: LiveServer, body: Any) -> tuple[int, Any]:
     return http_json(server, "POST", "/api/replays", body)
-
-
-def test_cards_lists_every_card_with_its_name_kind_and_text(server: LiveServer) -> None:
-    status, cards = http_json(server, "GET", "/api/cards")
-    assert status == 200
-    assert [c["id"] for c in cards] == list(CARDS)
-    fog = next(c for c in cards if c["id"] == "dense_fog")
-    assert fog["name"] == "Dense Fog" and fog["kind"] == "tactic" and fog["window"] == "beforeAttackRoll"
-    assert fog["text"] == CARDS["dense_fog"].text and fog["side"] == "reacting"
-    assert {c["kind"] for c in cards} == {"bonus", "malus", "tactic"}
-
-
-def test_units_gives_the_unit_table(server: LiveServer) -> None:
-    status, units = http_json(server, "GET", "/api/units")
-    assert status == 200
-    assert {kind: row["hp"] for kind, row in units.items()} == {"LIGHT_INFANTRY": 1, "MECHANIZED": 2, "SPECIAL": 2}
-    assert units["SPECIAL"] == {"hp": 2, "movement_mp": 3, "range": 4, "damage": 1, "vp": 3,
-                                "tags": ["special", "move_or_fire"]}
 
 
 def test_a_record_replays_into_spectator_views_with_events_and_is_verified(server: LiveServer) -> None:

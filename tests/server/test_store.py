@@ -12,8 +12,8 @@ import pytest
 from server.store import ActionRow, DataDirLocked, MatchRow, Progress, Store, StoreConflict
 
 
-def match_row(match_id: str, created: float = 0.0, version: int = 0) -> MatchRow:
-    return MatchRow(id=match_id, created_at=created or time.time(), updated_at=time.time(), rules_version=1,
+def match_row(match_id: str, created: float = 0.0, version: int = 0, rules: str = "1.0badcafe") -> MatchRow:
+    return MatchRow(id=match_id, created_at=created or time.time(), updated_at=time.time(), rules_version=rules,
                     config='{"seed":5}', salt="ab" * 16, seed_commitment="c" * 64, mode="human", bot_side=None,
                     bot_policy=None, bot_seed=None, parent_id=None, parent_step=None,
                     progress=Progress(status="live", version=version, turn=1, phase="CARD_DRAW", to_act="ATTACKER"))
@@ -87,6 +87,61 @@ def test_recent_lists_newest_first_and_broken_is_remembered(store: Store) -> Non
     assert [r.id for r in store.recent(3)] == ["m4", "m3", "m2"]
     broken = store.match_row("m2")
     assert broken is not None and broken.progress.status == "broken" and broken.broken_reason == "step 3: mismatch"
+
+
+def test_a_rules_version_is_kept_as_written_even_when_it_looks_like_a_number(store: Store) -> None:
+    for match_id, rules in (("m1", "1.25"), ("m2", "2.00000100"), ("m3", "1")):
+        store.create_match(match_row(match_id, rules=rules), {}, [])
+        row = store.match_row(match_id)
+        assert row is not None and row.rules_version == rules
+
+
+SCHEMA_1 = """
+CREATE TABLE matches (id TEXT PRIMARY KEY, created_at REAL NOT NULL, updated_at REAL NOT NULL,
+    rules_version INTEGER NOT NULL, config TEXT NOT NULL, salt TEXT NOT NULL, seed_commitment TEXT NOT NULL,
+    mode TEXT NOT NULL, bot_side TEXT, bot_policy TEXT, bot_seed INTEGER, parent_id TEXT, parent_step INTEGER,
+    status TEXT NOT NULL, version INTEGER NOT NULL, turn INTEGER NOT NULL, phase TEXT NOT NULL, to_act TEXT,
+    winner TEXT, victory_reason TEXT, broken_reason TEXT);
+CREATE INDEX matches_by_created ON matches (created_at);
+CREATE TABLE seats (match_id TEXT NOT NULL REFERENCES matches (id), seat TEXT NOT NULL,
+    token_sha256 BLOB NOT NULL, PRIMARY KEY (match_id, seat));
+CREATE TABLE actions (match_id TEXT NOT NULL REFERENCES matches (id), ply INTEGER NOT NULL, seat TEXT NOT NULL,
+    client_seq INTEGER, action TEXT NOT NULL, state_hash TEXT NOT NULL, created_at REAL NOT NULL,
+    UNIQUE (match_id, ply), UNIQUE (match_id, seat, client_seq));
+INSERT INTO matches VALUES ('old', 1.0, 2.0, 1, '{"seed":5}', 'salt', 'commit', 'human', NULL, NULL, NULL, NULL, NULL,
+    'live', 1, 1, 'CARD_DRAW', 'DEFENDER', NULL, NULL, NULL);
+INSERT INTO seats VALUES ('old', 'ATTACKER', x'00');
+INSERT INTO actions VALUES ('old', 0, 'ATTACKER', 1, '{"type":"DRAW_CARD"}', 'h0', 1.5);
+PRAGMA user_version=1;
+"""
+
+
+def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_text(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        db.executescript(SCHEMA_1)
+    db.close()
+    store = Store.open(tmp_path / "data")
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (2,)
+        loaded = store.load("old")
+        assert loaded is not None
+        row, seats, actions = loaded
+        assert row.rules_version == "1" and row.progress.to_act == "DEFENDER" and row.created_at == 1.0
+        assert seats == {"ATTACKER": b"\x00"}
+        assert actions == [ActionRow(ply=0, seat="ATTACKER", client_seq=1, action='{"type":"DRAW_CARD"}',
+                                     state_hash="h0")]
+        store.append("old", step(1, "DEFENDER", 1), progress(2))  # the log still points at its match
+        store.create_match(match_row("new", rules="1.12345678"), {}, [])
+        assert [r.id for r in store.recent(5)] == ["new", "old"]
+        assert store._db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert store._db.execute("PRAGMA foreign_keys").fetchone() == (1,)
+    finally:
+        store.close()
+    reopened = Store.open(tmp_path / "data")
+    row = reopened.match_row("new")
+    reopened.close()
+    assert row is not None and row.rules_version == "1.12345678"
 
 
 def test_one_server_per_data_directory(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -121,3 +123,35 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
             raise AssertionError(f"no way forward from {names}")
     assert board.state()["turn"] >= 3
     assert any("DEFENDER" in line for line in board.state()["log"])
+
+
+def test_a_match_of_other_rules_is_listed_and_shown_as_read_only_not_broken(tmp_path: Path, new_page: Any) -> None:
+    data = tmp_path / "data"
+    first = WebServer(data)
+    try:
+        created = first.create()
+    finally:
+        first.stop()
+    with sqlite3.connect(data / "taktik.sqlite3") as db:  # as a server of other rules would have stored it
+        db.execute("UPDATE matches SET rules_version='0.0ldrul3s'")
+    db.close()
+    server = WebServer(data)
+    try:
+        page = new_page()
+        page.goto(server.base + "/")
+        row = page.locator(f"tr[data-match='{created['match_id']}']")
+        row.wait_for()
+        status = row.locator(".status-other_rules")
+        assert " ".join(status.inner_text().split()) == "other rules — read only"
+        assert "broken" not in row.inner_text()
+        assert "0.0ldrul3s" in (status.get_attribute("title") or "")
+        shot(page, "lobby-other-rules")
+        row.get_by_role("link", name="Watch").click()
+        board = Board(page)
+        board.wait_ready()
+        assert board.state()["status"] == "other_rules"
+        decision = page.locator(".decision").inner_text()
+        assert "Played under other rules — read only" in decision and "0.0ldrul3s" in decision
+        assert page.errors == []
+    finally:
+        server.stop()

@@ -132,8 +132,9 @@ export class Hud {
     const el = this.els.decision;
     if (model.kind !== "replay") document.title = d.mine ? "▶ Your move · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
     el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}`;
-    if (model.status === "broken") {
-      el.innerHTML = `<div class="who">This match is read-only</div><div class="detail">${esc(model.brokenReason ?? "")}</div>`;
+    if (model.status === "broken" || model.status === "other_rules") {
+      const title = model.status === "broken" ? "This match is read-only" : "Played under other rules — read only";
+      el.innerHTML = `<div class="who">${title}</div><div class="detail">${esc(model.brokenReason ?? "")}</div>`;
       return;
     }
     const actor = view.to_act ? `<span class="dot side-${view.to_act}"></span>` : "";

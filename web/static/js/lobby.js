@@ -180,6 +180,15 @@ async function copyText(text) {
   }
 }
 
+/**
+ * A match's status in words; one played under other rules is read only, not broken.
+ * @param {{status: string, rules_version: string}} m
+ */
+function statusCell(m) {
+  if (m.status !== "other_rules") return `<td class="status-${esc(m.status)}">${esc(m.status)}</td>`;
+  return `<td class="status-other_rules" title="played under rules version ${esc(m.rules_version)}">other rules —<br><span class="muted">read only</span></td>`;
+}
+
 /** @param {HTMLElement} el */
 async function listRecent(el) {
   let rows;
@@ -200,11 +209,11 @@ async function listRecent(el) {
     const mine = seats[m.match_id];
     const actions = [];
     if (m.status === "live" && mine?.length) actions.push(`<a class="btn primary" href="${esc(`/play/${id}#${mine.join(".")}`)}">Resume</a>`);
-    if (m.status === "live") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
+    if (m.status === "live" || m.status === "other_rules") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
     const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
     return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}</td>
-      <td class="status-${esc(m.status)}">${esc(m.status)}</td><td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
+      ${statusCell(m)}<td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });
   el.innerHTML = `<table class="matches"><thead><tr><th>Match</th><th>Mode</th><th>Status</th><th>Where</th><th>Updated</th><th></th></tr></thead><tbody>${lines.join("")}</tbody></table>`;
 }

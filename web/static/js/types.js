@@ -35,8 +35,8 @@
  *   actions_taken: number}} View
  */
 
-/** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: number, server_version: string}} Welcome */
-/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, broken_reason: string|null}} StateMsg */
+/** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string}} Welcome */
+/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, broken_reason: string|null}} StateMsg */
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
 /** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
 

@@ -1,0 +1,80 @@
+"""`RULES_VERSION`: which rules a record or a stored match was played under, derived from the rules.
+
+A version reads ``"<epoch>.<fingerprint>"``. The fingerprint is the first 8 hex digits of
+the SHA-256 of the rules *data*: every card definition (rules §7), the rule tables of
+`engine.tables` (units, terrain, overlays, hit thresholds, limits; rules §2, §3, §6) and
+the default `GameConfig` with every field spelled out, in one canonical msgspec encoding
+(keys sorted). Changing any of it changes the version by itself. The epoch is the one
+hand-kept part: bump `RULES_EPOCH` when reducer code changes what a game does while the
+data stays the same. Two games under equal versions replay identically; a record of
+another version may not.
+
+The version is computed once, at import, from data only: it is the same on every machine
+and in every process.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from . import tables
+from .cards import COMMON_CARDS, TACTICS
+from .config import GameConfig
+
+__all__ = ["RULES_EPOCH", "RULES_VERSION", "derive_rules_version", "rules_data"]
+
+RULES_EPOCH = 1
+"""Bump when the reducer's behaviour changes without the rules data changing."""
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+
+
+def rules_data() -> dict[str, Any]:
+    """The rules data the version is derived from: cards, rule tables and the default config."""
+    return {
+        "cards": {"common": COMMON_CARDS, "tactics": TACTICS},
+        "units": tables.UNITS,
+        "terrain": tables.TERRAIN,
+        "overlay_tags": tables.OVERLAY_TAGS,
+        "connector_tags": tables.CONNECTOR_TAGS,
+        "road_discount": tables.ROAD_DISCOUNT,
+        "river_enter_cost": tables.RIVER_ENTER_COST,
+        "river_follow_cost": tables.RIVER_FOLLOW_COST,
+        "base_max_moves": tables.BASE_MAX_MOVES,
+        "base_storage_limit": tables.BASE_STORAGE_LIMIT,
+        "hit_thresholds": tables.HIT_THRESHOLDS,
+        "max_attacks_per_turn": tables.MAX_ATTACKS_PER_TURN,
+        "default_config": GameConfig(),
+    }
+
+
+def derive_rules_version(epoch: int, data: Mapping[str, Any]) -> str:
+    """``"<epoch>.<first 8 hex of sha256>"`` of ``data`` (as `rules_data` returns it)."""
+    digest = hashlib.sha256(_ENCODER.encode(_spelled_out(data))).hexdigest()
+    return f"{epoch}.{digest[:8]}"
+
+
+def _spelled_out(value: Any) -> Any:
+    """``value`` as plain JSON data with every struct field written out.
+
+    Config structs leave fields at their default out of their encoding, so a changed
+    default would not show in it; here every field is written, defaults included.
+    """
+    if isinstance(value, msgspec.Struct):
+        return {f.encode_name: _spelled_out(getattr(value, f.name)) for f in msgspec.structs.fields(value)}
+    if isinstance(value, enum.Enum):
+        return _spelled_out(value.value)
+    if isinstance(value, Mapping):
+        return {str(_spelled_out(k)): _spelled_out(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [_spelled_out(v) for v in value]
+    return value
+
+
+RULES_VERSION: str = derive_rules_version(RULES_EPOCH, rules_data())
+"""The rules this engine plays, e.g. ``"1.3f9c2a7b"``; stored in every game record and match."""

@@ -1,0 +1,83 @@
+"""The live game's catalogue: what every card says and what every unit type is worth.
+
+``GET /api/cards``  every card (tactic, bonus, malus) with its name, kind and text.
+``GET /api/units``  the unit table (full-strength HP, movement, range, damage, VP, tags),
+so the board can mark damaged units.
+
+Both are fixed for the life of the process (they are the engine's rules data), so each is
+encoded once.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from engine import CARDS, UNITS
+
+__all__ = ["ROUTES", "CardInfo", "UnitInfo"]
+
+
+class CardInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """What a player needs to read a card."""
+
+    id: str
+    name: str
+    kind: str  # bonus | malus | tactic
+    card_class: str = msgspec.field(name="class")
+    category: str
+    text: str
+    timing: str
+    cancel_power: str
+    window: str | None
+    side: str | None
+
+
+class UnitInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One row of the unit table."""
+
+    hp: int
+    movement_mp: int
+    range: int
+    damage: int
+    vp: int
+    tags: tuple[str, ...]
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
+@cache
+def _cards_json() -> bytes:
+    cards = [
+        CardInfo(id=c.id, name=c.name, kind=c.kind, card_class=c.card_class, category=c.category, text=c.text,
+                 timing=c.timing, cancel_power=c.cancel_power,
+                 window=c.window.value if c.window is not None else None, side=c.side)
+        for c in CARDS.values()
+    ]
+    return _ENCODER.encode(cards)
+
+
+@cache
+def _units_json() -> bytes:
+    units = {kind.value: UnitInfo(hp=row.hp, movement_mp=row.movement_mp, range=row.range, damage=row.damage,
+                                  vp=row.vp, tags=row.tags) for kind, row in UNITS.items()}
+    return _ENCODER.encode(units)
+
+
+async def cards(request: Request) -> Response:
+    return Response(_cards_json(), media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+
+async def units(request: Request) -> Response:
+    return Response(_units_json(), media_type="application/json", headers={"Cache-Control": "no-cache"})
+
+
+ROUTES: list[Route] = [
+    Route("/api/cards", cards, methods=["GET"]),
+    Route("/api/units", units, methods=["GET"]),
+]

@@ -1,0 +1,92 @@
+"""The HTTP API's one error convention, and the JSON helpers every route shares.
+
+A route raises `ApiError(status, code, reason)` wherever it finds a problem; the app maps
+it, once, to ``{"code": ..., "reason": ...}`` with that status (`EXCEPTION_HANDLERS`,
+registered in ``server/app.py``). Any other exception becomes a 500 ``internal_error`` in
+the same shape, its traceback logged and never sent. The codes are listed in
+docs/protocol.md ("HTTP errors").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ExceptionHandler
+
+__all__ = ["EXCEPTION_HANDLERS", "ApiError", "ErrorBody", "json_response", "read_json"]
+
+log = logging.getLogger("taktik.api")
+
+T = TypeVar("T")
+
+_ENCODER = msgspec.json.Encoder()
+
+
+class ApiError(Exception):
+    """A request the API refuses: the HTTP ``status``, a stable ``code`` and a ``reason`` for people."""
+
+    def __init__(self, status: int, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.code, self.reason = status, code, reason
+
+
+class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
+    """What every error answer holds."""
+
+    code: str
+    reason: str
+
+
+def json_response(body: Any, status: int = 200, cache_control: str = "no-store") -> Response:
+    """``body`` (msgspec-encodable) as a JSON answer."""
+    return Response(_ENCODER.encode(body), status_code=status, media_type="application/json",
+                    headers={"Cache-Control": cache_control})
+
+
+async def read_json(request: Request, decoder: msgspec.json.Decoder[T], limit: int, *, empty: bytes | None = None) -> T:
+    """The request's JSON body decoded by ``decoder``; an empty body reads as ``empty`` when given.
+
+    Raises `ApiError`: 415 unless the body is ``application/json``, 413 past ``limit``
+    bytes (declared or streamed), 400 naming the JSON path of a body that does not decode.
+    """
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise ApiError(415, "unsupported_media_type", "send the body as application/json")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, "too_large", f"the body may be at most {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "too_large", f"the body may be at most {limit} bytes")
+        chunks.append(chunk)
+    data = b"".join(chunks)
+    if not data and empty is not None:
+        data = empty
+    try:
+        return decoder.decode(data)
+    except msgspec.DecodeError as err:
+        raise ApiError(400, "bad_request", str(err)) from None
+
+
+async def _refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return json_response(ErrorBody(code=exc.code, reason=exc.reason), exc.status)
+
+
+async def _failed(request: Request, exc: Exception) -> Response:
+    # Starlette re-raises the exception after this answer is sent, so the server logs it
+    # once more; this line ties the traceback to the request.
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return json_response(ErrorBody(code="internal_error", reason="the server failed on this request"), 500)
+
+
+EXCEPTION_HANDLERS: Mapping[Any, ExceptionHandler] = {ApiError: _refused, Exception: _failed}
+"""For ``Starlette(exception_handlers=...)``: refusals keep their status, anything else is a 500."""

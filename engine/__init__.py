@@ -76,14 +76,14 @@ from .hooks import (
     movement_allowance,
 )
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
-from .reducer import is_legal, legal_actions, reduce
+from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .start import new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
-from .types import Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
+from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
 from .views import player_view
 from .windows import OpenWindow, reaction_windows
@@ -121,6 +121,7 @@ __all__ = [
     "Effect",
     "EndTurn",
     "Event",
+    "EventKind",
     "Forces",
     "GameConfig",
     "GameRecord",
@@ -186,7 +187,6 @@ __all__ = [
     "encode_text",
     "generate_terrain",
     "home_side",
-    "is_legal",
     "label",
     "legal_actions",
     "max_moves",

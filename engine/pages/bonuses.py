@@ -11,10 +11,10 @@ from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..flow import enter
 from ..hooks import can_play_card, storage_limit
-from ..state import Event, GameState, PendingCard, PlayerState, Unit
+from ..state import Event, GameState, PendingCard, Unit, with_player
 from ..tables import UNITS
 from ..targeting import is_neutral, target_options
-from ..types import Phase, Side, unit_order
+from ..types import EventKind, Phase, Side, unit_order
 
 _DRAW_CARD = DrawCard()
 _DISCARD_BONUS = DiscardBonus()
@@ -27,12 +27,6 @@ def drawn_card(state: GameState, kind: str) -> CardDef | None:
         return None
     card = card_of(pending.card)
     return card if card.kind == kind else None
-
-
-def with_player(state: GameState, player: PlayerState) -> GameState:
-    """``state`` with ``player`` replacing the record of its side."""
-    players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
-    return replace(state, players=players)
 
 
 # DRAW_CARD ---------------------------------------------------------------------------
@@ -51,7 +45,9 @@ def _apply_draw(state: GameState, action: DrawCard) -> GameState:
         raise IllegalAction("no card is left to draw (draw and discard piles are empty)", "precondition")
     state, card = draw_top(state)
     is_bonus = card_of(card).kind == "bonus"
-    event = Event(kind="card_drawn", side=state.active, card=card, private_to=state.active if is_bonus else None)
+    event = Event(
+        kind=EventKind.CARD_DRAWN, side=state.active, card=card, private_to=state.active if is_bonus else None
+    )
     state = replace(
         state,
         pending_card=PendingCard(card=card, drawer=state.active),
@@ -121,7 +117,7 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         kept = player.stored[: action.stored_index] + player.stored[action.stored_index + 1 :]
         state = with_player(state, replace(player, stored=kept))
     event = Event(
-        kind="bonus_played",
+        kind=EventKind.BONUS_PLAYED,
         side=side,
         card=instance,
         unit=action.targets[0] if action.targets else None,
@@ -137,7 +133,10 @@ def _instant_effects(state: GameState, card: CardDef, side: Side, action: PlayBo
             state = replace(
                 state,
                 units=units,
-                events=(*state.events, *(Event(kind="unit_restored", side=side, unit=t) for t in action.targets)),
+                events=(
+                    *state.events,
+                    *(Event(kind=EventKind.UNIT_RESTORED, side=side, unit=t) for t in action.targets),
+                ),
             )
         elif spec.op == "return_unit":
             state = _return_unit(state, side, action.targets[0], action.params.cell or "")
@@ -152,7 +151,7 @@ def _return_unit(state: GameState, side: Side, unit_id: str, cell: str) -> GameS
     )
     state = with_player(state, replace(player, destroyed=tuple(u for u in player.destroyed if u.id != unit_id)))
     units = sorted((*state.units, unit), key=lambda u: unit_order(u.id))
-    event = Event(kind="unit_returned", side=side, unit=unit_id, cell=cell)
+    event = Event(kind=EventKind.UNIT_RETURNED, side=side, unit=unit_id, cell=cell)
     return replace(state, units=tuple(units), events=(*state.events, event))
 
 
@@ -176,7 +175,7 @@ def _apply_store(state: GameState, action: StoreBonus) -> GameState:
     player = state.player(side)
     limit = storage_limit(state, side)
     card = state.pending_card.card
-    events = [Event(kind="bonus_stored", side=side, card=card, private_to=side)]
+    events = [Event(kind=EventKind.BONUS_STORED, side=side, card=card, private_to=side)]
     discard = state.discard_pile
     if len(player.stored) < limit:
         if action.replace_index is not None:
@@ -192,7 +191,7 @@ def _apply_store(state: GameState, action: StoreBonus) -> GameState:
         replaced = player.stored[action.replace_index]
         stored = (*player.stored[: action.replace_index], card, *player.stored[action.replace_index + 1 :])
         discard = (*discard, replaced)
-        events.append(Event(kind="bonus_discarded", side=side, card=replaced))
+        events.append(Event(kind=EventKind.BONUS_DISCARDED, side=side, card=replaced))
     state = with_player(state, replace(player, stored=stored))
     return replace(state, pending_card=None, discard_pile=discard, events=(*state.events, *events))
 
@@ -206,7 +205,7 @@ def _apply_discard(state: GameState, action: DiscardBonus) -> GameState:
         raise IllegalAction("there is no drawn bonus to discard", "precondition")
     assert state.pending_card is not None
     card = state.pending_card.card
-    event = Event(kind="bonus_discarded", side=state.active, card=card)
+    event = Event(kind=EventKind.BONUS_DISCARDED, side=state.active, card=card)
     return replace(state, pending_card=None, discard_pile=(*state.discard_pile, card), events=(*state.events, event))
 
 

@@ -11,10 +11,10 @@ from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..flow import enter
 from ..hooks import can_play_card, storage_limit
-from ..state import Event, GameState, PendingCard, Unit, with_player
-from ..tables import UNITS
+from ..instants import InstantPlay, apply_instants
+from ..state import Event, GameState, PendingCard, with_player
 from ..targeting import is_neutral, target_options
-from ..types import EventKind, Phase, Side, unit_order
+from ..types import EventKind, Phase
 
 _DRAW_CARD = DrawCard()
 _DISCARD_BONUS = DiscardBonus()
@@ -108,8 +108,8 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         raise IllegalAction(
             f"{card.name} cannot be aimed at targets={list(action.targets)} params={action.params}", "bad_target"
         )
-    state, _ = add_card_effects(state, card, side, action.targets)
-    state = _instant_effects(state, card, side, action)
+    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
+    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
     if action.stored_index is None:
         state = replace(state, pending_card=None)
     else:
@@ -124,35 +124,6 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         cell=action.params.cell,
     )
     return replace(state, discard_pile=(*state.discard_pile, instance), events=(*state.events, event))
-
-
-def _instant_effects(state: GameState, card: CardDef, side: Side, action: PlayBonus) -> GameState:
-    for spec in card.effects:
-        if spec.op == "restore_hp":
-            units = tuple(replace(u, hp=UNITS[u.type].hp) if u.id in action.targets else u for u in state.units)
-            state = replace(
-                state,
-                units=units,
-                events=(
-                    *state.events,
-                    *(Event(kind=EventKind.UNIT_RESTORED, side=side, unit=t) for t in action.targets),
-                ),
-            )
-        elif spec.op == "return_unit":
-            state = _return_unit(state, side, action.targets[0], action.params.cell or "")
-    return state
-
-
-def _return_unit(state: GameState, side: Side, unit_id: str, cell: str) -> GameState:
-    player = state.player(side)
-    record = next(u for u in player.destroyed if u.id == unit_id)
-    unit = Unit(
-        id=unit_id, side=side, type=record.type, cell=cell, hp=UNITS[record.type].hp, has_moved=True, has_attacked=True
-    )
-    state = with_player(state, replace(player, destroyed=tuple(u for u in player.destroyed if u.id != unit_id)))
-    units = sorted((*state.units, unit), key=lambda u: unit_order(u.id))
-    event = Event(kind=EventKind.UNIT_RETURNED, side=side, unit=unit_id, cell=cell)
-    return replace(state, units=tuple(units), events=(*state.events, event))
 
 
 # STORE_BONUS / DISCARD_BONUS -----------------------------------------------------------

@@ -11,6 +11,7 @@ from ..cards import CARDS, CardDef, card_of
 from ..effects import add_card_effects, remove_play
 from ..errors import IllegalAction
 from ..hooks import can_play_card
+from ..instants import InstantPlay, apply_instants
 from ..state import Event, GameState, Unit, with_player
 from ..tables import UNITS
 from ..types import EventKind, Phase, Side
@@ -33,6 +34,7 @@ def _eligible_victims(state: GameState, card: CardDef, drawer: Side) -> list[Uni
 
 def _apply_malus(state: GameState, card: CardDef, instance: str, drawer: Side, victims: tuple[str, ...]) -> GameState:
     state, play_id = add_card_effects(state, card, drawer, victims)
+    state = apply_instants(state, card, InstantPlay(side=drawer, targets=victims))
     events = [Event(kind=EventKind.MALUS_APPLIED, side=drawer, card=instance, value=play_id)]
     events += [Event(kind=EventKind.MALUS_VICTIM, side=drawer, card=instance, unit=v) for v in victims]
     return replace(

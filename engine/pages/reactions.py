@@ -10,7 +10,7 @@ from ..cards import CARDS
 from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..hooks import can_play_tactic
-from ..rng import roll_d6
+from ..instants import InstantPlay, apply_instants
 from ..state import Event, GameState, ReactionMark, with_player
 from ..types import EventKind, Phase, Side
 from ..windows import has_marked, reaction_windows, tactic_plays
@@ -67,17 +67,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
         reactions=(*state.reactions, ReactionMark(instance=instance, side=side, played=True)),
         events=(*state.events, event),
     )
-    for spec in card.effects:
-        if spec.op == "mark_attacked":
-            state = replace(
-                state, units=tuple(replace(u, has_attacked=True) if u.id in action.targets else u for u in state.units)
-            )
-        elif spec.op == "reroll_die" and state.last_roll is not None:
-            natural, rng = roll_d6(state.rng)
-            reroll = Event(kind=EventKind.DICE_REROLLED, side=side, value=natural)
-            state = replace(
-                state, rng=rng, last_roll=replace(state.last_roll, natural=natural), events=(*state.events, reroll)
-            )
+    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
     return _recheck_pending(state)
 
 

@@ -146,6 +146,11 @@ class CardDef(_Def, frozen=True, kw_only=True):
     window: Window | None = None  # tactic only
     side: Literal["active", "reacting", "either"] | None = None  # tactic only
 
+    @property
+    def rolls_dice(self) -> bool:
+        """True when playing this card rolls a die (an instant op like ``reroll_die``): its result is chance."""
+        return any(effect.is_instant and INSTANT_OPS[effect.op].rolls_dice for effect in self.effects)
+
     def copies(self, deck: int) -> int:
         """Copies of this card in a deck of ``deck`` (60 or 90) cards."""
         return self.copies_60 if deck == 60 else self.copies_90

@@ -66,6 +66,7 @@ class InstantOp:
     needs: Literal["units", "destroyed_unit", "roll"]
     apply: Callable[[GameState, InstantPlay], GameState]
     summary: str
+    rolls_dice: bool = False  # draws from the rng: a bot treats the play as a chance event
 
 
 def _restore_hp(state: GameState, play: InstantPlay) -> GameState:
@@ -138,6 +139,7 @@ INSTANT_OPS: Mapping[str, InstantOp] = {
             needs="roll",
             apply=_reroll_die,
             summary="the pending attack's die is rolled again (its modifiers are then recomputed)",
+            rolls_dice=True,
         ),
     )
 }

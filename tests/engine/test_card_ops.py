@@ -370,3 +370,9 @@ def test_a_lasting_effect_is_recorded_on_every_kind(
     assert [(e.hook, e.op, e.source_kind, e.controller, e.targets) for e in state.effects] == [
         (Hook(hook), op, kind, A, ("A1",) if aimed else ())
     ]
+
+
+def test_a_card_says_whether_playing_it_rolls_a_die() -> None:
+    # Tools ask the card (no list of card ids): only an op that draws from the rng makes a play chance.
+    assert [card.id for card in CARDS.values() if card.rolls_dice] == ["commanders_luck"]
+    assert [op.name for op in INSTANT_OPS.values() if op.rolls_dice] == ["reroll_die"]

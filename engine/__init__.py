@@ -75,7 +75,7 @@ from .hooks import (
     movement_allowance,
 )
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
-from .reducer import is_legal, legal_actions, reduce
+from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .rules_version import RULES_EPOCH, RULES_VERSION
@@ -83,7 +83,7 @@ from .start import game_terrain, new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
-from .types import Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
+from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
 from .views import player_view
 from .windows import OpenWindow, reaction_windows
@@ -122,6 +122,7 @@ __all__ = [
     "Effect",
     "EndTurn",
     "Event",
+    "EventKind",
     "Forces",
     "GameConfig",
     "GameRecord",
@@ -189,7 +190,6 @@ __all__ = [
     "game_terrain",
     "generate_terrain",
     "home_side",
-    "is_legal",
     "label",
     "legal_actions",
     "max_moves",

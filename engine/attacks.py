@@ -21,6 +21,7 @@ from .hooks import (
 )
 from .state import Attack, Event, GameState, Modifier, Roll, Unit
 from .tables import TERRAIN, UNITS, required_roll
+from .types import EventKind
 
 __all__ = [
     "advance_queue",
@@ -85,7 +86,13 @@ def advance_queue(state: GameState) -> GameState:
         if attack_valid(state, attack):
             seq = state.attack_seq + 1
             events.append(
-                Event(kind="attack_pending", side=state.active, unit=attack.attacker, target=attack.target, value=seq)
+                Event(
+                    kind=EventKind.ATTACK_PENDING,
+                    side=state.active,
+                    unit=attack.attacker,
+                    target=attack.target,
+                    value=seq,
+                )
             )
             return replace(
                 state,
@@ -95,7 +102,9 @@ def advance_queue(state: GameState) -> GameState:
                 last_roll=None,
                 events=tuple(events),
             )
-        events.append(Event(kind="attack_skipped", side=state.active, unit=attack.attacker, target=attack.target))
+        events.append(
+            Event(kind=EventKind.ATTACK_SKIPPED, side=state.active, unit=attack.attacker, target=attack.target)
+        )
     return replace(state, attack_queue=(), pending_attack=None, last_roll=None, events=tuple(events))
 
 
@@ -108,7 +117,9 @@ def cancel_pending(state: GameState, why: str) -> GameState:
     if pending is None:
         return state
     state = expire_attack_effects(state, state.attack_seq)
-    event = Event(kind="attack_cancelled", side=state.active, unit=pending.attacker, target=pending.target, detail=why)
+    event = Event(
+        kind=EventKind.ATTACK_CANCELLED, side=state.active, unit=pending.attacker, target=pending.target, detail=why
+    )
     return replace(state, pending_attack=None, last_roll=None, events=(*state.events, event))
 
 

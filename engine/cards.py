@@ -2,7 +2,9 @@
 
 A card is pure data: what it targets and which effects it creates through which hooks.
 Adding a card that uses existing hooks, ops, scopes, targeting kinds and conditions
-needs no code change. Loading validates every card; an error names the card and field:
+needs no code change. Loading validates every card, and accepts only what the engine
+will act on: an op on a card kind, window, scope or targeting that would never fire
+(instant ops declare theirs in `engine.instants`) is an error that names the card and field:
 
 >>> load_cards(b'{"common": [{"id": "x"}], "tactics": []}')
 Traceback (most recent call last):
@@ -19,6 +21,7 @@ from typing import Any, Literal
 import msgspec
 
 from .errors import CardDataError
+from .instants import ATTACK_WINDOWS, INSTANT_OPS
 from .types import Hook, Phase, Quadrant, UnitType, Window
 
 __all__ = [
@@ -53,8 +56,14 @@ HOOK_RULES: dict[Hook, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Hook.CAN_PLAY_TACTIC: (("deny",), _PLAYER_SCOPES),
     Hook.MODIFY_STORAGE_LIMIT: (("add",), _PLAYER_SCOPES),
     Hook.CAN_RESUPPLY: (("deny",), _UNIT_SCOPES),
-    Hook.INSTANT: (("restore_hp", "return_unit", "reroll_die", "mark_attacked"), ("targets", "pending_attack")),
+    Hook.INSTANT: (tuple(INSTANT_OPS), ("targets", "pending_attack")),
 }
+
+_TIMING = {"bonus": "stored", "malus": "immediate", "tactic": "reaction"}
+_UNIT_TARGETING = ("own_unit", "pending_attacker", "pending_target", "supporter")
+"""Targeting kinds whose plays name units on the board."""
+_PENDING_TARGETING = ("pending_attacker", "pending_target", "pending_attack", "supporter")
+"""Targeting kinds that aim at the pending attack: only a tactic in an attack window has one."""
 
 
 class _Def(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -137,6 +146,11 @@ class CardDef(_Def, frozen=True, kw_only=True):
     window: Window | None = None  # tactic only
     side: Literal["active", "reacting", "either"] | None = None  # tactic only
 
+    @property
+    def rolls_dice(self) -> bool:
+        """True when playing this card rolls a die (an instant op like ``reroll_die``): its result is chance."""
+        return any(effect.is_instant and INSTANT_OPS[effect.op].rolls_dice for effect in self.effects)
+
     def copies(self, deck: int) -> int:
         """Copies of this card in a deck of ``deck`` (60 or 90) cards."""
         return self.copies_60 if deck == 60 else self.copies_90
@@ -193,6 +207,7 @@ def _check_card(card: CardDef) -> None:
         raise fail("copies_60", "copies cannot be negative")
     if card.kind == "malus" and card.victims.kind == "chosen" and card.victims.count < 1:
         raise fail("victims.count", "a chosen malus needs at least one victim")
+    _check_kind_fields(card, fail)
     for i, effect in enumerate(card.effects):
         where = f"effects[{i}]"
         ops, scopes = HOOK_RULES[effect.hook]
@@ -217,6 +232,76 @@ def _check_card(card: CardDef) -> None:
             raise fail(f"{where}.conditions.target_quadrant", f"{quadrant!r} is not NW, NE, SW, SE or '$quadrant'")
         if quadrant == "$quadrant" and card.targeting.kind != "quadrant":
             raise fail(f"{where}.conditions.target_quadrant", "'$quadrant' needs targeting kind 'quadrant'")
+        _check_reach(card, effect, fail, where)
+        if effect.is_instant:
+            _check_instant(card, effect, fail, where)
+
+
+def _in_attack_window(card: CardDef) -> bool:
+    return card.kind == "tactic" and card.window in ATTACK_WINDOWS
+
+
+def _check_kind_fields(card: CardDef, fail: Any) -> None:
+    """Each kind is played at one timing, and fields another kind uses would be ignored."""
+    if card.timing != _TIMING[card.kind]:
+        raise fail("timing", f"a {card.kind} card is played {_TIMING[card.kind]!r}, not {card.timing!r}")
+    if card.kind != "tactic" and (card.window is not None or card.side is not None):
+        raise fail("window" if card.window is not None else "side", "only a tactic is played in a reaction window")
+    if card.kind != "bonus" and card.cancel_power != "none":
+        raise fail("cancel_power", "only a bonus cancels a malus")
+    if card.kind != "malus" and card.victims.kind != "none":
+        raise fail("victims.kind", "only a malus has victims")
+    if card.kind != "malus" and card.affects != "drawer":
+        raise fail("affects", "only a malus affects both players")
+    if card.kind == "malus" and card.targeting.kind != "none":
+        raise fail("targeting.kind", "a malus is aimed by its `victims`, not by targeting")
+    if card.targeting.kind in _PENDING_TARGETING and not _in_attack_window(card):
+        raise fail(
+            "targeting.kind",
+            f"{card.targeting.kind!r} aims at the pending attack: only a tactic played in "
+            f"{', '.join(sorted(w.value for w in ATTACK_WINDOWS))} has one",
+        )
+
+
+def _names_units(card: CardDef) -> bool:
+    if card.kind == "malus":
+        return card.victims.kind == "chosen"
+    return card.targeting.kind in (*_UNIT_TARGETING, "own_destroyed_unit")
+
+
+def _check_reach(card: CardDef, effect: EffectDef, fail: Any, where: str) -> None:
+    """An effect must be able to apply to something when its card is played."""
+    if effect.scope == "targets" and not _names_units(card):
+        raise fail(
+            f"{where}.scope",
+            "'targets' needs a card that names units (a unit targeting kind, or chosen victims for a malus)",
+        )
+    for field, uses in ((f"{where}.scope", effect.scope), (f"{where}.duration", effect.duration)):
+        if uses in ("pending_attack", "this_attack") and not _in_attack_window(card):
+            raise fail(field, f"{uses!r} needs a pending attack: only a tactic played in an attack window has one")
+    if effect.scope == "pending_attack" and not effect.is_instant and effect.duration != "this_attack":
+        raise fail(f"{where}.duration", "scope 'pending_attack' covers one attack: its duration is 'this_attack'")
+
+
+def _check_instant(card: CardDef, effect: EffectDef, fail: Any, where: str) -> None:
+    """An instant op only on the card kinds, windows, scope and targeting it declares."""
+    op = INSTANT_OPS[effect.op]
+    if card.kind not in op.kinds:
+        kinds = " and ".join(sorted(op.kinds))
+        raise fail(f"{where}.op", f"instant op {op.name!r} acts on {kinds} cards, not on a {card.kind}")
+    if effect.scope != op.scope:
+        raise fail(f"{where}.scope", f"instant op {op.name!r} is written with scope {op.scope!r}")
+    if card.kind == "tactic" and card.window not in op.windows:
+        windows = ", ".join(sorted(w.value for w in op.windows))
+        raise fail("window", f"instant op {op.name!r} has nothing to act on in {card.window}; it serves {windows}")
+    if op.needs == "units" and card.kind == "malus" and card.victims.kind != "chosen":
+        raise fail("victims.kind", f"instant op {op.name!r} acts on units: the malus needs chosen victims")
+    if op.needs == "units" and card.kind != "malus" and card.targeting.kind not in _UNIT_TARGETING:
+        raise fail(
+            "targeting.kind", f"instant op {op.name!r} acts on units: aim it with {', '.join(_UNIT_TARGETING)}"
+        )
+    if op.needs == "destroyed_unit" and card.targeting.kind != "own_destroyed_unit":
+        raise fail("targeting.kind", f"instant op {op.name!r} needs targeting kind 'own_destroyed_unit'")
 
 
 def _check_duration(duration: str, fail: Any, where: str) -> None:

@@ -6,6 +6,7 @@ from msgspec.structs import replace
 
 from .rng import shuffle
 from .state import Event, GameState
+from .types import EventKind
 
 __all__ = ["card_available", "draw_top", "shuffle_draw_pile"]
 
@@ -19,7 +20,7 @@ def draw_top(state: GameState) -> tuple[GameState, str]:
     """Take the top card; first recycle the discard pile (shuffled) if the draw pile is empty."""
     if not state.draw_pile:
         pile, rng = shuffle(state.discard_pile, state.rng)
-        event = Event(kind="deck_recycled", value=len(pile))
+        event = Event(kind=EventKind.DECK_RECYCLED, value=len(pile))
         state = replace(state, draw_pile=pile, discard_pile=(), rng=rng, events=(*state.events, event))
     card = state.draw_pile[0]
     return replace(state, draw_pile=state.draw_pile[1:]), card

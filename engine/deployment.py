@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from .boardinfo import BoardInfo, board_info
 from .rng import pick
 from .state import Event, GameState, Unit
-from .types import Side, TerrainType
+from .types import EventKind, Side, TerrainType
 
 __all__ = ["auto_deploy", "deployment_cells", "entry_cells", "home_side", "preferred_cells"]
 
@@ -65,6 +65,6 @@ def auto_deploy(state: GameState, unit_ids: list[str]) -> GameState:
         cell = candidates[choice]
         occupied.add(cell)
         units[unit_id] = replace(unit, cell=info.labels[cell])
-        events.append(Event(kind="unit_deployed", side=unit.side, unit=unit_id, cell=info.labels[cell]))
+        events.append(Event(kind=EventKind.UNIT_DEPLOYED, side=unit.side, unit=unit_id, cell=info.labels[cell]))
     ordered: tuple[Unit, ...] = tuple(units[u.id] for u in state.units)
     return replace(state, units=ordered, rng=rng, events=tuple(events))

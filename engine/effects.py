@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from .cards import CardDef, ConditionsDef
 from .state import Conditions, Effect, Event, GameState
-from .types import Hook, Phase, Quadrant, Side
+from .types import EventKind, Hook, Phase, Quadrant, Side
 
 __all__ = [
     "add_card_effects",
@@ -98,7 +98,7 @@ def _expired_events(gone: list[Effect]) -> tuple[Event, ...]:
     for effect in gone:
         if effect.play_id not in seen:
             seen.append(effect.play_id)
-            events.append(Event(kind="effect_expired", side=effect.controller, card=effect.source_card))
+            events.append(Event(kind=EventKind.EFFECT_EXPIRED, side=effect.controller, card=effect.source_card))
     return tuple(events)
 
 

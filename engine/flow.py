@@ -37,7 +37,7 @@ from .attacks import advance_queue, cancel_pending
 from .deck import shuffle_draw_pile
 from .effects import expire_phase_effects, expire_turn_end_effects
 from .state import Event, GameState
-from .types import Phase, Side
+from .types import EventKind, Phase, Side
 from .victory import check_end_turn
 from .windows import priority_holder
 
@@ -117,7 +117,7 @@ def _turn_start(state: GameState, came_from: Phase | None) -> tuple[GameState, P
     units = tuple(
         replace(u, has_moved=False, has_attacked=False) if u.has_moved or u.has_attacked else u for u in state.units
     )
-    event = Event(kind="turn_started", side=state.active, value=state.turn)
+    event = Event(kind=EventKind.TURN_STARTED, side=state.active, value=state.turn)
     state = replace(
         state,
         units=units,
@@ -150,7 +150,7 @@ def _end_turn(state: GameState, came_from: Phase | None) -> tuple[GameState, Pha
         state = cancel_pending(state, "the turn ended")
     if state.attack_queue:
         dropped = tuple(
-            Event(kind="attack_dropped", side=state.active, unit=a.attacker, target=a.target)
+            Event(kind=EventKind.ATTACK_DROPPED, side=state.active, unit=a.attacker, target=a.target)
             for a in state.attack_queue
         )
         state = replace(state, attack_queue=(), events=state.events + dropped)
@@ -181,7 +181,9 @@ def enter(state: GameState, phase: Phase) -> GameState:
     for _ in range(_MAX_TRANSITIONS):
         if phase is not Phase.TURN_START:  # TURN_START expires after switching sides
             state = expire_phase_effects(state, phase)
-        state = replace(state, phase=phase, events=(*state.events, Event(kind="phase_entered", detail=phase.value)))
+        state = replace(
+            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=phase.value))
+        )
         state, following = _ENTRY[phase](state, came_from)
         if following is None or state.phase is Phase.VICTORY:
             return state

@@ -12,7 +12,7 @@ from .state import GameState
 from .types import Phase
 from .victory import end_by_action_cap
 
-__all__ = ["is_legal", "legal_actions", "reduce"]
+__all__ = ["legal_actions", "reduce"]
 
 _LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
 _LEGAL_CACHE_LIMIT = 8
@@ -39,11 +39,6 @@ def legal_actions(state: GameState) -> list[Action]:
         _LEGAL_CACHE.clear()
     _LEGAL_CACHE[id(state)] = (state, actions)
     return list(actions)
-
-
-def is_legal(state: GameState, action: Action) -> bool:
-    """True when ``action`` is in ``legal_actions(state)``."""
-    return action in legal_actions(state)
 
 
 def reduce(state: GameState, action: Action) -> GameState:

@@ -14,7 +14,7 @@ import msgspec
 
 from .board import Board
 from .config import CombatRule, MovementRule, VictoryConfig
-from .types import Hook, Phase, Quadrant, Side, UnitType
+from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
 
 __all__ = [
     "HIDDEN",
@@ -31,6 +31,7 @@ __all__ = [
     "Roll",
     "Rules",
     "Unit",
+    "with_player",
 ]
 
 HIDDEN = "?"
@@ -151,7 +152,7 @@ class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
     blanks the card for everyone else.
     """
 
-    kind: str
+    kind: EventKind
     side: Side | None = None
     unit: str | None = None
     target: str | None = None
@@ -220,3 +221,9 @@ class GameState(_Data, frozen=True, kw_only=True):
             if unit.id == unit_id:
                 return unit
         return None
+
+
+def with_player(state: GameState, player: PlayerState) -> GameState:
+    """``state`` with ``player`` replacing the record of its side."""
+    players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
+    return msgspec.structs.replace(state, players=players)

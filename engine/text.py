@@ -7,7 +7,7 @@ from .cards import card_of
 from .grid import column_letters
 from .state import HIDDEN, Event, GameState
 from .tables import UNITS
-from .types import Phase, Side
+from .types import EventKind, Phase, Side
 from .victory import total_vp
 from .windows import reaction_windows
 
@@ -122,49 +122,52 @@ def _combat_lines(state: GameState) -> list[str]:
 
 
 def describe_event(event: Event) -> str:
-    """One event in words, for logs: ``"ATTACKER moved A7 from C3 to C5"``."""
+    """One event in words, for logs: ``"ATTACKER moved A7 from C3 to C5"``.
+
+    Every `EventKind` has its sentence here, so a new kind without words fails its test.
+    """
     who = event.side.value if event.side else ""
     card = ("a card" if event.card == HIDDEN else card_of(event.card).name) if event.card else ""
     text = {
-        "turn_started": f"turn {event.value}: {who} to play",
-        "phase_entered": f"phase {event.detail}",
-        "card_drawn": f"{who} drew {card}",
-        "deck_recycled": f"the discard pile was shuffled into a new draw pile ({event.value} cards)",
-        "bonus_played": f"{who} played {card}"
+        EventKind.TURN_STARTED: f"turn {event.value}: {who} to play",
+        EventKind.PHASE_ENTERED: f"phase {event.detail}",
+        EventKind.CARD_DRAWN: f"{who} drew {card}",
+        EventKind.DECK_RECYCLED: f"the discard pile was shuffled into a new draw pile ({event.value} cards)",
+        EventKind.BONUS_PLAYED: f"{who} played {card}"
         + (f" on {event.unit}" if event.unit else "")
         + (f" at {event.cell}" if event.cell else ""),
-        "bonus_stored": f"{who} stored {card}",
-        "bonus_discarded": f"{who} discarded {card}",
-        "malus_accepted": f"{who} accepted {card}; the opponent picks the victims",
-        "malus_applied": f"{card} hits {who}",
-        "malus_victim": f"{card} hits {event.unit}",
-        "malus_fizzled": f"{card} fizzled: {who} has no eligible unit",
-        "malus_cancelled": f"{who} cancelled {card}",
-        "unit_moved": f"{who} moved {event.unit} from {event.from_cell} to {event.cell}",
-        "attack_declared": f"{who} declared {event.unit} → {event.target}",
-        "attack_withdrawn": f"{who} withdrew {event.unit}'s attack on {event.target}",
-        "attack_pending": f"attack #{event.value}: {event.unit} → {event.target}",
-        "attack_skipped": f"{event.unit} → {event.target} skipped (no longer possible)",
-        "attack_cancelled": f"{event.unit} → {event.target} cancelled: {event.detail}",
-        "attack_dropped": f"{event.unit} → {event.target} dropped at the end of the turn",
-        "dice_rolled": f"{event.unit} rolled {event.value} against {event.target}: {event.detail}",
-        "dice_rerolled": f"{who} re-rolled: {event.value}",
-        "roll_changed": f"the roll is now {event.value}: {event.detail}",
-        "attack_hit": f"{event.unit} hit {event.target}",
-        "attack_missed": f"{event.unit} missed {event.target}",
-        "unit_damaged": f"{event.unit} was damaged ({event.value} HP)",
-        "unit_destroyed": f"{event.unit} was destroyed at {event.cell}",
-        "unit_returned": f"{event.unit} returned at {event.cell}",
-        "unit_restored": f"{event.unit} was restored to full strength",
-        "tactic_played": f"{who} played {card}"
+        EventKind.BONUS_STORED: f"{who} stored {card}",
+        EventKind.BONUS_DISCARDED: f"{who} discarded {card}",
+        EventKind.MALUS_ACCEPTED: f"{who} accepted {card}; the opponent picks the victims",
+        EventKind.MALUS_APPLIED: f"{card} hits {who}",
+        EventKind.MALUS_VICTIM: f"{card} hits {event.unit}",
+        EventKind.MALUS_FIZZLED: f"{card} fizzled: {who} has no eligible unit",
+        EventKind.MALUS_CANCELLED: f"{who} cancelled {card}",
+        EventKind.UNIT_MOVED: f"{who} moved {event.unit} from {event.from_cell} to {event.cell}",
+        EventKind.ATTACK_DECLARED: f"{who} declared {event.unit} → {event.target}",
+        EventKind.ATTACK_WITHDRAWN: f"{who} withdrew {event.unit}'s attack on {event.target}",
+        EventKind.ATTACK_PENDING: f"attack #{event.value}: {event.unit} → {event.target}",
+        EventKind.ATTACK_SKIPPED: f"{event.unit} → {event.target} skipped (no longer possible)",
+        EventKind.ATTACK_CANCELLED: f"{event.unit} → {event.target} cancelled: {event.detail}",
+        EventKind.ATTACK_DROPPED: f"{event.unit} → {event.target} dropped at the end of the turn",
+        EventKind.DICE_ROLLED: f"{event.unit} rolled {event.value} against {event.target}: {event.detail}",
+        EventKind.DICE_REROLLED: f"{who} re-rolled: {event.value}",
+        EventKind.ROLL_CHANGED: f"the roll is now {event.value}: {event.detail}",
+        EventKind.ATTACK_HIT: f"{event.unit} hit {event.target}",
+        EventKind.ATTACK_MISSED: f"{event.unit} missed {event.target}",
+        EventKind.UNIT_DAMAGED: f"{event.unit} was damaged ({event.value} HP)",
+        EventKind.UNIT_DESTROYED: f"{event.unit} was destroyed at {event.cell}",
+        EventKind.UNIT_RETURNED: f"{event.unit} returned at {event.cell}",
+        EventKind.UNIT_RESTORED: f"{event.unit} was restored to full strength",
+        EventKind.TACTIC_PLAYED: f"{who} played {card}"
         + (f" on {event.unit}" if event.unit else "")
         + (f" ({event.detail})" if event.detail else ""),
-        "reaction_passed": f"{who} passed ({event.detail})",
-        "effect_expired": f"{card} expired",
-        "points_scored": f"{who} scored {event.value} VP from points",
-        "point_captured": f"{who} took {event.cell}",
-        "unit_deployed": f"{who} deployed {event.unit} at {event.cell}",
-        "deployment_confirmed": f"{who} finished deploying",
-        "victory": f"{who} wins ({event.detail})",
-    }.get(event.kind)
-    return text if text is not None else f"{event.kind} {who}".strip()
+        EventKind.REACTION_PASSED: f"{who} passed ({event.detail})",
+        EventKind.EFFECT_EXPIRED: f"{card} expired",
+        EventKind.POINTS_SCORED: f"{who} scored {event.value} VP from points",
+        EventKind.POINT_CAPTURED: f"{who} took {event.cell}",
+        EventKind.UNIT_DEPLOYED: f"{who} deployed {event.unit} at {event.cell}",
+        EventKind.DEPLOYMENT_CONFIRMED: f"{who} finished deploying",
+        EventKind.VICTORY: f"{who} wins ({event.detail})",
+    }
+    return text[event.kind]  # every EventKind has its words here (tests/engine/test_text.py checks it)

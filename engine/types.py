@@ -14,6 +14,7 @@ from msgspec import Meta
 __all__ = [
     "CardId",
     "CellLabel",
+    "EventKind",
     "Hook",
     "Phase",
     "Quadrant",
@@ -113,6 +114,50 @@ class Hook(StrEnum):
     MODIFY_STORAGE_LIMIT = "modify_storage_limit"
     CAN_RESUPPLY = "can_resupply"
     INSTANT = "instant"
+
+
+class EventKind(StrEnum):
+    """What an `Event` reports; the values are the wire strings clients switch on.
+
+    Grouped as the turn runs: flow, cards, movement, combat, reactions, victory.
+    """
+
+    TURN_STARTED = "turn_started"
+    PHASE_ENTERED = "phase_entered"
+    UNIT_DEPLOYED = "unit_deployed"
+    DEPLOYMENT_CONFIRMED = "deployment_confirmed"
+    CARD_DRAWN = "card_drawn"
+    DECK_RECYCLED = "deck_recycled"
+    BONUS_PLAYED = "bonus_played"
+    BONUS_STORED = "bonus_stored"
+    BONUS_DISCARDED = "bonus_discarded"
+    MALUS_ACCEPTED = "malus_accepted"
+    MALUS_APPLIED = "malus_applied"
+    MALUS_VICTIM = "malus_victim"
+    MALUS_FIZZLED = "malus_fizzled"
+    MALUS_CANCELLED = "malus_cancelled"
+    EFFECT_EXPIRED = "effect_expired"
+    UNIT_RESTORED = "unit_restored"
+    UNIT_RETURNED = "unit_returned"
+    UNIT_MOVED = "unit_moved"
+    ATTACK_DECLARED = "attack_declared"
+    ATTACK_WITHDRAWN = "attack_withdrawn"
+    ATTACK_PENDING = "attack_pending"
+    ATTACK_SKIPPED = "attack_skipped"
+    ATTACK_CANCELLED = "attack_cancelled"
+    ATTACK_DROPPED = "attack_dropped"
+    DICE_ROLLED = "dice_rolled"
+    DICE_REROLLED = "dice_rerolled"
+    ROLL_CHANGED = "roll_changed"
+    ATTACK_HIT = "attack_hit"
+    ATTACK_MISSED = "attack_missed"
+    UNIT_DAMAGED = "unit_damaged"
+    UNIT_DESTROYED = "unit_destroyed"
+    TACTIC_PLAYED = "tactic_played"
+    REACTION_PASSED = "reaction_passed"
+    POINTS_SCORED = "points_scored"
+    POINT_CAPTURED = "point_captured"
+    VICTORY = "victory"
 
 
 UnitId = Annotated[str, Meta(pattern=r"^[AD][1-9][0-9]{0,2}$", description="unit id such as A7 or D12")]

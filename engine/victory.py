@@ -6,9 +6,9 @@ from msgspec.structs import replace
 
 from .boardinfo import board_info
 from .deployment import home_side
-from .state import Event, GameState, PointControl
+from .state import Event, GameState, PointControl, with_player
 from .tables import UNITS
-from .types import Phase, Side
+from .types import EventKind, Phase, Side
 
 __all__ = [
     "check_after_removal",
@@ -37,7 +37,7 @@ def _has_units(state: GameState, side: Side) -> bool:
 
 def declare_winner(state: GameState, winner: Side, reason: str) -> GameState:
     """End the game: phase VICTORY, nobody to act, nothing legal any more."""
-    event = Event(kind="victory", side=winner, detail=reason)
+    event = Event(kind=EventKind.VICTORY, side=winner, detail=reason)
     return replace(
         state, phase=Phase.VICTORY, winner=winner, victory_reason=reason, to_act=None, events=(*state.events, event)
     )
@@ -80,11 +80,10 @@ def check_end_turn(state: GameState) -> GameState:
         owned = {c.cell for c in state.control if c.side is state.active}
         gained = sum(1 for cell in victory.victory_points.points if cell in owned)
         if gained:
-            players = tuple(
-                replace(p, point_vp=p.point_vp + gained) if p.side is state.active else p for p in state.players
-            )
-            event = Event(kind="points_scored", side=state.active, value=gained)
-            state = replace(state, players=(players[0], players[1]), events=(*state.events, event))
+            player = state.player(state.active)
+            state = with_player(state, replace(player, point_vp=player.point_vp + gained))
+            event = Event(kind=EventKind.POINTS_SCORED, side=state.active, value=gained)
+            state = replace(state, events=(*state.events, event))
         winner = _vp_winner(state)
         if winner:
             return declare_winner(state, winner, "victory_points")
@@ -118,7 +117,7 @@ def _update_control(state: GameState) -> GameState:
     if control == state.control:
         return state
     events = tuple(
-        Event(kind="point_captured", side=new.side, cell=new.cell)
+        Event(kind=EventKind.POINT_CAPTURED, side=new.side, cell=new.cell)
         for old, new in zip(state.control, control, strict=True)
         if old.side is not new.side
     )

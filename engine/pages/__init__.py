@@ -15,7 +15,7 @@ from ..actions import ACTION_ORDER, Action, ActionBase
 from ..state import GameState
 from . import bonuses, combat, deployment, maluses, movement, phases, reactions
 
-__all__ = ["APPLY", "OFFERS", "OWNER", "PAGES"]
+__all__ = ["APPLY", "OFFERS", "PAGES"]
 
 PAGES: tuple[ModuleType, ...] = (phases, deployment, bonuses, maluses, movement, combat, reactions)
 """Every rule page; victory checks (`engine.victory`) own no action and run at checkpoints."""
@@ -24,9 +24,8 @@ OfferFn = Callable[[GameState], list[Action]]
 ApplyFn = Callable[[GameState, Any], GameState]
 
 
-def _build() -> tuple[
-    dict[type[ActionBase], ModuleType], dict[type[ActionBase], OfferFn], dict[type[ActionBase], ApplyFn]
-]:
+def _build() -> tuple[dict[type[ActionBase], OfferFn], dict[type[ActionBase], ApplyFn]]:
+    """Check that each action type has exactly one owner page; map types to its functions."""
     owner: dict[type[ActionBase], ModuleType] = {}
     for page in PAGES:
         if set(page.OFFERS) != set(page.APPLY):
@@ -40,7 +39,7 @@ def _build() -> tuple[
     missing = [t.__name__ for t in ACTION_ORDER if t not in owner]
     if missing:
         raise RuntimeError(f"no rule page owns {', '.join(missing)}")
-    return owner, {t: owner[t].OFFERS[t] for t in ACTION_ORDER}, {t: owner[t].APPLY[t] for t in ACTION_ORDER}
+    return {t: owner[t].OFFERS[t] for t in ACTION_ORDER}, {t: owner[t].APPLY[t] for t in ACTION_ORDER}
 
 
-OWNER, OFFERS, APPLY = _build()
+OFFERS, APPLY = _build()

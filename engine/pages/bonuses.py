@@ -11,10 +11,10 @@ from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..flow import enter
 from ..hooks import can_play_card, storage_limit
-from ..state import Event, GameState, PendingCard, PlayerState, Unit
-from ..tables import UNITS
+from ..instants import InstantPlay, apply_instants
+from ..state import Event, GameState, PendingCard, with_player
 from ..targeting import is_neutral, target_options
-from ..types import Phase, Side, unit_order
+from ..types import EventKind, Phase
 
 _DRAW_CARD = DrawCard()
 _DISCARD_BONUS = DiscardBonus()
@@ -27,12 +27,6 @@ def drawn_card(state: GameState, kind: str) -> CardDef | None:
         return None
     card = card_of(pending.card)
     return card if card.kind == kind else None
-
-
-def with_player(state: GameState, player: PlayerState) -> GameState:
-    """``state`` with ``player`` replacing the record of its side."""
-    players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
-    return replace(state, players=players)
 
 
 # DRAW_CARD ---------------------------------------------------------------------------
@@ -51,7 +45,9 @@ def _apply_draw(state: GameState, action: DrawCard) -> GameState:
         raise IllegalAction("no card is left to draw (draw and discard piles are empty)", "precondition")
     state, card = draw_top(state)
     is_bonus = card_of(card).kind == "bonus"
-    event = Event(kind="card_drawn", side=state.active, card=card, private_to=state.active if is_bonus else None)
+    event = Event(
+        kind=EventKind.CARD_DRAWN, side=state.active, card=card, private_to=state.active if is_bonus else None
+    )
     state = replace(
         state,
         pending_card=PendingCard(card=card, drawer=state.active),
@@ -112,8 +108,8 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         raise IllegalAction(
             f"{card.name} cannot be aimed at targets={list(action.targets)} params={action.params}", "bad_target"
         )
-    state, _ = add_card_effects(state, card, side, action.targets)
-    state = _instant_effects(state, card, side, action)
+    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
+    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
     if action.stored_index is None:
         state = replace(state, pending_card=None)
     else:
@@ -121,39 +117,13 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         kept = player.stored[: action.stored_index] + player.stored[action.stored_index + 1 :]
         state = with_player(state, replace(player, stored=kept))
     event = Event(
-        kind="bonus_played",
+        kind=EventKind.BONUS_PLAYED,
         side=side,
         card=instance,
         unit=action.targets[0] if action.targets else None,
         cell=action.params.cell,
     )
     return replace(state, discard_pile=(*state.discard_pile, instance), events=(*state.events, event))
-
-
-def _instant_effects(state: GameState, card: CardDef, side: Side, action: PlayBonus) -> GameState:
-    for spec in card.effects:
-        if spec.op == "restore_hp":
-            units = tuple(replace(u, hp=UNITS[u.type].hp) if u.id in action.targets else u for u in state.units)
-            state = replace(
-                state,
-                units=units,
-                events=(*state.events, *(Event(kind="unit_restored", side=side, unit=t) for t in action.targets)),
-            )
-        elif spec.op == "return_unit":
-            state = _return_unit(state, side, action.targets[0], action.params.cell or "")
-    return state
-
-
-def _return_unit(state: GameState, side: Side, unit_id: str, cell: str) -> GameState:
-    player = state.player(side)
-    record = next(u for u in player.destroyed if u.id == unit_id)
-    unit = Unit(
-        id=unit_id, side=side, type=record.type, cell=cell, hp=UNITS[record.type].hp, has_moved=True, has_attacked=True
-    )
-    state = with_player(state, replace(player, destroyed=tuple(u for u in player.destroyed if u.id != unit_id)))
-    units = sorted((*state.units, unit), key=lambda u: unit_order(u.id))
-    event = Event(kind="unit_returned", side=side, unit=unit_id, cell=cell)
-    return replace(state, units=tuple(units), events=(*state.events, event))
 
 
 # STORE_BONUS / DISCARD_BONUS -----------------------------------------------------------
@@ -176,7 +146,7 @@ def _apply_store(state: GameState, action: StoreBonus) -> GameState:
     player = state.player(side)
     limit = storage_limit(state, side)
     card = state.pending_card.card
-    events = [Event(kind="bonus_stored", side=side, card=card, private_to=side)]
+    events = [Event(kind=EventKind.BONUS_STORED, side=side, card=card, private_to=side)]
     discard = state.discard_pile
     if len(player.stored) < limit:
         if action.replace_index is not None:
@@ -192,7 +162,7 @@ def _apply_store(state: GameState, action: StoreBonus) -> GameState:
         replaced = player.stored[action.replace_index]
         stored = (*player.stored[: action.replace_index], card, *player.stored[action.replace_index + 1 :])
         discard = (*discard, replaced)
-        events.append(Event(kind="bonus_discarded", side=side, card=replaced))
+        events.append(Event(kind=EventKind.BONUS_DISCARDED, side=side, card=replaced))
     state = with_player(state, replace(player, stored=stored))
     return replace(state, pending_card=None, discard_pile=discard, events=(*state.events, *events))
 
@@ -206,7 +176,7 @@ def _apply_discard(state: GameState, action: DiscardBonus) -> GameState:
         raise IllegalAction("there is no drawn bonus to discard", "precondition")
     assert state.pending_card is not None
     card = state.pending_card.card
-    event = Event(kind="bonus_discarded", side=state.active, card=card)
+    event = Event(kind=EventKind.BONUS_DISCARDED, side=state.active, card=card)
     return replace(state, pending_card=None, discard_pile=(*state.discard_pile, card), events=(*state.events, event))
 
 

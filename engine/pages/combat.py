@@ -11,11 +11,10 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage
 from ..rng import roll_d6
-from ..state import Attack, Event, GameState
+from ..state import Attack, Event, GameState, with_player
 from ..tables import MAX_ATTACKS_PER_TURN, UNITS
-from ..types import Phase, unit_order
+from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
-from .bonuses import with_player
 
 _ROLL_DICE = RollDice()
 _RESOLVE_ATTACK = ResolveAttack()
@@ -52,7 +51,7 @@ def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:
     if problem:
         raise IllegalAction(problem, "cannot_attack")
     units = tuple(replace(u, has_attacked=True) if u.id == attacker.id else u for u in state.units)
-    event = Event(kind="attack_declared", side=state.active, unit=attacker.id, target=target.id)
+    event = Event(kind=EventKind.ATTACK_DECLARED, side=state.active, unit=attacker.id, target=target.id)
     return replace(
         state,
         units=units,
@@ -72,7 +71,7 @@ def _apply_withdraw(state: GameState, action: WithdrawAttack) -> GameState:
     if not queued:
         raise IllegalAction(f"{action.attacker_id} has no declared attack to withdraw", "not_declared")
     units = tuple(replace(u, has_attacked=False) if u.id == action.attacker_id else u for u in state.units)
-    event = Event(kind="attack_withdrawn", side=state.active, unit=action.attacker_id, target=queued[0].target)
+    event = Event(kind=EventKind.ATTACK_WITHDRAWN, side=state.active, unit=action.attacker_id, target=queued[0].target)
     queue = tuple(a for a in state.attack_queue if a.attacker != action.attacker_id)
     return replace(state, units=units, attack_queue=queue, events=(*state.events, event))
 
@@ -91,7 +90,7 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
     state = replace(state, rng=rng)
     roll = compute_roll(state, natural)
     event = Event(
-        kind="dice_rolled",
+        kind=EventKind.DICE_ROLLED,
         side=state.active,
         unit=pending.attacker,
         target=pending.target,
@@ -114,7 +113,7 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
     assert attacker is not None and target is not None
     events = [
         Event(
-            kind="attack_hit" if roll.outcome == "HIT" else "attack_missed",
+            kind=EventKind.ATTACK_HIT if roll.outcome == "HIT" else EventKind.ATTACK_MISSED,
             side=state.active,
             unit=attacker.id,
             target=target.id,
@@ -132,11 +131,13 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
             state = with_player(state, replace(owner, destroyed=(*owner.destroyed, record)))
             state = replace(state, units=tuple(u for u in state.units if u.id != target.id))
             events.append(
-                Event(kind="unit_destroyed", side=target.side, unit=target.id, cell=target.cell, value=damage)
+                Event(kind=EventKind.UNIT_DESTROYED, side=target.side, unit=target.id, cell=target.cell, value=damage)
             )
         else:
             state = replace(state, units=tuple(replace(u, hp=hp) if u.id == target.id else u for u in state.units))
-            events.append(Event(kind="unit_damaged", side=target.side, unit=target.id, cell=target.cell, value=damage))
+            events.append(
+                Event(kind=EventKind.UNIT_DAMAGED, side=target.side, unit=target.id, cell=target.cell, value=damage)
+            )
     state = replace(state, last_roll=None, events=(*state.events, *events))
     state = expire_attack_effects(state, state.attack_seq)
     state = replace(state, pending_attack=None)

@@ -11,7 +11,7 @@ from ..errors import IllegalAction
 from ..flow import enter
 from ..movement import occupied_cells
 from ..state import Event, GameState
-from ..types import Phase, Side
+from ..types import EventKind, Phase, Side
 
 _AUTO_DEPLOY = AutoDeploy()
 _CONFIRM = ConfirmDeployment()
@@ -44,7 +44,7 @@ def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
             "bad_cell",
         )
     units = tuple(replace(u, cell=action.cell) if u.id == unit.id else u for u in state.units)
-    event = Event(kind="unit_deployed", side=side, unit=unit.id, cell=action.cell, from_cell=unit.cell)
+    event = Event(kind=EventKind.UNIT_DEPLOYED, side=side, unit=unit.id, cell=action.cell, from_cell=unit.cell)
     return replace(state, units=units, events=(*state.events, event))
 
 
@@ -73,7 +73,7 @@ def _apply_confirm(state: GameState, action: ConfirmDeployment) -> GameState:
     if unplaced:
         raise IllegalAction(f"place every unit first ({', '.join(unplaced)} still waiting)", "precondition")
     side = _deploying(state)
-    event = Event(kind="deployment_confirmed", side=side)
+    event = Event(kind=EventKind.DEPLOYMENT_CONFIRMED, side=side)
     state = replace(state, events=(*state.events, event))
     if side is Side.DEFENDER:
         return replace(state, deploying=Side.ATTACKER)

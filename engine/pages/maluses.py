@@ -11,10 +11,11 @@ from ..cards import CARDS, CardDef, card_of
 from ..effects import add_card_effects, remove_play
 from ..errors import IllegalAction
 from ..hooks import can_play_card
-from ..state import Event, GameState, Unit
+from ..instants import InstantPlay, apply_instants
+from ..state import Event, GameState, Unit, with_player
 from ..tables import UNITS
-from ..types import Phase, Side
-from .bonuses import drawn_card, with_player
+from ..types import EventKind, Phase, Side
+from .bonuses import drawn_card
 
 _ACCEPT_MALUS = AcceptMalus()
 
@@ -33,8 +34,9 @@ def _eligible_victims(state: GameState, card: CardDef, drawer: Side) -> list[Uni
 
 def _apply_malus(state: GameState, card: CardDef, instance: str, drawer: Side, victims: tuple[str, ...]) -> GameState:
     state, play_id = add_card_effects(state, card, drawer, victims)
-    events = [Event(kind="malus_applied", side=drawer, card=instance, value=play_id)]
-    events += [Event(kind="malus_victim", side=drawer, card=instance, unit=v) for v in victims]
+    state = apply_instants(state, card, InstantPlay(side=drawer, targets=victims))
+    events = [Event(kind=EventKind.MALUS_APPLIED, side=drawer, card=instance, value=play_id)]
+    events += [Event(kind=EventKind.MALUS_VICTIM, side=drawer, card=instance, unit=v) for v in victims]
     return replace(
         state, pending_card=None, discard_pile=(*state.discard_pile, instance), events=(*state.events, *events)
     )
@@ -56,11 +58,11 @@ def _apply_accept(state: GameState, action: AcceptMalus) -> GameState:
     if card.victims.kind == "none":
         return _apply_malus(state, card, pending.card, pending.drawer, ())
     if not _eligible_victims(state, card, pending.drawer):
-        event = Event(kind="malus_fizzled", side=pending.drawer, card=pending.card)
+        event = Event(kind=EventKind.MALUS_FIZZLED, side=pending.drawer, card=pending.card)
         return replace(
             state, pending_card=None, discard_pile=(*state.discard_pile, pending.card), events=(*state.events, event)
         )
-    event = Event(kind="malus_accepted", side=pending.drawer, card=pending.card)
+    event = Event(kind=EventKind.MALUS_ACCEPTED, side=pending.drawer, card=pending.card)
     return replace(state, pending_card=replace(pending, accepted=True), events=(*state.events, event))
 
 
@@ -165,11 +167,11 @@ def _apply_cancel(state: GameState, action: CancelMalus) -> GameState:
         malus = state.pending_card.card
         discard = (*discard, malus)
         state = replace(state, pending_card=None)
-        event = Event(kind="malus_cancelled", side=side, card=malus, detail=spent)
+        event = Event(kind=EventKind.MALUS_CANCELLED, side=side, card=malus, detail=spent)
     else:
         source = next(e.source_card for e in state.effects if e.play_id == action.malus_play_id)
         state = remove_play(state, action.malus_play_id)
-        event = Event(kind="malus_cancelled", side=side, card=source, value=action.malus_play_id, detail=spent)
+        event = Event(kind=EventKind.MALUS_CANCELLED, side=side, card=source, value=action.malus_play_id, detail=spent)
     return replace(state, discard_pile=discard, events=(*state.events, event))
 
 

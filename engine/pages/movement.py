@@ -10,6 +10,7 @@ from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
 from ..movement import move_cost, occupied_cells, reachable_cells
 from ..state import Event, GameState
+from ..types import EventKind
 
 
 def _offer_moves(state: GameState) -> list[Action]:
@@ -52,7 +53,9 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
             "unreachable",
         )
     units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
-    event = Event(kind="unit_moved", side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost)
+    event = Event(
+        kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
+    )
     return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
 
 

@@ -10,11 +10,10 @@ from ..cards import CARDS
 from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..hooks import can_play_tactic
-from ..rng import roll_d6
-from ..state import Event, GameState, ReactionMark
-from ..types import Phase, Side
+from ..instants import InstantPlay, apply_instants
+from ..state import Event, GameState, ReactionMark, with_player
+from ..types import EventKind, Phase, Side
 from ..windows import has_marked, reaction_windows, tactic_plays
-from .bonuses import with_player
 
 _PASS = PassReaction()
 
@@ -57,7 +56,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
     state = with_player(state, replace(player, tactics=hand, played_tactics=(*player.played_tactics, action.card_id)))
     state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
     event = Event(
-        kind="tactic_played",
+        kind=EventKind.TACTIC_PLAYED,
         side=side,
         card=action.card_id,
         unit=action.targets[0] if action.targets else None,
@@ -68,17 +67,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
         reactions=(*state.reactions, ReactionMark(instance=instance, side=side, played=True)),
         events=(*state.events, event),
     )
-    for spec in card.effects:
-        if spec.op == "mark_attacked":
-            state = replace(
-                state, units=tuple(replace(u, has_attacked=True) if u.id in action.targets else u for u in state.units)
-            )
-        elif spec.op == "reroll_die" and state.last_roll is not None:
-            natural, rng = roll_d6(state.rng)
-            reroll = Event(kind="dice_rerolled", side=side, value=natural)
-            state = replace(
-                state, rng=rng, last_roll=replace(state.last_roll, natural=natural), events=(*state.events, reroll)
-            )
+    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
     return _recheck_pending(state)
 
 
@@ -91,7 +80,7 @@ def _recheck_pending(state: GameState) -> GameState:
     if state.last_roll is not None:
         roll = compute_roll(state, state.last_roll.natural)
         if roll != state.last_roll:
-            event = Event(kind="roll_changed", side=state.active, value=roll.modified, detail=roll.outcome)
+            event = Event(kind=EventKind.ROLL_CHANGED, side=state.active, value=roll.modified, detail=roll.outcome)
             state = replace(state, last_roll=roll, events=(*state.events, event))
     return state
 
@@ -105,7 +94,7 @@ def _apply_pass(state: GameState, action: PassReaction) -> GameState:
     windows = reaction_windows(state)
     if side is None or side is state.active or not windows:
         raise IllegalAction("PASS_REACTION is only for the reacting player holding priority", "no_priority")
-    event = Event(kind="reaction_passed", side=side, detail=windows[0].window.value)
+    event = Event(kind=EventKind.REACTION_PASSED, side=side, detail=windows[0].window.value)
     mark = ReactionMark(instance=windows[0].instance, side=side, played=False)
     return replace(state, reactions=(*state.reactions, mark), events=(*state.events, event))
 

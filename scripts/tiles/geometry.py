@@ -235,15 +235,6 @@ def blur_region(im: Image.Image, radius: float) -> Image.Image:
     return out
 
 
-def polygon_int(canvas: Canvas, pts: Sequence[Point], fill: RGBA) -> None:
-    """Fill a polygon whose supersampled vertices are rounded to whole pixels.
-
-    Used where two images must agree pixel for pixel after an integer translation (overlay
-    pieces across a shared edge): integer vertices make the rasterisation translation-exact.
-    """
-    canvas.draw.polygon([(round(x * canvas.k), round(y * canvas.k)) for x, y in pts], fill=fill)
-
-
 # --- exact region masks (binary, sampled at pixel centres) --------------------------------------
 def _rows_mask(w: int, h: int, spans: Iterable[tuple[int, int, int]]) -> Image.Image:
     rows = bytearray(w * h)

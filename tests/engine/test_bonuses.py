@@ -13,6 +13,7 @@ from engine import (
     DiscardBonus,
     DrawCard,
     EndTurn,
+    EventKind,
     GameState,
     IllegalAction,
     MoveUnit,
@@ -101,7 +102,7 @@ def test_playing_the_drawn_bonus_applies_it_and_discards_the_card() -> None:
     assert state.pending_card is None
     assert state.discard_pile == ("artillery_support#4",)
     assert [(e.source_card, e.targets) for e in state.effects] == [("artillery_support", ("A1",))]
-    assert [(e.kind, e.card, e.unit, e.private_to) for e in state.events if e.kind == "bonus_played"] == [
+    assert [(e.kind, e.card, e.unit, e.private_to) for e in state.events if e.kind is EventKind.BONUS_PLAYED] == [
         ("bonus_played", "artillery_support#4", "A1", None)
     ]
     assert legal_actions(state) == [NextPhase()]
@@ -158,23 +159,23 @@ def test_playing_a_stored_bonus_moves_later_cards_up_one_index() -> None:
 
 def test_drawn_bonus_is_hidden_from_the_opponent_until_played() -> None:
     state = drew("artillery_support#4")
-    (event,) = [e for e in state.events if e.kind == "card_drawn"]
+    (event,) = [e for e in state.events if e.kind is EventKind.CARD_DRAWN]
     assert (event.card, event.private_to) == ("artillery_support#4", A)
     hidden = player_view(state, D)
     assert hidden.pending_card is not None and hidden.pending_card.card == "?"
-    assert [e.card for e in hidden.events if e.kind == "card_drawn"] == ["?"]
+    assert [e.card for e in hidden.events if e.kind is EventKind.CARD_DRAWN] == ["?"]
     own = player_view(state, A)
     assert own.pending_card is not None and own.pending_card.card == "artillery_support#4"
     played = player_view(play(state, PlayBonus(targets=("A1",))), D)
-    assert [e.card for e in played.events if e.kind == "bonus_played"] == ["artillery_support#4"]
+    assert [e.card for e in played.events if e.kind is EventKind.BONUS_PLAYED] == ["artillery_support#4"]
 
 
 def test_stored_bonus_is_hidden_from_the_opponent() -> None:
     state = play(drew("artillery_support#4"), StoreBonus())
-    assert [(e.kind, e.private_to) for e in state.events if e.kind == "bonus_stored"] == [("bonus_stored", A)]
+    assert [(e.kind, e.private_to) for e in state.events if e.kind is EventKind.BONUS_STORED] == [("bonus_stored", A)]
     hidden = player_view(state, D)
     assert hidden.player(A).stored == ("?",)
-    assert [e.card for e in hidden.events if e.kind == "bonus_stored"] == ["?"]
+    assert [e.card for e in hidden.events if e.kind is EventKind.BONUS_STORED] == ["?"]
     assert player_view(state, A).player(A).stored == ("artillery_support#4",)
 
 
@@ -207,7 +208,7 @@ def test_storing_into_full_storage_replaces_the_chosen_index() -> None:
     stored[2] = "artillery_support#4"
     assert state.player(A).stored == tuple(stored)
     assert state.discard_pile == ("artillery_support#3",)
-    assert [(e.kind, e.card) for e in state.events if e.kind == "bonus_discarded"] == [
+    assert [(e.kind, e.card) for e in state.events if e.kind is EventKind.BONUS_DISCARDED] == [
         ("bonus_discarded", "artillery_support#3")
     ]
 
@@ -247,7 +248,7 @@ def test_discarding_the_drawn_bonus_puts_it_on_top_of_the_discard_pile() -> None
     state = play(state, DiscardBonus())
     assert state.pending_card is None
     assert state.discard_pile == ("advanced_recon#1", drawn.card)
-    assert [(e.kind, e.card, e.private_to) for e in state.events if e.kind == "bonus_discarded"] == [
+    assert [(e.kind, e.card, e.private_to) for e in state.events if e.kind is EventKind.BONUS_DISCARDED] == [
         ("bonus_discarded", drawn.card, None)
     ]
 
@@ -277,7 +278,7 @@ def test_special_supplies_restores_one_own_damaged_unit_to_full_hp() -> None:
     state = play(state, PlayBonus(targets=("A7",)))
     assert unit(state, "A7").hp == 2
     assert state.effects == ()
-    assert [(e.kind, e.unit) for e in state.events if e.kind == "unit_restored"] == [("unit_restored", "A7")]
+    assert [(e.kind, e.unit) for e in state.events if e.kind is EventKind.UNIT_RESTORED] == [("unit_restored", "A7")]
 
 
 def test_special_supplies_is_neutral_without_a_damaged_unit() -> None:
@@ -462,7 +463,7 @@ def test_international_aid_returns_the_unit_at_full_hp_unable_to_move_or_attack(
     assert (d9.cell, d9.hp, d9.has_moved, d9.has_attacked) == ("C10", 2, True, True)
     assert [u.id for u in state.player(D).destroyed] == ["D1"]
     assert unit_vp(state, A) == 1  # the returned unit's VP stop counting
-    assert [(e.kind, e.unit, e.cell) for e in state.events if e.kind == "unit_returned"] == [
+    assert [(e.kind, e.unit, e.cell) for e in state.events if e.kind is EventKind.UNIT_RETURNED] == [
         ("unit_returned", "D9", "C10")
     ]
     state = play(state, NextPhase())

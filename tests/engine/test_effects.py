@@ -14,6 +14,7 @@ from engine import (
     DiscardBonus,
     DrawCard,
     EndTurn,
+    EventKind,
     GameState,
     NextPhase,
     PlayBonus,
@@ -233,7 +234,7 @@ def test_resolved_hit_removes_the_combined_damage() -> None:
         effect(Hook.MODIFY_DAMAGE, "add", 1, scope="own_attacks"),
     )
     state = play(state, RollDice(), ResolveAttack())
-    destroyed = [e for e in state.events if e.kind == "unit_destroyed"]
+    destroyed = [e for e in state.events if e.kind is EventKind.UNIT_DESTROYED]
     assert [(e.unit, e.value) for e in destroyed] == [("D9", 4)]
 
 
@@ -454,7 +455,7 @@ def test_end_of_turn_effect_is_removed_at_this_turns_end_turn() -> None:
     state = play(state, EndTurn())
     assert (state.turn, state.phase) == (2, Phase.CARD_DRAW)
     assert sources(state) == []
-    assert [(e.kind, e.card) for e in state.events if e.kind == "effect_expired"] == [
+    assert [(e.kind, e.card) for e in state.events if e.kind is EventKind.EFFECT_EXPIRED] == [
         ("effect_expired", "rapid_supply_convoy")
     ]
 
@@ -525,7 +526,7 @@ def test_this_attack_effect_is_dropped_with_a_pending_attack_at_end_turn() -> No
     state = play(state, EndTurn())
     assert state.turn == 2
     assert sources(state) == []
-    assert any(e.kind == "attack_cancelled" and e.unit == "A1" for e in state.events)
+    assert any(e.kind is EventKind.ATTACK_CANCELLED and e.unit == "A1" for e in state.events)
 
 
 def test_until_phase_effect_is_removed_on_the_next_entry_into_that_phase() -> None:

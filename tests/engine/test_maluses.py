@@ -13,6 +13,7 @@ from engine import (
     DiscardBonus,
     DrawCard,
     EndTurn,
+    EventKind,
     GameState,
     IllegalAction,
     MoveUnit,
@@ -50,7 +51,7 @@ def drew(card: str, *, units: tuple[str, ...] = ("A1 L B2", "D1 L B8"), side: Si
 
 def play_id_of(state: GameState) -> int:
     """Play id of the malus applied by the last action."""
-    (event,) = [e for e in state.events if e.kind == "malus_applied"]
+    (event,) = [e for e in state.events if e.kind is EventKind.MALUS_APPLIED]
     assert event.value is not None
     return event.value
 
@@ -67,11 +68,11 @@ FORCES = ("A1 L B2", "A7 M E2", "A10 S H2", "D1 L B8", "D9 M E8")
 
 def test_drawn_malus_is_shown_to_both_players() -> None:
     state = drew("blackout#1")
-    (event,) = [e for e in state.events if e.kind == "card_drawn"]
+    (event,) = [e for e in state.events if e.kind is EventKind.CARD_DRAWN]
     assert (event.card, event.private_to) == ("blackout#1", None)
     view = player_view(state, D)
     assert view.pending_card is not None and view.pending_card.card == "blackout#1"
-    assert [e.card for e in view.events if e.kind == "card_drawn"] == ["blackout#1"]
+    assert [e.card for e in view.events if e.kind is EventKind.CARD_DRAWN] == ["blackout#1"]
 
 
 def test_drawn_malus_must_be_accepted_or_cancelled_before_leaving_card_resolution() -> None:
@@ -138,7 +139,7 @@ def test_enemy_disinformation_victim_is_chosen_by_the_opponent_in_unit_order() -
     state = play(state, ChooseMalusTargets(unit_ids=("A2",)))
     assert state.to_act is A
     assert (state.pending_card, state.discard_pile) == (None, ("enemy_disinformation#1",))
-    assert [(e.kind, e.unit) for e in state.events if e.kind == "malus_victim"] == [("malus_victim", "A2")]
+    assert [(e.kind, e.unit) for e in state.events if e.kind is EventKind.MALUS_VICTIM] == [("malus_victim", "A2")]
     state = play(state, NextPhase())
     assert mover_ids(state) == {"A1", "A10"}
 
@@ -323,7 +324,7 @@ def test_cancelling_the_drawn_malus_discards_the_spent_bonus_then_the_malus() ->
     assert state.player(A).stored == ("artillery_support#1", "advanced_recon#1")
     assert state.discard_pile == ("rapid_supply_convoy#1", "ammunition_shortage#1")
     assert state.effects == ()  # neither the malus nor the spent convoy does anything
-    assert [(e.kind, e.card, e.detail) for e in state.events if e.kind == "malus_cancelled"] == [
+    assert [(e.kind, e.card, e.detail) for e in state.events if e.kind is EventKind.MALUS_CANCELLED] == [
         ("malus_cancelled", "ammunition_shortage#1", "rapid_supply_convoy#1")
     ]
 
@@ -403,7 +404,7 @@ def test_empty_draw_pile_recycles_the_discard_pile_consuming_n_minus_1_steps() -
     assert state.draw_pile == expected_pile[1:]
     assert state.discard_pile == ()
     assert state.rng == expected_rng
-    assert [(e.kind, e.value) for e in state.events if e.kind == "deck_recycled"] == [("deck_recycled", 4)]
+    assert [(e.kind, e.value) for e in state.events if e.kind is EventKind.DECK_RECYCLED] == [("deck_recycled", 4)]
 
 
 def test_nothing_to_draw_lets_card_draw_be_left_with_nothing_drawn() -> None:

@@ -7,6 +7,7 @@ import pytest
 from engine import (
     DeclareAttack,
     EndTurn,
+    EventKind,
     GameState,
     IllegalAction,
     MoveUnit,
@@ -200,7 +201,7 @@ def test_played_tactic_leaves_the_hand_for_good_and_is_public() -> None:
     state = play(state, PlayTactic(card_id="dense_fog"))
     assert state.player(D).tactics == ("natural_cover",)
     assert state.player(D).played_tactics == ("dense_fog",)
-    assert [(e.kind, e.side, e.card) for e in state.events if e.kind == "tactic_played"] == [
+    assert [(e.kind, e.side, e.card) for e in state.events if e.kind is EventKind.TACTIC_PLAYED] == [
         ("tactic_played", D, "dense_fog")
     ]
     seen_by_attacker = player_view(state, A).player(D)
@@ -234,7 +235,7 @@ def test_natural_cover_turns_a_hit_into_a_miss_after_the_roll() -> None:
     assert roll is not None
     assert (roll.natural, roll.modified, roll.required, roll.outcome) == (3, 2, 3, "MISS")
     assert mods(state) == [("defense:natural_cover", -1)]
-    assert any(e.kind == "roll_changed" and e.detail == "MISS" for e in state.events)
+    assert any(e.kind is EventKind.ROLL_CHANGED and e.detail == "MISS" for e in state.events)
     state = play(state, ResolveAttack())
     assert unit(state, "D1").hp == 1
 
@@ -266,7 +267,7 @@ def test_precision_shot_doubles_the_damage_of_a_hit() -> None:
     assert tactic_actions(state) == [PlayTactic(card_id="precision_shot", targets=("A1",))]
     state = play(state, PlayTactic(card_id="precision_shot", targets=("A1",)), RollDice(), ResolveAttack())
     assert state.unit("D9") is None
-    assert [(e.unit, e.value) for e in state.events if e.kind == "unit_destroyed"] == [("D9", 2)]
+    assert [(e.unit, e.value) for e in state.events if e.kind is EventKind.UNIT_DESTROYED] == [("D9", 2)]
 
 
 def test_suppressive_fire_halves_the_active_players_movement() -> None:
@@ -326,7 +327,7 @@ def test_coordinated_maneuver_adds_one_to_roll_and_damage_and_spends_the_support
     assert (roll.natural, roll.modified, roll.outcome) == (2, 3, "HIT")
     assert mods(state) == [("coordinated_maneuver", 1)]
     state = play(state, ResolveAttack())
-    assert [(e.unit, e.value) for e in state.events if e.kind == "unit_destroyed"] == [("D9", 2)]
+    assert [(e.unit, e.value) for e in state.events if e.kind is EventKind.UNIT_DESTROYED] == [("D9", 2)]
 
 
 def test_commanders_luck_consumes_one_rng_step_and_recomputes_from_the_new_die() -> None:
@@ -341,7 +342,7 @@ def test_commanders_luck_consumes_one_rng_step_and_recomputes_from_the_new_die()
     roll = state.last_roll
     assert roll is not None
     assert (roll.natural, roll.modified, roll.required, roll.outcome) == (6, 4, 3, "HIT")
-    assert [(e.kind, e.value) for e in state.events if e.kind == "dice_rerolled"] == [("dice_rerolled", 6)]
+    assert [(e.kind, e.value) for e in state.events if e.kind is EventKind.DICE_REROLLED] == [("dice_rerolled", 6)]
     assert state.effects == ()
 
 

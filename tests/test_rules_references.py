@@ -1,4 +1,7 @@
-"""The rulebook lives in the repository: every `§` resolves in docs/rules.md, and docs/engine.md maps each rule to its file."""
+"""The rulebook lives in the repository: every `§` resolves in docs/rules.md.
+
+docs/engine.md maps each rule to the files that implement it.
+"""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
-from .board import Board, parse_terrain_map
+from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
 from .codec import decode_action, decode_state, encode_action, encode_state, state_hash
@@ -62,6 +62,7 @@ from .config import (
     VictoryConfig,
     VictoryPoints,
 )
+from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision
 from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .flow import decide_to_act
@@ -80,7 +81,7 @@ from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .start import new_game
-from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
+from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
 from .types import Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
@@ -97,12 +98,16 @@ __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PHASE_NAMES",
     "RULES_VERSION",
     "TACTICS",
     "TERRAIN",
+    "TERRAIN_LEGEND",
+    "TURN_RULER",
     "UNITS",
     "AcceptMalus",
     "Action",
+    "Attack",
     "AutoDeploy",
     "Board",
     "BoardInfo",
@@ -114,6 +119,8 @@ __all__ = [
     "CombatRequires",
     "CombatRule",
     "ConfirmDeployment",
+    "Decision",
+    "DecisionKind",
     "DeclareAttack",
     "DeployUnit",
     "DiscardBonus",
@@ -140,6 +147,7 @@ __all__ = [
     "PendingCard",
     "PerSide",
     "Phase",
+    "PhaseStep",
     "PlayBonus",
     "PlayTactic",
     "PlayerState",
@@ -152,6 +160,7 @@ __all__ = [
     "Side",
     "StoreBonus",
     "TacticHands",
+    "TerrainChar",
     "TerrainParams",
     "TerrainRules",
     "TerrainStats",
@@ -174,6 +183,7 @@ __all__ = [
     "canonical_deck",
     "card_of",
     "decide_to_act",
+    "decision",
     "decode_action",
     "decode_record",
     "decode_state",

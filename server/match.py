@@ -18,10 +18,12 @@ from typing import Protocol
 
 from engine import (
     MAX_ATTACKS_PER_TURN,
+    TERRAIN_LEGEND,
     Action,
     GameConfig,
     GameState,
     Side,
+    decision,
     describe_event,
     legal_actions,
     max_moves,
@@ -182,5 +184,7 @@ class Match:
             events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=MAX_ATTACKS_PER_TURN,
+            decision=decision(self.state, view),
+            legend=TERRAIN_LEGEND,
             broken_reason=self.broken_reason,
         )

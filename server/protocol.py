@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from engine import Action, Event, GameState, Side
+from engine import Action, Decision, Event, GameState, Side, TerrainChar
 
 __all__ = [
     "ERROR_CODES",
@@ -129,6 +129,8 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     events: tuple[EventText, ...]  # what the action that made this version caused
     move_limit: int  # units the active side may move this turn (5, changed by card effects)
     attack_limit: int  # attacks the active side may have declared at once
+    decision: Decision  # who decides and why (engine.decision), as this seat may see it
+    legend: tuple[TerrainChar, ...]  # what each map character of view.board is
     broken_reason: str | None = None
 
 

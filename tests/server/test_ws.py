@@ -13,7 +13,17 @@ import msgspec
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from engine import GameRecord, GameState, Side, legal_actions, player_view, replay, state_hash
+from engine import (
+    TERRAIN_LEGEND,
+    GameRecord,
+    GameState,
+    Side,
+    decision,
+    legal_actions,
+    player_view,
+    replay,
+    state_hash,
+)
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 
@@ -73,6 +83,7 @@ def check_frames(peer: Peer, viewer: Side | None, states: list[GameState], never
             version = message["version"]
             truth = states[version]
             assert message["view"] == as_json(player_view(truth, viewer))
+            assert message["decision"] == as_json(decision(truth, player_view(truth, viewer)))
             expected = legal_actions(truth) if viewer is not None and truth.to_act is viewer else []
             assert message["legal_actions"] == as_json(expected)
         truth = states[version]
@@ -145,6 +156,37 @@ def test_a_seat_sees_events_in_words_computed_from_its_own_view(server: LiveServ
     if theirs["view"]["pending_card"]["card"] == "?":  # a bonus: its name is the drawer's secret
         assert seen[0]["text"] == "ATTACKER drew a card"
         assert card not in json.dumps(theirs)
+
+
+def test_the_state_says_who_decides_and_why_and_carries_the_map_legend(server: LiveServer) -> None:
+    config = {"seed": 3, "width": 12, "height": 12, "draw_pile": ["air_cover#1", "supply_interruption#1"]}
+
+    async def run() -> list[dict[str, Any]]:
+        created = create_match(server, config=config)
+        tokens = tokens_of(created)
+        attacker = await Peer.seated(server, created["match_id"], tokens["ATTACKER"])
+        defender = await Peer.seated(server, created["match_id"], tokens["DEFENDER"])
+        first = defender.state
+        assert first is not None and first["version"] == 0
+        seq = await attacker.act({"type": "DRAW_CARD"})
+        assert (await attacker.reply(seq))["type"] == "ack"
+        mine, theirs = await attacker.until_version(1), await defender.until_version(1)
+        await attacker.close()
+        await defender.close()
+        return [first, mine, theirs]
+
+    first, mine, theirs = arun(run())
+    assert first["decision"]["side"] == "ATTACKER" and first["decision"]["kind"] == "draw_card"
+    assert [s["name"] for s in first["decision"]["ruler"]] == ["Draw", "Cards", "Move", "Attack", "Dice"]
+    assert first["decision"]["at"] == 0 and first["decision"]["next_phase"]["name"] == "Cards"
+    # The drawn bonus is named to its drawer only, in the decision as in the view.
+    assert mine["decision"]["kind"] == theirs["decision"]["kind"] == "resolve_bonus"
+    assert mine["decision"]["card"] == "air_cover#1" and theirs["decision"]["card"] == "?"
+    assert "air_cover" not in json.dumps(theirs)
+    legend = {entry["char"]: entry for entry in first["legend"]}
+    assert first["legend"] == as_json(TERRAIN_LEGEND)
+    assert legend["#"] == {"char": "#", "terrain": "PLAIN", "road": True, "river": True}
+    assert {ch for row in first["view"]["board"]["rows"] for ch in row} <= set(legend)
 
 
 # -- hostile input and faults ------------------------------------------------------------

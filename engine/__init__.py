@@ -36,6 +36,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
+from .attacks import DamageModifier, RollModifier
 from .board import Board, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
@@ -64,6 +65,7 @@ from .config import (
 )
 from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
+from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
 from .hooks import (
@@ -76,6 +78,17 @@ from .hooks import (
     movement_allowance,
 )
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
+from .preview import (
+    AttackOdds,
+    AttackPreview,
+    MoveOption,
+    MovePreview,
+    TacticOdds,
+    attack_odds,
+    attack_preview,
+    move_preview,
+    rolls_dice,
+)
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
@@ -103,6 +116,8 @@ __all__ = [
     "UNITS",
     "AcceptMalus",
     "Action",
+    "AttackOdds",
+    "AttackPreview",
     "AutoDeploy",
     "Board",
     "BoardInfo",
@@ -114,6 +129,7 @@ __all__ = [
     "CombatRequires",
     "CombatRule",
     "ConfirmDeployment",
+    "DamageModifier",
     "DeclareAttack",
     "DeployUnit",
     "DiscardBonus",
@@ -130,6 +146,8 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "Leaders",
+    "MoveOption",
+    "MovePreview",
     "MoveUnit",
     "MovementRequires",
     "MovementRule",
@@ -148,10 +166,12 @@ __all__ = [
     "ResolveAttack",
     "Roll",
     "RollDice",
+    "RollModifier",
     "RoundLimit",
     "Side",
     "StoreBonus",
     "TacticHands",
+    "TacticOdds",
     "TerrainParams",
     "TerrainRules",
     "TerrainStats",
@@ -166,6 +186,8 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "attack_odds",
+    "attack_preview",
     "attack_roll_modifiers",
     "board_info",
     "can_attack",
@@ -184,6 +206,7 @@ __all__ = [
     "encode_record",
     "encode_state",
     "encode_text",
+    "explain",
     "generate_terrain",
     "home_side",
     "is_legal",
@@ -191,6 +214,7 @@ __all__ = [
     "legal_actions",
     "max_moves",
     "mix_seed",
+    "move_preview",
     "movement_allowance",
     "new_game",
     "next_seed",
@@ -203,6 +227,7 @@ __all__ = [
     "replay",
     "required_roll",
     "roll_d6",
+    "rolls_dice",
     "shuffle",
     "state_hash",
     "unit_order",

@@ -36,6 +36,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
+from .attacks import DamageModifier, RollModifier
 from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
@@ -65,6 +66,7 @@ from .config import (
 from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision
 from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
+from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
 from .hooks import (
@@ -77,6 +79,17 @@ from .hooks import (
     movement_allowance,
 )
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
+from .preview import (
+    AttackOdds,
+    AttackPreview,
+    MoveOption,
+    MovePreview,
+    TacticOdds,
+    attack_odds,
+    attack_preview,
+    move_preview,
+    rolls_dice,
+)
 from .reducer import is_legal, legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
@@ -108,6 +121,8 @@ __all__ = [
     "AcceptMalus",
     "Action",
     "Attack",
+    "AttackOdds",
+    "AttackPreview",
     "AutoDeploy",
     "Board",
     "BoardInfo",
@@ -119,6 +134,7 @@ __all__ = [
     "CombatRequires",
     "CombatRule",
     "ConfirmDeployment",
+    "DamageModifier",
     "Decision",
     "DecisionKind",
     "DeclareAttack",
@@ -137,6 +153,8 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "Leaders",
+    "MoveOption",
+    "MovePreview",
     "MoveUnit",
     "MovementRequires",
     "MovementRule",
@@ -156,10 +174,12 @@ __all__ = [
     "ResolveAttack",
     "Roll",
     "RollDice",
+    "RollModifier",
     "RoundLimit",
     "Side",
     "StoreBonus",
     "TacticHands",
+    "TacticOdds",
     "TerrainChar",
     "TerrainParams",
     "TerrainRules",
@@ -175,6 +195,8 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "attack_odds",
+    "attack_preview",
     "attack_roll_modifiers",
     "board_info",
     "can_attack",
@@ -194,6 +216,7 @@ __all__ = [
     "encode_record",
     "encode_state",
     "encode_text",
+    "explain",
     "generate_terrain",
     "home_side",
     "is_legal",
@@ -201,6 +224,7 @@ __all__ = [
     "legal_actions",
     "max_moves",
     "mix_seed",
+    "move_preview",
     "movement_allowance",
     "new_game",
     "next_seed",
@@ -213,6 +237,7 @@ __all__ = [
     "replay",
     "required_roll",
     "roll_d6",
+    "rolls_dice",
     "shuffle",
     "state_hash",
     "unit_order",

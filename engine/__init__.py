@@ -36,7 +36,8 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
-from .board import Board, parse_terrain_map
+from .attacks import DamageModifier, RollModifier
+from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
@@ -61,8 +62,10 @@ from .config import (
     VictoryConfig,
     VictoryPoints,
 )
+from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision
 from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
+from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
 from .hooks import (
@@ -75,12 +78,23 @@ from .hooks import (
     movement_allowance,
 )
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
+from .preview import (
+    AttackOdds,
+    AttackPreview,
+    MoveOption,
+    MovePreview,
+    TacticOdds,
+    attack_odds,
+    attack_preview,
+    move_preview,
+    rolls_dice,
+)
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .rules_version import RULES_EPOCH, RULES_VERSION
 from .start import game_terrain, new_game
-from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
+from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
 from .text import describe_event, encode_text
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
@@ -97,13 +111,19 @@ __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PHASE_NAMES",
     "RULES_EPOCH",
     "RULES_VERSION",
     "TACTICS",
     "TERRAIN",
+    "TERRAIN_LEGEND",
+    "TURN_RULER",
     "UNITS",
     "AcceptMalus",
     "Action",
+    "Attack",
+    "AttackOdds",
+    "AttackPreview",
     "AutoDeploy",
     "Board",
     "BoardInfo",
@@ -115,6 +135,9 @@ __all__ = [
     "CombatRequires",
     "CombatRule",
     "ConfirmDeployment",
+    "DamageModifier",
+    "Decision",
+    "DecisionKind",
     "DeclareAttack",
     "DeployUnit",
     "DiscardBonus",
@@ -132,6 +155,8 @@ __all__ = [
     "IllegalAction",
     "InvalidAction",
     "Leaders",
+    "MoveOption",
+    "MovePreview",
     "MoveUnit",
     "MovementRequires",
     "MovementRule",
@@ -142,6 +167,7 @@ __all__ = [
     "PendingCard",
     "PerSide",
     "Phase",
+    "PhaseStep",
     "PlayBonus",
     "PlayTactic",
     "PlayerState",
@@ -150,10 +176,13 @@ __all__ = [
     "ResolveAttack",
     "Roll",
     "RollDice",
+    "RollModifier",
     "RoundLimit",
     "Side",
     "StoreBonus",
     "TacticHands",
+    "TacticOdds",
+    "TerrainChar",
     "TerrainParams",
     "TerrainRules",
     "TerrainStats",
@@ -168,6 +197,8 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "attack_odds",
+    "attack_preview",
     "attack_roll_modifiers",
     "board_info",
     "can_attack",
@@ -177,6 +208,7 @@ __all__ = [
     "card_of",
     "check_references",
     "decide_to_act",
+    "decision",
     "decode_action",
     "decode_record",
     "decode_state",
@@ -187,6 +219,7 @@ __all__ = [
     "encode_record",
     "encode_state",
     "encode_text",
+    "explain",
     "game_terrain",
     "generate_terrain",
     "home_side",
@@ -194,6 +227,7 @@ __all__ = [
     "legal_actions",
     "max_moves",
     "mix_seed",
+    "move_preview",
     "movement_allowance",
     "new_game",
     "next_seed",
@@ -206,6 +240,7 @@ __all__ = [
     "replay",
     "required_roll",
     "roll_d6",
+    "rolls_dice",
     "shuffle",
     "state_hash",
     "unit_order",

@@ -6,16 +6,20 @@ modifier named, so the log and the client can explain a hit or a miss.
 
 from __future__ import annotations
 
+from typing import Literal
+
+import msgspec
 from msgspec.structs import replace
 
 from .boardinfo import board_info
 from .config import CombatRule
 from .effects import expire_attack_effects
 from .hooks import (
-    attack_roll_modifiers,
+    attack_roll_effects,
     can_attack,
     can_attack_after_move,
-    defense_modifiers,
+    damage_effects,
+    defense_effects,
     ignores_defender_terrain,
     unit_distance,
 )
@@ -24,12 +28,19 @@ from .tables import TERRAIN, UNITS, required_roll
 from .types import EventKind
 
 __all__ = [
+    "DamageModifier",
+    "ModifierKind",
+    "RollModifier",
     "advance_queue",
     "attack_problem",
     "attack_valid",
     "cancel_pending",
     "compute_roll",
+    "damage_modifiers",
+    "hit_faces",
+    "modified_roll",
     "placed_unit",
+    "roll_modifiers",
 ]
 
 
@@ -123,30 +134,102 @@ def cancel_pending(state: GameState, why: str) -> GameState:
     return replace(state, pending_attack=None, last_roll=None, events=(*state.events, event))
 
 
+ModifierKind = Literal["bonus", "malus", "tactic", "terrain", "combat_rule"]
+"""What a roll or damage term comes from: a card of that kind, the target's terrain, a combat rule."""
+
+
+class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
+    """One term added to the natural die of an attack (rules §6.3), and where it comes from."""
+
+    kind: ModifierKind  # the source's type
+    source: str  # its id: a card id, a terrain type (``URBAN``) or a combat rule id
+    term: Literal["attack_roll", "defense", "cover", "terrain_defense", "combat_rule"]  # which term of §6.3
+    value: int  # added to the die (defense terms are negative)
+
+    def as_modifier(self) -> Modifier:
+        """The same term as `Roll.modifiers` names it."""
+        if self.term == "attack_roll":
+            return Modifier(source=self.source, value=self.value)
+        if self.term == "defense":
+            return Modifier(source=f"defense:{self.source}", value=self.value)
+        if self.term == "combat_rule":
+            return Modifier(source=f"combat_rule:{self.source}", value=self.value)
+        name = "terrain_cover" if self.term == "cover" else "terrain_defense"
+        return Modifier(source=f"{name}:{self.source}", value=self.value)
+
+
+class DamageModifier(msgspec.Struct, frozen=True, kw_only=True):
+    """One modify_damage term of an attack (rules §8.2): ``(damage + Σ add) × Π mul``."""
+
+    kind: ModifierKind  # the source card's kind
+    source: str  # the card id
+    op: Literal["add", "mul"]
+    value: int
+
+
+def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[RollModifier]:
+    """Every term of §6.3 added to the die when ``attacker`` fires at ``target`` from ``distance``.
+
+    In the order `Roll.modifiers` lists them: card effects on the roll, combat rules, the
+    target's terrain (cover, then defense; none while ``ignore_defender_terrain`` covers
+    the attack), then defense effects on the target. The units' cells are read as given,
+    so a caller may ask about a unit placed elsewhere (``replace(unit, cell=...)``).
+    """
+    assert target.cell is not None
+    modifiers = [
+        RollModifier(kind=e.source_kind, source=e.source_card, term="attack_roll", value=e.value)
+        for e in attack_roll_effects(state, attacker, target, distance)
+    ]
+    modifiers += [
+        RollModifier(kind="combat_rule", source=rule.id, term="combat_rule", value=rule.roll_modifier)
+        for rule in state.rules.combat_rules
+        if _combat_rule_matches(state, rule, attacker, target)
+    ]
+    if not ignores_defender_terrain(state, attacker, target, distance):
+        info = board_info(state.board)
+        terrain = info.terrain[info.index[target.cell]]
+        stats = TERRAIN[terrain]
+        if stats.hit_modifier:
+            modifiers.append(RollModifier(kind="terrain", source=terrain.value, term="cover", value=stats.hit_modifier))
+        if stats.defense:
+            modifiers.append(
+                RollModifier(kind="terrain", source=terrain.value, term="terrain_defense", value=-stats.defense)
+            )
+    modifiers += [
+        RollModifier(kind=e.source_kind, source=e.source_card, term="defense", value=-e.value)
+        for e in defense_effects(state, target)
+    ]
+    return modifiers
+
+
+def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[DamageModifier]:
+    """Every modify_damage term of the attack, in effect order."""
+    return [
+        DamageModifier(kind=e.source_kind, source=e.source_card, op="add" if e.op == "add" else "mul", value=e.value)
+        for e in damage_effects(state, attacker, target, distance)
+    ]
+
+
+def modified_roll(natural: int, modifier: int) -> int:
+    """The die plus the sum of its modifiers, clamped to 1..6 (rules §6.3)."""
+    return min(6, max(1, natural + modifier))
+
+
+def hit_faces(modifier: int, required: int) -> int:
+    """How many of the six faces of the die hit with ``modifier`` against ``required``."""
+    return sum(1 for natural in range(1, 7) if modified_roll(natural, modifier) >= required)
+
+
 def compute_roll(state: GameState, natural: int) -> Roll:
     """The outcome of the pending attack for die ``natural``, every modifier named (§6.3)."""
     pending = state.pending_attack
     assert pending is not None
     attacker = placed_unit(state, pending.attacker)
     target = placed_unit(state, pending.target)
-    assert attacker is not None and target is not None and target.cell is not None
+    assert attacker is not None and target is not None
     distance = unit_distance(attacker, target, state)
-    modifiers = attack_roll_modifiers(state, attacker, target, distance)
-    modifiers += [
-        Modifier(source=f"combat_rule:{rule.id}", value=rule.roll_modifier)
-        for rule in state.rules.combat_rules
-        if _combat_rule_matches(state, rule, attacker, target)
-    ]
-    if not ignores_defender_terrain(state, attacker, target):
-        info = board_info(state.board)
-        terrain = info.terrain[info.index[target.cell]]
-        stats = TERRAIN[terrain]
-        if stats.hit_modifier:
-            modifiers.append(Modifier(source=f"terrain_cover:{terrain.value}", value=stats.hit_modifier))
-        if stats.defense:
-            modifiers.append(Modifier(source=f"terrain_defense:{terrain.value}", value=-stats.defense))
-    modifiers += [Modifier(source=f"defense:{m.source}", value=-m.value) for m in defense_modifiers(state, target)]
-    modified = min(6, max(1, natural + sum(m.value for m in modifiers)))
+    modifiers = roll_modifiers(state, attacker, target, distance)
+    modified = modified_roll(natural, sum(m.value for m in modifiers))
     required = required_roll(distance)
     return Roll(
         natural=natural,
@@ -154,7 +237,7 @@ def compute_roll(state: GameState, natural: int) -> Roll:
         required=required,
         distance=distance,
         outcome="HIT" if modified >= required else "MISS",
-        modifiers=tuple(modifiers),
+        modifiers=tuple(m.as_modifier() for m in modifiers),
     )
 
 

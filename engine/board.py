@@ -45,7 +45,9 @@ __all__ = [
     "MAX_BOARD_SIDE",
     "MIN_BOARD_SIDE",
     "TERRAIN_CHARS",
+    "TERRAIN_LEGEND",
     "Board",
+    "TerrainChar",
     "board_from_layers",
     "parse_terrain_map",
 ]
@@ -66,6 +68,22 @@ TERRAIN_CHARS: dict[str, tuple[TerrainType, bool, bool]] = {
     "#": (TerrainType.PLAIN, True, True),
 }
 """ASCII map character → ``(base terrain, road?, river?)``."""
+
+
+class TerrainChar(msgspec.Struct, frozen=True, kw_only=True):
+    """One entry of the map legend: what a cell drawn with ``char`` is."""
+
+    char: str  # the map character
+    terrain: TerrainType  # base terrain
+    road: bool
+    river: bool  # road and river: a bridge
+
+
+TERRAIN_LEGEND: tuple[TerrainChar, ...] = tuple(
+    TerrainChar(char=char, terrain=terrain, road=road, river=river)
+    for char, (terrain, road, river) in TERRAIN_CHARS.items()
+)
+"""`TERRAIN_CHARS` as data for a client that draws boards (sent with every state, docs/protocol.md)."""
 
 _BASE_CHAR = {
     TerrainType.PLAIN: ".",

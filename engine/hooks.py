@@ -16,6 +16,7 @@ from .types import Hook, Side
 
 __all__ = [
     "attack_damage",
+    "attack_roll_effects",
     "attack_roll_modifiers",
     "can_attack",
     "can_attack_after_move",
@@ -23,6 +24,9 @@ __all__ = [
     "can_play_card",
     "can_play_tactic",
     "can_resupply",
+    "combine_damage",
+    "damage_effects",
+    "defense_effects",
     "defense_modifiers",
     "ignores_defender_terrain",
     "max_moves",
@@ -156,41 +160,55 @@ def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     return any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
 
 
+def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every modify_attack_roll effect on the attack, in effect order (Σ add)."""
+    effects = _effects(state, Hook.MODIFY_ATTACK_ROLL)
+    return [e for e in effects if _attack_applies(state, e, attacker, target, distance)]
+
+
 def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Modifier]:
     """Every modify_attack_roll term that applies, named by its source card."""
-    return [
-        Modifier(source=e.source_card, value=e.value)
-        for e in _effects(state, Hook.MODIFY_ATTACK_ROLL)
-        if _attack_applies(state, e, attacker, target, distance)
-    ]
+    effects = attack_roll_effects(state, attacker, target, distance)
+    return [Modifier(source=e.source_card, value=e.value) for e in effects]
+
+
+def defense_effects(state: GameState, target: Unit) -> list[Effect]:
+    """Every modify_defense effect on ``target``, in effect order (Σ add, subtracted from the roll)."""
+    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target)]
 
 
 def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
     """Every modify_defense term on ``target`` (subtracted from the roll)."""
-    return [
-        Modifier(source=e.source_card, value=e.value)
-        for e in _effects(state, Hook.MODIFY_DEFENSE)
-        if _unit_applies(e, target)
-    ]
+    return [Modifier(source=e.source_card, value=e.value) for e in defense_effects(state, target)]
 
 
-def attack_damage(state: GameState, attacker: Unit, target: Unit) -> int:
-    """HP a hit removes: ``(damage + Σ add) × Π mul``."""
-    distance = unit_distance(attacker, target, state)
-    damage = UNITS[attacker.type].damage
-    factor = 1
-    for effect in _effects(state, Hook.MODIFY_DAMAGE):
-        if _attack_applies(state, effect, attacker, target, distance):
-            if effect.op == "add":
-                damage += effect.value
-            else:
-                factor *= effect.value
+def damage_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every modify_damage effect on the attack, in effect order."""
+    return [e for e in _effects(state, Hook.MODIFY_DAMAGE) if _attack_applies(state, e, attacker, target, distance)]
+
+
+def combine_damage(base: int, effects: list[Effect]) -> int:
+    """``(base + Σ add) × Π mul``, at least 0: the modify_damage combination rule."""
+    damage, factor = base, 1
+    for effect in effects:
+        if effect.op == "add":
+            damage += effect.value
+        else:
+            factor *= effect.value
     return max(0, damage * factor)
 
 
-def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit) -> bool:
+def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
+    """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
+    if distance is None:
+        distance = unit_distance(attacker, target, state)
+    return combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+
+
+def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
     """True if an ``ignore_defender_terrain`` effect covers the attack."""
-    distance = unit_distance(attacker, target, state)
+    if distance is None:
+        distance = unit_distance(attacker, target, state)
     return any(
         _attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.IGNORE_DEFENDER_TERRAIN)
     )

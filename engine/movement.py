@@ -4,6 +4,10 @@ Step costs never change during a game (`BoardInfo.steps`), so the search only ad
 occupancy: units never enter or pass through an occupied cell. Costs are small whole
 half-points, so the search is Dial's bucket-queue variant of Dijkstra.
 
+One search decides everything about movement: the offers, the legality and cost of a
+MOVE_UNIT, and the cheapest paths `engine.move_preview` shows (it records each cell's
+predecessor as it settles).
+
 Results are memoised. A search only depends on the cells whose occupancy it examined,
 so a stored result is reused exactly when none of those cells changed occupancy; this
 is what keeps move generation cheap while units around the board stand still.
@@ -11,11 +15,13 @@ is what keeps move generation cheap while units around the board stand still.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit, movement_allowance
 from .state import GameState, Unit
 
-__all__ = ["move_cost", "occupied_cells", "reachable_cells", "search_reachable"]
+__all__ = ["Reach", "move_cost", "occupied_cells", "reachable_cells", "search_reachable", "unit_reach"]
 
 
 def occupied_cells(state: GameState) -> frozenset[int]:
@@ -24,15 +30,34 @@ def occupied_cells(state: GameState) -> frozenset[int]:
     return frozenset(index[u.cell] for u in state.units if u.cell is not None)
 
 
+class Reach(NamedTuple):
+    """What the search found: the least cost of every reachable cell and how it got there."""
+
+    costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
+    parents: dict[int, int]  # cell index → the cell it is entered from on one cheapest path
+
+    def path(self, cell: int) -> list[int]:
+        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last."""
+        path: list[int] = []
+        while cell in self.costs:
+            path.append(cell)
+            cell = self.parents[cell]
+        path.reverse()
+        return path
+
+
 def search_reachable(
     steps: StepTable, start: int, allowance: int, occupied: frozenset[int]
-) -> tuple[dict[int, int], frozenset[int]]:
-    """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
+) -> tuple[Reach, frozenset[int]]:
+    """Least cost (half-points) and a cheapest path of every cell reachable from ``start`` within ``allowance``.
 
-    Returns the costs (the start cell excluded) and every cell whose occupancy the search
-    examined: the result depends on no other cell's occupancy.
+    Returns what it found and every cell whose occupancy the search examined: the result
+    depends on no other cell's occupancy. Ties between equally cheap paths go to the
+    first found (cells settle in cost order, neighbours in the step table's order), so
+    the paths are deterministic.
     """
     best = {start: 0}
+    parents: dict[int, int] = {}
     examined: set[int] = set()
     buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(start)
@@ -50,59 +75,32 @@ def search_reachable(
                 known = best.get(neighbour)
                 if known is None or total < known:
                     best[neighbour] = total
+                    parents[neighbour] = cell
                     buckets[total].append(neighbour)
     del best[start]
-    return best, frozenset(examined)
+    return Reach(best, parents), frozenset(examined)
 
 
-def search_cost(
-    steps: StepTable, start: int, goal: int, allowance: int, occupied: frozenset[int], width: int
-) -> int | None:
-    """Least cost from ``start`` to ``goal`` within ``allowance``, or None: the same search as
-    `search_reachable`, stopped at the goal and pruned by an admissible bound (every step
-    costs at least one half-point and moves one cell in Chebyshev distance)."""
-    if goal == start:
-        return None  # the start cell is never reachable
-    gx, gy = goal % width, goal // width
-    best = {start: 0}
-    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
-    buckets[0].append(start)
-    for spent in range(allowance + 1):
-        for cell in buckets[spent]:
-            if best[cell] != spent:
-                continue
-            if cell == goal:
-                return spent
-            for neighbour, cost in steps[cell]:
-                total = spent + cost
-                if total > allowance or neighbour in occupied:
-                    continue
-                if total + max(abs(neighbour % width - gx), abs(neighbour // width - gy)) > allowance:
-                    continue
-                known = best.get(neighbour)
-                if known is None or total < known:
-                    best[neighbour] = total
-                    buckets[total].append(neighbour)
-    return None
-
-
-_Entry = tuple[StepTable, dict[int, int], frozenset[int], frozenset[int]]
+_NO_REACH = Reach({}, {})
+_Entry = tuple[StepTable, Reach, frozenset[int], frozenset[int]]
 _MEMO: dict[tuple[int, int, int], _Entry] = {}
 _MEMO_LIMIT = 20_000
 
 
-def reachable_cells(state: GameState, unit: Unit, occupied: frozenset[int] | None = None) -> dict[int, int]:
-    """Cells ``unit`` can reach this turn with their least cost, ignoring the move limit.
+def unit_reach(state: GameState, unit: Unit, occupied: frozenset[int] | None = None) -> Reach:
+    """Every cell ``unit`` can reach this turn, with its least cost and a cheapest path (rules §5.4).
 
-    Empty when the unit is off the board, ``can_move_unit`` is false or its allowance is 0.
-    Whether the unit may still move at all (``has_moved``, the per-turn move limit, the
-    phase) is the movement page's business. The returned dict is shared: do not change it.
+    Ignores the move limit. Empty when the unit is off the board, ``can_move_unit`` is
+    false or its allowance is 0. Whether the unit may still move at all (``has_moved``,
+    the per-turn move limit, the phase) is the movement page's business. This one search
+    decides legality (`reachable_cells`, `move_cost`) and feeds `engine.move_preview`.
+    The result is shared: do not change it.
     """
     if unit.cell is None or not can_move_unit(state, unit):
-        return {}
+        return _NO_REACH
     allowance = movement_allowance(state, unit)
     if allowance <= 0:
-        return {}
+        return _NO_REACH
     info = board_info(state.board)
     steps = info.steps(unit.type, state.rules.movement_rules)
     start = info.index[unit.cell]
@@ -120,22 +118,11 @@ def reachable_cells(state: GameState, unit: Unit, occupied: frozenset[int] | Non
     return reach
 
 
-def move_cost(state: GameState, unit: Unit, goal: int) -> int | None:
-    """Least cost for ``unit`` to reach cell index ``goal`` this turn, or None if it cannot.
+def reachable_cells(state: GameState, unit: Unit, occupied: frozenset[int] | None = None) -> dict[int, int]:
+    """Cells ``unit`` can reach this turn with their least cost (`unit_reach`); do not change the dict."""
+    return unit_reach(state, unit, occupied).costs
 
-    Agrees with `reachable_cells` (``reachable_cells(...).get(goal)``), but searches
-    towards the goal only unless the full set is already memoised.
-    """
-    if unit.cell is None or not can_move_unit(state, unit):
-        return None
-    allowance = movement_allowance(state, unit)
-    if allowance <= 0:
-        return None
-    info = board_info(state.board)
-    steps = info.steps(unit.type, state.rules.movement_rules)
-    start = info.index[unit.cell]
-    occupied = occupied_cells(state)
-    entry = _MEMO.get((id(steps), start, allowance))
-    if entry is not None and entry[0] is steps and occupied & entry[2] == entry[3]:
-        return entry[1].get(goal)
-    return search_cost(steps, start, goal, allowance, occupied, info.width)
+
+def move_cost(state: GameState, unit: Unit, goal: int) -> int | None:
+    """Least cost for ``unit`` to reach cell index ``goal`` this turn, or None if it cannot."""
+    return unit_reach(state, unit).costs.get(goal)

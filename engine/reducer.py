@@ -12,7 +12,7 @@ from .state import GameState
 from .types import Phase
 from .victory import end_by_action_cap
 
-__all__ = ["legal_actions", "reduce"]
+__all__ = ["gating_problem", "legal_actions", "reduce"]
 
 _LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
 _LEGAL_CACHE_LIMIT = 8
@@ -48,21 +48,32 @@ def reduce(state: GameState, action: Action) -> GameState:
     naming the unit, cell or phase when the action is not in `legal_actions`; then nothing
     changed and no randomness was consumed.
     """
-    action_type = type(action)
-    if action_type not in APPLY:
-        raise IllegalAction(f"{action!r} is not a Taktik action", "unknown_action")
-    tag = action_type.__struct_config__.tag
-    if state.phase is Phase.VICTORY:
-        raise IllegalAction(f"the game is over ({state.victory_reason}); {tag} is not legal", "game_over")
-    allowed = allowed_action_types(state)
-    if action_type not in allowed:
-        raise IllegalAction(_gating_reason(state, tag, allowed), "wrong_phase")
+    problem = gating_problem(state, action)
+    if problem is not None:
+        raise problem
     working = replace(state, events=()) if state.events else state
-    new = APPLY[action_type](working, action)
+    new = APPLY[type(action)](working, action)
     new = replace(new, actions_taken=new.actions_taken + 1)
     if new.phase is not Phase.VICTORY and new.actions_taken >= new.rules.victory.max_actions:
         new = end_by_action_cap(new)
     return replace(new, to_act=decide_to_act(new))
+
+
+def gating_problem(state: GameState, action: Action) -> IllegalAction | None:
+    """Why ``action`` cannot even reach its rule page now (not an action, game over, wrong phase), or None.
+
+    The first of `reduce`'s checks; the owning page checks the rest (`engine.explain`).
+    """
+    action_type = type(action)
+    if action_type not in APPLY:
+        return IllegalAction(f"{action!r} is not a Taktik action", "unknown_action")
+    tag = action_type.__struct_config__.tag
+    if state.phase is Phase.VICTORY:
+        return IllegalAction(f"the game is over ({state.victory_reason}); {tag} is not legal", "game_over")
+    allowed = allowed_action_types(state)
+    if action_type not in allowed:
+        return IllegalAction(_gating_reason(state, tag, allowed), "wrong_phase")
+    return None
 
 
 def _gating_reason(state: GameState, tag: object, allowed: frozenset[type]) -> str:

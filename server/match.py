@@ -19,19 +19,38 @@ from typing import Protocol, cast
 from engine import (
     MAX_ATTACKS_PER_TURN,
     RULES_VERSION,
+    TERRAIN_LEGEND,
     Action,
+    Attack,
     GameConfig,
     GameState,
     Side,
+    attack_preview,
+    decision,
     describe_event,
+    explain,
     legal_actions,
     max_moves,
+    move_preview,
     player_view,
 )
 
 from . import __version__
 from .outbox import Outbox
-from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
+from .protocol import (
+    AttackPreviewAnswer,
+    EventText,
+    Explain,
+    Explanation,
+    MatchStatus,
+    MovePreviewAnswer,
+    PreviewAttack,
+    PreviewMove,
+    Query,
+    StateUpdate,
+    Welcome,
+    encode,
+)
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
@@ -181,6 +200,52 @@ class Match:
             )
         )
 
+    def answer(self, seat: Side | None, query: Query) -> str:
+        """The encoded answer to a question about the current position, as ``seat`` may know it.
+
+        Previews run on the seat's `player_view`, so they are built only from what it may see
+        (the other hand's tactics are hidden there and never counted). `explain` needs the
+        real position, so it answers only the seat to act, about its own action.
+        """
+        match query:
+            case Explain():
+                return encode(self._explain(seat, query))
+            case PreviewMove():
+                return encode(self._preview_move(seat, query))
+            case PreviewAttack():
+                return encode(self._preview_attack(seat, query))
+
+    def _preview_move(self, seat: Side | None, query: PreviewMove) -> MovePreviewAnswer:
+        try:
+            found = move_preview(player_view(self.state, seat), query.unit_id)
+        except ValueError as err:  # no such unit
+            return MovePreviewAnswer(id=query.id, version=self.version, preview=None, problem=str(err))
+        return MovePreviewAnswer(id=query.id, version=self.version, preview=found)
+
+    def _preview_attack(self, seat: Side | None, query: PreviewAttack) -> AttackPreviewAnswer:
+        attack = Attack(attacker=query.attacker_id, target=query.target_id)
+        try:
+            found = attack_preview(player_view(self.state, seat), attack)
+        except ValueError as err:  # a unit unknown or off the board
+            return AttackPreviewAnswer(id=query.id, version=self.version, preview=None, problem=str(err))
+        return AttackPreviewAnswer(id=query.id, version=self.version, preview=found)
+
+    def _explain(self, seat: Side | None, query: Explain) -> Explanation:
+        to_act = self.state.to_act
+        refused: tuple[str, str] | None = None
+        if seat is None:
+            refused = ("forbidden", "spectators do not act")
+        elif self.status == "broken":
+            refused = ("forbidden", "this match is read-only")
+        elif to_act is not None and to_act is not seat:
+            refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
+        if refused is not None:
+            return Explanation(id=query.id, version=self.version, legal=False, code=refused[0], reason=refused[1])
+        problem = explain(self.state, query.action)
+        if problem is None:
+            return Explanation(id=query.id, version=self.version, legal=True)
+        return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
+
     def _update(self, seat: Side | None) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
@@ -197,5 +262,7 @@ class Match:
             events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=MAX_ATTACKS_PER_TURN,
+            decision=decision(self.state, view),
+            legend=TERRAIN_LEGEND,
             broken_reason=self.read_only_reason,
         )

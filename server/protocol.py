@@ -13,17 +13,24 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from engine import Action, Event, GameState, Side
+from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar
 
 __all__ = [
     "ERROR_CODES",
     "Ack",
     "Act",
+    "AttackPreviewAnswer",
     "ClientMessage",
     "ErrorCode",
     "EventText",
+    "Explain",
+    "Explanation",
     "Hello",
     "MatchStatus",
+    "MovePreviewAnswer",
+    "PreviewAttack",
+    "PreviewMove",
+    "Query",
     "Reject",
     "ServerMessage",
     "StateUpdate",
@@ -55,6 +62,8 @@ MAX_SEQ = 2**53 - 1  # the largest integer a JavaScript number holds exactly
 Version = Annotated[int, Meta(ge=0, le=MAX_VERSION)]
 Seq = Annotated[int, Meta(ge=1, le=MAX_SEQ)]
 Token = Annotated[str, Meta(min_length=1, max_length=256)]
+RequestId = Annotated[int, Meta(ge=1, le=MAX_SEQ)]
+UnitRef = Annotated[str, Meta(min_length=1, max_length=16)]
 
 
 class _Client(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
@@ -79,7 +88,32 @@ class Sync(_Client, frozen=True, kw_only=True, tag="sync"):
     """Ask for a fresh `StateUpdate` of the current version."""
 
 
-ClientMessage = Hello | Act | Sync
+class Explain(_Client, frozen=True, kw_only=True, tag="explain"):
+    """Why may this seat not play ``action`` now? Answered by an `Explanation` with the same ``id``."""
+
+    id: RequestId
+    action: Action
+
+
+class PreviewMove(_Client, frozen=True, kw_only=True, tag="preview_move"):
+    """Where can ``unit_id`` go this turn, and at what cost? Answered by a `MovePreviewAnswer`."""
+
+    id: RequestId
+    unit_id: UnitRef
+
+
+class PreviewAttack(_Client, frozen=True, kw_only=True, tag="preview_attack"):
+    """What would ``attacker_id`` firing at ``target_id`` do? Answered by an `AttackPreviewAnswer`."""
+
+    id: RequestId
+    attacker_id: UnitRef
+    target_id: UnitRef
+
+
+Query = Explain | PreviewMove | PreviewAttack
+"""Questions about the position: each changes nothing and gets one answer carrying its ``id``."""
+
+ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack
 
 _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 
@@ -131,6 +165,8 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     events: tuple[EventText, ...]  # what the action that made this version caused
     move_limit: int  # units the active side may move this turn (5, changed by card effects)
     attack_limit: int  # attacks the active side may have declared at once
+    decision: Decision  # who decides and why (engine.decision), as this seat may see it
+    legend: tuple[TerrainChar, ...]  # what each map character of view.board is
     broken_reason: str | None = None
 
 
@@ -149,7 +185,39 @@ class Reject(_Server, frozen=True, kw_only=True, tag="reject"):
     seq: int | None = None  # the `act` this answers, when known
 
 
-ServerMessage = Welcome | StateUpdate | Ack | Reject
+class Explanation(_Server, frozen=True, kw_only=True, tag="explanation"):
+    """The answer to `explain` ``id`` at match ``version``: legal, or why not (``code`` and words).
+
+    ``code`` is the engine's (`IllegalAction.code`: ``wrong_phase``, ``unreachable`` ...), or
+    ``not_your_turn`` / ``forbidden`` when the other seat or nobody may act here.
+    """
+
+    id: int
+    version: int
+    legal: bool
+    code: str | None = None
+    reason: str | None = None
+
+
+class MovePreviewAnswer(_Server, frozen=True, kw_only=True, tag="move_preview"):
+    """The answer to `preview_move` ``id``: engine.move_preview on this seat's view, or the problem."""
+
+    id: int
+    version: int
+    preview: MovePreview | None
+    problem: str | None = None
+
+
+class AttackPreviewAnswer(_Server, frozen=True, kw_only=True, tag="attack_preview"):
+    """The answer to `preview_attack` ``id``: engine.attack_preview on this seat's view, or the problem."""
+
+    id: int
+    version: int
+    preview: AttackPreview | None
+    problem: str | None = None
+
+
+ServerMessage = Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer
 
 _ENCODER = msgspec.json.Encoder()
 

@@ -21,10 +21,14 @@ from starlette.routing import Route
 
 from engine import (
     RULES_VERSION,
+    TERRAIN_LEGEND,
     Action,
+    Decision,
     GameRecord,
     GameState,
     Side,
+    TerrainChar,
+    decision,
     describe_event,
     new_game,
     player_view,
@@ -69,6 +73,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     to_act: Side | None
     state: GameState
     events: tuple[EventText, ...]
+    decision: Decision  # who decides and why, as the perspective may see it
 
 
 class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,6 +84,7 @@ class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
     view: str
     verification: Verification
     steps: tuple[ReplayStep, ...]
+    legend: tuple[TerrainChar, ...] = TERRAIN_LEGEND  # what each map character of a step's board is
 
 
 _REQUEST = msgspec.json.Decoder(ReplayRequest)
@@ -106,7 +112,8 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
         if request.start <= step < stop:
             shown = _shown(state, request.view)
             events = tuple(EventText(event=e, text=describe_event(e)) for e in shown.events)
-            kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events))
+            kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events,
+                                   decision=decision(state, shown)))
 
     keep(0, None)
     error: str | None = None

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec.structs import replace
 
-from ..actions import Action, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
+from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
 from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
 from ..boardinfo import board_info
 from ..effects import expire_attack_effects
@@ -38,26 +41,35 @@ def _offer_declare(state: GameState) -> list[Action]:
     return offers
 
 
-def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:
-    attacker = state.unit(action.attacker_id)
-    target = state.unit(action.target_id)
-    for unit_id, unit in ((action.attacker_id, attacker), (action.target_id, target)):
-        if unit is None:
-            raise IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
-    assert attacker is not None and target is not None
+def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | None:
+    """Why ``action`` may not be declared now (rules §6.1), or None."""
+    for unit_id in (action.attacker_id, action.target_id):
+        if state.unit(unit_id) is None:
+            return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
     if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
-        raise IllegalAction(f"{MAX_ATTACKS_PER_TURN} attacks are already declared this turn", "attack_limit")
+        return IllegalAction(f"{MAX_ATTACKS_PER_TURN} attacks are already declared this turn", "attack_limit")
+    attacker, target = state.unit(action.attacker_id), state.unit(action.target_id)
+    assert attacker is not None and target is not None
     problem = attack_problem(state, attacker, target)
-    if problem:
-        raise IllegalAction(problem, "cannot_attack")
-    units = tuple(replace(u, has_attacked=True) if u.id == attacker.id else u for u in state.units)
-    event = Event(kind=EventKind.ATTACK_DECLARED, side=state.active, unit=attacker.id, target=target.id)
+    return IllegalAction(problem, "cannot_attack") if problem else None
+
+
+def _declare(state: GameState, action: DeclareAttack) -> GameState:
+    units = tuple(replace(u, has_attacked=True) if u.id == action.attacker_id else u for u in state.units)
+    event = Event(kind=EventKind.ATTACK_DECLARED, side=state.active, unit=action.attacker_id, target=action.target_id)
     return replace(
         state,
         units=units,
-        attack_queue=(*state.attack_queue, Attack(attacker=attacker.id, target=target.id)),
+        attack_queue=(*state.attack_queue, Attack(attacker=action.attacker_id, target=action.target_id)),
         events=(*state.events, event),
     )
+
+
+def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:
+    problem = declare_problem(state, action)
+    if problem is not None:
+        raise problem
+    return _declare(state, action)
 
 
 def _offer_withdraw(state: GameState) -> list[Action]:
@@ -66,10 +78,18 @@ def _offer_withdraw(state: GameState) -> list[Action]:
     ]
 
 
+def withdraw_problem(state: GameState, action: WithdrawAttack) -> IllegalAction | None:
+    """Why ``action`` may not be withdrawn now, or None."""
+    if not any(a.attacker == action.attacker_id for a in state.attack_queue):
+        return IllegalAction(f"{action.attacker_id} has no declared attack to withdraw", "not_declared")
+    return None
+
+
 def _apply_withdraw(state: GameState, action: WithdrawAttack) -> GameState:
+    problem = withdraw_problem(state, action)
+    if problem is not None:
+        raise problem
     queued = [a for a in state.attack_queue if a.attacker == action.attacker_id]
-    if not queued:
-        raise IllegalAction(f"{action.attacker_id} has no declared attack to withdraw", "not_declared")
     units = tuple(replace(u, has_attacked=False) if u.id == action.attacker_id else u for u in state.units)
     event = Event(kind=EventKind.ATTACK_WITHDRAWN, side=state.active, unit=action.attacker_id, target=queued[0].target)
     queue = tuple(a for a in state.attack_queue if a.attacker != action.attacker_id)
@@ -80,12 +100,21 @@ def _offer_roll(state: GameState) -> list[Action]:
     return [_ROLL_DICE] if state.pending_attack is not None and state.last_roll is None else []
 
 
-def _apply_roll(state: GameState, action: RollDice) -> GameState:
-    pending = state.pending_attack
-    if pending is None:
-        raise IllegalAction("there is no pending attack to roll for", "precondition")
+def roll_problem(state: GameState, action: RollDice) -> IllegalAction | None:
+    """Why the die may not be rolled now, or None."""
+    if state.pending_attack is None:
+        return IllegalAction("there is no pending attack to roll for", "precondition")
     if state.last_roll is not None:
-        raise IllegalAction("the die has already been rolled for this attack: resolve it", "precondition")
+        return IllegalAction("the die has already been rolled for this attack: resolve it", "precondition")
+    return None
+
+
+def _apply_roll(state: GameState, action: RollDice) -> GameState:
+    problem = roll_problem(state, action)
+    if problem is not None:
+        raise problem
+    pending = state.pending_attack
+    assert pending is not None
     natural, rng = roll_d6(state.rng)
     state = replace(state, rng=rng)
     roll = compute_roll(state, natural)
@@ -104,10 +133,19 @@ def _offer_resolve(state: GameState) -> list[Action]:
     return [_RESOLVE_ATTACK] if state.pending_attack is not None and state.last_roll is not None else []
 
 
+def resolve_problem(state: GameState, action: ResolveAttack) -> IllegalAction | None:
+    """Why the pending attack may not be resolved now, or None."""
+    if state.pending_attack is None or state.last_roll is None:
+        return IllegalAction("there is no rolled attack to resolve (ROLL_DICE first)", "precondition")
+    return None
+
+
 def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
+    problem = resolve_problem(state, action)
+    if problem is not None:
+        raise problem
     pending, roll = state.pending_attack, state.last_roll
-    if pending is None or roll is None:
-        raise IllegalAction("there is no rolled attack to resolve (ROLL_DICE first)", "precondition")
+    assert pending is not None and roll is not None
     attacker = placed_unit(state, pending.attacker)
     target = placed_unit(state, pending.target)
     assert attacker is not None and target is not None
@@ -160,3 +198,10 @@ APPLY = {
     RollDice: _apply_roll,
     ResolveAttack: _apply_resolve,
 }
+PROBLEMS: dict[type[ActionBase], Callable[[GameState, Any], IllegalAction | None]] = {
+    DeclareAttack: declare_problem,
+    WithdrawAttack: withdraw_problem,
+    RollDice: roll_problem,
+    ResolveAttack: resolve_problem,
+}
+"""Why an action of this page is illegal, without applying it (`engine.explain`)."""

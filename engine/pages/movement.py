@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from msgspec.structs import replace
 
-from ..actions import Action, MoveUnit
+from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
@@ -27,31 +30,41 @@ def _offer_moves(state: GameState) -> list[Action]:
     return moves
 
 
-def _apply_move(state: GameState, action: MoveUnit) -> GameState:
+def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
+    """Why ``action`` may not be played now (rules §5.1, checked in this order), or None.
+
+    Phase and priority are the reducer's gating; this is everything after it.
+    """
     unit = state.unit(action.unit_id)
     if unit is None:
-        raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
+        return IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
     if unit.side is not state.active:
-        raise IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit")
+        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit")
     if unit.has_moved:
-        raise IllegalAction(f"{unit.id} has already moved this turn", "already_moved")
+        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved")
     limit = max_moves(state, state.active)
     if state.moves_this_turn >= limit:
-        raise IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit")
+        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit")
     if not can_move_unit(state, unit):
-        raise IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move")
-    info = board_info(state.board)
-    destination = info.index.get(action.to)
+        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move")
+    destination = board_info(state.board).index.get(action.to)
     if destination is None:
-        raise IllegalAction(f"{action.to} is off the board", "off_board")
-    cost = move_cost(state, unit, destination)
-    if cost is None:
+        return IllegalAction(f"{action.to} is off the board", "off_board")
+    if move_cost(state, unit, destination) is None:
         allowance = movement_allowance(state, unit)
-        raise IllegalAction(
+        return IllegalAction(
             f"{action.to} is not reachable for {unit.id} from {unit.cell} "
             f"(allowance {allowance / 2:g} MP; blocked, occupied or too costly)",
             "unreachable",
         )
+    return None
+
+
+def _move(state: GameState, action: MoveUnit) -> GameState:
+    """Place the unit on its destination (unchecked: `move_problem` has said yes)."""
+    unit = state.unit(action.unit_id)
+    assert unit is not None
+    cost = move_cost(state, unit, board_info(state.board).index[action.to])
     units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
     event = Event(
         kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
@@ -59,5 +72,14 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
     return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
 
 
+def _apply_move(state: GameState, action: MoveUnit) -> GameState:
+    problem = move_problem(state, action)
+    if problem is not None:
+        raise problem
+    return _move(state, action)
+
+
 OFFERS = {MoveUnit: _offer_moves}
 APPLY = {MoveUnit: _apply_move}
+PROBLEMS: dict[type[ActionBase], Callable[[GameState, Any], IllegalAction | None]] = {MoveUnit: move_problem}
+"""Why an action of this page is illegal, without applying it (`engine.explain`)."""

@@ -253,9 +253,28 @@ def test_a_default_config_game_uses_the_move_rules_of_its_map() -> None:
     assert state.phase is Phase.CARD_DRAW
 
 
+def _least_costs(steps: object, start: int, allowance: int, occupied: frozenset[int]) -> dict[int, int]:
+    """A plain heap Dijkstra over the same step table: the oracle for the engine's bucket search."""
+    import heapq
+
+    best = {start: 0}
+    heap = [(0, start)]
+    while heap:
+        spent, cell = heapq.heappop(heap)
+        if spent > best[cell]:
+            continue
+        for neighbour, cost in steps[cell]:  # type: ignore[index]
+            total = spent + cost
+            if total <= allowance and neighbour not in occupied and total < best.get(neighbour, allowance + 1):
+                best[neighbour] = total
+                heapq.heappush(heap, (total, neighbour))
+    del best[start]
+    return best
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_the_goal_directed_cost_agrees_with_the_reachable_set(seed: int) -> None:
+def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed: int) -> None:
     rnd = random.Random(seed)
     terrain = "\n".join("".join(rnd.choice("....=~~#rfhw") for _ in range(12)) for _ in range(12))
     free = [(x, y) for y in range(12) for x in range(12) if terrain.splitlines()[y][x] != "w"]
@@ -265,14 +284,20 @@ def test_the_goal_directed_cost_agrees_with_the_reachable_set(seed: int) -> None
     state = start(terrain=terrain, units=specs, phase="MOVEMENT", draw=[])
     from engine.boardinfo import board_info
     from engine.hooks import movement_allowance
-    from engine.movement import occupied_cells, search_cost, search_reachable
+    from engine.movement import occupied_cells, unit_reach
 
     info = board_info(state.board)
     occupied = occupied_cells(state)
     for piece in state.units:
         steps = info.steps(piece.type, ())
         start_cell, allowance = info.index[piece.cell], movement_allowance(state, piece)
-        reach, _ = search_reachable(steps, start_cell, allowance, occupied)
-        for goal in range(info.size):
-            cost = search_cost(steps, start_cell, goal, allowance, occupied, info.width)
-            assert cost == reach.get(goal), (piece.id, goal)
+        found = unit_reach(state, piece)
+        assert found.costs == _least_costs(steps, start_cell, allowance, occupied), piece.id
+        for cell, cost in found.costs.items():
+            path = found.path(cell)
+            assert path[-1] == cell and not occupied & set(path)
+            spent, at = 0, start_cell
+            for step in path:
+                spent += dict(steps[at])[step]  # a real step of the table
+                at = step
+            assert spent == cost, (piece.id, cell)

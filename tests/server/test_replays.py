@@ -9,7 +9,17 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import GameConfig, GameRecord, legal_actions, new_game, player_view, record_game, reduce
+from engine import (
+    TERRAIN_LEGEND,
+    GameConfig,
+    GameRecord,
+    decision,
+    legal_actions,
+    new_game,
+    player_view,
+    record_game,
+    reduce,
+)
 
 from .conftest import LiveServer, http_json
 
@@ -56,6 +66,8 @@ def test_a_record_replays_into_spectator_views_with_events_and_is_verified(serve
         assert step["state"] == json.loads(msgspec.json.encode(player_view(state, None)))
         assert step["to_act"] == (state.to_act.value if state.to_act else None)
         assert len(step["events"]) == len(state.events) and all(e["text"] for e in step["events"])
+        assert step["decision"] == json.loads(msgspec.json.encode(decision(state, player_view(state, None))))
+    assert page["legend"] == json.loads(msgspec.json.encode(TERRAIN_LEGEND))
     assert all(t == "?" for t in steps[-1]["state"]["players"][0]["tactics"])
 
 

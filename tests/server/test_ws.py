@@ -13,7 +13,24 @@ import msgspec
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from engine import GameRecord, GameState, Side, legal_actions, player_view, replay, state_hash
+from engine import (
+    TERRAIN_LEGEND,
+    Attack,
+    GameConfig,
+    GameRecord,
+    GameState,
+    MoveUnit,
+    Side,
+    attack_preview,
+    decision,
+    explain,
+    legal_actions,
+    move_preview,
+    new_game,
+    player_view,
+    replay,
+    state_hash,
+)
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 
@@ -73,6 +90,7 @@ def check_frames(peer: Peer, viewer: Side | None, states: list[GameState], never
             version = message["version"]
             truth = states[version]
             assert message["view"] == as_json(player_view(truth, viewer))
+            assert message["decision"] == as_json(decision(truth, player_view(truth, viewer)))
             expected = legal_actions(truth) if viewer is not None and truth.to_act is viewer else []
             assert message["legal_actions"] == as_json(expected)
         truth = states[version]
@@ -145,6 +163,117 @@ def test_a_seat_sees_events_in_words_computed_from_its_own_view(server: LiveServ
     if theirs["view"]["pending_card"]["card"] == "?":  # a bonus: its name is the drawer's secret
         assert seen[0]["text"] == "ATTACKER drew a card"
         assert card not in json.dumps(theirs)
+
+
+def test_the_state_says_who_decides_and_why_and_carries_the_map_legend(server: LiveServer) -> None:
+    config = {"seed": 3, "width": 12, "height": 12, "draw_pile": ["air_cover#1", "supply_interruption#1"]}
+
+    async def run() -> list[dict[str, Any]]:
+        created = create_match(server, config=config)
+        tokens = tokens_of(created)
+        attacker = await Peer.seated(server, created["match_id"], tokens["ATTACKER"])
+        defender = await Peer.seated(server, created["match_id"], tokens["DEFENDER"])
+        first = defender.state
+        assert first is not None and first["version"] == 0
+        seq = await attacker.act({"type": "DRAW_CARD"})
+        assert (await attacker.reply(seq))["type"] == "ack"
+        mine, theirs = await attacker.until_version(1), await defender.until_version(1)
+        await attacker.close()
+        await defender.close()
+        return [first, mine, theirs]
+
+    first, mine, theirs = arun(run())
+    assert first["decision"]["side"] == "ATTACKER" and first["decision"]["kind"] == "draw_card"
+    assert [s["name"] for s in first["decision"]["ruler"]] == ["Draw", "Cards", "Move", "Attack", "Dice"]
+    assert first["decision"]["at"] == 0 and first["decision"]["next_phase"]["name"] == "Cards"
+    # The drawn bonus is named to its drawer only, in the decision as in the view.
+    assert mine["decision"]["kind"] == theirs["decision"]["kind"] == "resolve_bonus"
+    assert mine["decision"]["card"] == "air_cover#1" and theirs["decision"]["card"] == "?"
+    assert "air_cover" not in json.dumps(theirs)
+    legend = {entry["char"]: entry for entry in first["legend"]}
+    assert first["legend"] == as_json(TERRAIN_LEGEND)
+    assert legend["#"] == {"char": "#", "terrain": "PLAIN", "road": True, "river": True}
+    assert {ch for row in first["view"]["board"]["rows"] for ch in row} <= set(legend)
+
+
+QUERY_GAME: dict[str, Any] = {
+    "seed": 5, "terrain": "\n".join(["." * 10] * 10),
+    "units": [{"id": "A7", "side": "ATTACKER", "type": "MECHANIZED", "cell": "C3"},
+              {"id": "D9", "side": "DEFENDER", "type": "MECHANIZED", "cell": "C6"}],
+    "tactics": {"attacker": ["precision_shot", "expert_aim", "favorable_weather"],
+                "defender": ["dense_fog", "natural_cover"]},
+}
+
+
+async def ask(peer: Peer, query: dict[str, Any], answer: str) -> dict[str, Any]:
+    await peer.send(query)
+    reply = await peer.expect(answer)
+    assert reply["id"] == query["id"]
+    return reply
+
+
+def test_explain_answers_the_seat_to_act_with_the_engines_code_and_words(server: LiveServer) -> None:
+    state = new_game(msgspec.convert(QUERY_GAME, GameConfig))
+    move = {"type": "MOVE_UNIT", "unit_id": "A7", "to": "C4"}
+
+    async def run() -> list[dict[str, Any]]:
+        created = create_match(server, config=QUERY_GAME)
+        tokens = tokens_of(created)
+        attacker = await Peer.seated(server, created["match_id"], tokens["ATTACKER"])
+        defender = await Peer.seated(server, created["match_id"], tokens["DEFENDER"])
+        spectator = await Peer.seated(server, created["match_id"], None)
+        answers = [
+            await ask(attacker, {"type": "explain", "id": 1, "action": move}, "explanation"),
+            await ask(attacker, {"type": "explain", "id": 2, "action": {"type": "DRAW_CARD"}}, "explanation"),
+            await ask(defender, {"type": "explain", "id": 3, "action": move}, "explanation"),
+            await ask(spectator, {"type": "explain", "id": 4, "action": move}, "explanation"),
+        ]
+        await attacker.send({"type": "explain", "id": 5, "action": {"type": "MOVE_UNIT", "to": "C4"}})
+        answers.append(await attacker.expect("reject"))
+        for peer in (attacker, defender, spectator):
+            await peer.close()
+        return answers
+
+    wrong_phase, legal, other_seat, spectator, malformed = arun(run())
+    problem = explain(state, MoveUnit(unit_id="A7", to="C4"))
+    assert problem is not None
+    assert wrong_phase == {"type": "explanation", "id": 1, "version": 0, "legal": False, "code": problem.code,
+                           "reason": problem.reason}
+    assert legal == {"type": "explanation", "id": 2, "version": 0, "legal": True, "code": None, "reason": None}
+    assert other_seat["code"] == "not_your_turn" and spectator["code"] == "forbidden"
+    assert malformed["code"] == "bad_message" and "unit_id" in malformed["reason"]
+
+
+def test_previews_are_computed_on_the_seats_own_view(server: LiveServer) -> None:
+    state = new_game(msgspec.convert(QUERY_GAME, GameConfig))
+    attack = {"type": "preview_attack", "id": 7, "attacker_id": "A7", "target_id": "D9"}
+
+    async def run() -> tuple[Peer, list[dict[str, Any]]]:
+        created = create_match(server, config=QUERY_GAME)
+        tokens = tokens_of(created)
+        attacker = await Peer.seated(server, created["match_id"], tokens["ATTACKER"])
+        defender = await Peer.seated(server, created["match_id"], tokens["DEFENDER"])
+        answers = [
+            await ask(attacker, attack, "attack_preview"),
+            await ask(defender, attack, "attack_preview"),
+            await ask(defender, {"type": "preview_move", "id": 8, "unit_id": "A7"}, "move_preview"),
+            await ask(defender, {"type": "preview_move", "id": 9, "unit_id": "A99"}, "move_preview"),
+        ]
+        await attacker.close()
+        await defender.close()
+        return defender, answers
+
+    defender, (own, theirs, moves, unknown) = arun(run())
+    pair = Attack(attacker="A7", target="D9")
+    assert own["preview"] == as_json(attack_preview(player_view(state, Side.ATTACKER), pair))
+    assert [t["play"]["card_id"] for t in own["preview"]["tactics"]] == ["precision_shot", "favorable_weather",
+                                                                          "expert_aim"]
+    # The defender gets the same odds but never the attacker's hand: no tactic is counted or named.
+    assert theirs["preview"]["odds"] == own["preview"]["odds"] and theirs["preview"]["tactics"] == []
+    assert not any(card in frame for frame in defender.frames for card in ("precision_shot", "expert_aim"))
+    assert moves["preview"] == as_json(move_preview(player_view(state, Side.DEFENDER), "A7"))
+    assert len(moves["preview"]["cells"]) > 10 and moves["version"] == 0
+    assert unknown["preview"] is None and "A99" in unknown["problem"]
 
 
 # -- hostile input and faults ------------------------------------------------------------

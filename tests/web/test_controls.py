@@ -31,7 +31,9 @@ HARNESS = """async (legal) => {
     last_roll: null, effects: [], events: [], winner: null, victory_reason: null,
   };
   let model = s.applyState(s.initialModel('play', 'm'), {version: 3, status: 'live', seat: 'ATTACKER',
-    to_act: 'ATTACKER', legal_actions: legal, view, events: [], broken_reason: null, last_seq: 0});
+    to_act: 'ATTACKER', legal_actions: legal, view, events: [], broken_reason: null, last_seq: 0,
+    decision: {side: 'ATTACKER', kind: 'move', phase: 'MOVEMENT', phase_name: 'Move', windows: [], card: null,
+      attack: null, ruler: [], at: null, next_phase: {phase: 'ATTACK', name: 'Attack'}}, legend: []});
   const recon = {id: 'enemy_recon_detection', name: 'Enemy Recon Detection', kind: 'tactic'};
   const cards = new Map([['enemy_recon_detection', recon]]);
   const out = {};

@@ -72,7 +72,9 @@ def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> No
     # Resolve: the defender reacts before the roll with a tactic, by its card button.
     att.press("Next: Dice")
     dfn.wait_legal("PLAY_TACTIC")
-    assert "before the attack roll" in dfn.decision_text()
+    assert "You (Defender): reaction window before the attack roll of A7 → D9" in dfn.decision_text()
+    assert "Defender: reaction window before the attack roll of A7 → D9" in att.decision_text()
+    shot(dfn, "reaction-before-roll")
     dfn.page.locator(".decision").get_by_role("button", name="Play Dense Fog").click()
     att.wait_legal("ROLL_DICE")
     att.press("Roll the die")
@@ -127,6 +129,27 @@ def test_a_hit_is_animated_and_leaves_the_target_marked_damaged(web: WebServer, 
     att.page.mouse.move(*att.point("H7"))
     att.page.wait_for_function("document.querySelector('.hoverinfo').textContent.includes('damaged')")
     shot(att, "damaged-badge")
+
+
+def test_the_opponent_chooses_the_victims_of_an_accepted_malus(web: WebServer, new_page: Any) -> None:
+    config = scenario(draw_pile=["enemy_disinformation#1", "artillery_support#1"])
+    _, att, dfn = seats(web, new_page, config=config)
+    att.press("Draw a card")
+    att.wait_legal("ACCEPT_MALUS")
+    assert "You (Attacker): accept Enemy Disinformation" in att.decision_text()  # nothing stored to cancel with
+    assert "Attacker: accept or cancel Enemy Disinformation" in dfn.decision_text()
+    att.press("Accept the malus")
+    dfn.wait_legal("CHOOSE_MALUS_TARGETS")
+    assert "You (Defender): choose the victims of Enemy Disinformation" in dfn.decision_text()
+    assert "Defender: choose the victims of Enemy Disinformation" in att.decision_text()
+    assert "Waiting for Defender" in att.decision_text()
+    shot(dfn, "malus-victims")
+    shot(att, "malus-victims-waiting")
+    version = dfn.state()["version"]
+    dfn.click_unit("A7")
+    dfn.wait_version(version + 1)
+    assert any("A7" in line for line in dfn.state()["log"][-3:])
+    assert dfn.page.errors == [] and att.page.errors == []
 
 
 def test_a_bonus_card_is_aimed_at_a_highlighted_unit(web: WebServer, new_page: Any) -> None:
@@ -235,10 +258,14 @@ def test_a_rejected_action_shows_its_reason_and_the_page_recovers(web: WebServer
 
 def test_the_socket_reconnects_by_itself_and_resyncs(web: WebServer, new_page: Any) -> None:
     _, att, dfn = seats(web, new_page)
+    # Record the connection badge's classes: the reconnect (a 240-400 ms backoff) may be over
+    # before a check after the press could look.
+    dfn.page.evaluate("""() => { const el = document.querySelector('.conn'); window.connSeen = [];
+      new MutationObserver(() => window.connSeen.push(el.className)).observe(el, {attributes: true}); }""")
     dfn.page.evaluate("window.taktik.drop()")
     att.press("Draw a card")
-    dfn.page.locator(".conn-reconnecting, .conn-connecting").first.wait_for(state="attached")
     dfn.wait("s.conn === 'online' && s.version === 1")
+    assert any("conn-reconnecting" in c for c in dfn.page.evaluate("window.connSeen"))
     assert dfn.state()["seat"] == "DEFENDER"
     assert "online" in dfn.page.locator(".conn").inner_text()
 

@@ -290,7 +290,7 @@ export function makeButton(action, model, cards, key) {
   const view = model.view;
   const mine = view?.players.find((p) => p.side === model.toAct);
   let label = KNOWN[action.type]?.[0] ?? genericLabel(action);
-  if (action.type === "NEXT_PHASE" && view) label = nextPhaseLabel(view.phase);
+  if (action.type === "NEXT_PHASE") label = nextPhaseLabel(model.decision);
   if (action.type === "STORE_BONUS" && action.replace_index !== null && action.replace_index !== undefined) {
     label = `Store, replacing ${cardName(cards, mine?.stored[action.replace_index])}`;
   }

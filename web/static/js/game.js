@@ -7,7 +7,7 @@
 
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
-import { decision } from "./labels.js";
+import { decisionText } from "./labels.js";
 import { request } from "./api.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
@@ -83,7 +83,8 @@ export class Game {
     if (this.hotseat) {
       this.shown = this.hotseat.choose(this.models);
       const view = this.model.view;
-      const why = view ? decision(view, this.model.seat, this.cards).why : "";
+      const d = this.model.decision;
+      const why = view && d ? decisionText(d, view, this.model.seat, this.cards).why : "";
       if (this.hotseat.gate(this.models, () => this.refresh(), why)) return;
     }
     this.ctl = deriveControls(this.model, this.cards);

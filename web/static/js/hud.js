@@ -6,7 +6,7 @@
  * Clicks are delegated: every button carries an index into the runs of the last render.
  */
 
-import { cardInfo, cardName, decision, esc, humanize, modifierText, phaseName, RULER, sideName } from "./labels.js";
+import { cardInfo, cardName, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
 import { sides } from "./state.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -109,7 +109,7 @@ export class Hud {
     this.renderCards(model, ctl);
     if (this.changed("effects", base)) this.renderEffects(model);
     if (this.changed("log", `${model.seat}|${model.log.length}|${model.log.at(-1)?.version}`)) this.renderLog(model);
-    if (view.phase === "VICTORY" && this.victoryShown !== model.version && model.kind !== "replay") this.renderVictory(model);
+    if (model.decision?.kind === "game_over" && this.victoryShown !== model.version && model.kind !== "replay") this.renderVictory(model);
   }
 
   /** @param {Model} model */
@@ -117,10 +117,14 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const e = this.els;
     e.turn.innerHTML = `Turn <b>${view.turn}</b> · Round ${Math.floor((view.turn + 1) / 2)} · <span class="side-${view.active}">${sideName(view.active)}</span>`;
-    const at = RULER.findIndex(([p]) => p === view.phase);
-    e.ruler.innerHTML = RULER.map(([p, name], i) =>
-      `<li class="${i === at ? "now" : i < at ? "done" : ""}" data-phase="${p}">${name}</li>`).join("")
-      + (at < 0 ? `<li class="now">${esc(phaseName(view.phase))}</li>` : "");
+    const d = model.decision;
+    if (d) {
+      // The server's ruler: the turn's phases in order, `at` the one the game is in (null outside a turn).
+      const at = d.at ?? -1;
+      e.ruler.innerHTML = d.ruler.map((step, i) =>
+        `<li class="${i === at ? "now" : i < at ? "done" : ""}" data-phase="${esc(step.phase)}">${esc(step.name)}</li>`).join("")
+        + (at < 0 ? `<li class="now">${esc(d.phase_name)}</li>` : "");
+    }
     e.seat.innerHTML = model.kind === "replay" ? "Replay"
       : model.seat ? `You: <b class="side-${model.seat}">${sideName(model.seat)}</b>` : "Spectator";
   }
@@ -128,8 +132,9 @@ export class Hud {
   /** @param {Model} model @param {Controls|null} ctl */
   renderDecision(model, ctl) {
     const view = /** @type {import("./types.js").View} */ (model.view);
-    const d = decision(view, model.seat, this.cards, model.legal);
     const el = this.els.decision;
+    if (!model.decision) return;
+    const d = decisionText(model.decision, view, model.seat, this.cards, model.legal);
     if (model.kind !== "replay") document.title = d.mine ? "▶ Your move · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
     el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}`;
     if (model.status === "broken" || model.status === "other_rules") {
@@ -137,7 +142,7 @@ export class Hud {
       el.innerHTML = `<div class="who">${title}</div><div class="detail">${esc(model.brokenReason ?? "")}</div>`;
       return;
     }
-    const actor = view.to_act ? `<span class="dot side-${view.to_act}"></span>` : "";
+    const actor = model.decision.side ? `<span class="dot side-${model.decision.side}"></span>` : "";
     let html = `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
     const roll = view.last_roll;
     if (roll) {

@@ -1,29 +1,16 @@
 // @ts-check
 /**
- * Words for people: phases, sides, cards, actions, whose decision it is and why. Pure.
- * These only *name* what the server sent; nothing here decides what is legal.
+ * Words for people: sides, cards, actions, whose decision it is and why. Pure.
+ * These only *word* what the server sent (the decision, its windows, the phase names);
+ * nothing here knows a rule, a phase order or a window condition.
  */
 
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").CardInfo} CardInfo */
 /** @typedef {import("./types.js").Side} Side */
-
-/** The phases of a turn as the ruler shows them (rules §4.1), with short names. */
-export const RULER = /** @type {Array<[string, string]>} */ ([
-  ["CARD_DRAW", "Draw"],
-  ["CARD_RESOLUTION", "Cards"],
-  ["MOVEMENT", "Move"],
-  ["ATTACK", "Attack"],
-  ["DICE_RESOLUTION", "Dice"],
-]);
-
-/** @param {string} phase */
-export function phaseName(phase) {
-  const found = RULER.find(([p]) => p === phase);
-  if (found) return found[1];
-  return humanize(phase);
-}
+/** @typedef {import("./types.js").Decision} Decision */
+/** @typedef {import("./types.js").Window} Window */
 
 /** "NEXT_PHASE" → "Next phase". @param {string} text */
 export function humanize(text) {
@@ -64,63 +51,60 @@ export function modifierText(cards, source) {
 }
 
 /**
- * What the player about to decide is doing, and why it is their decision (rules §4.4, §9).
- * @param {View} view
+ * The server's decision in words: who decides ("You (Attacker)") and what they are doing.
+ * @param {Decision} d the `decision` of the state message
+ * @param {View} view the position it belongs to (for the winner once the game is over)
  * @param {Side|null} seat  the viewer (null: spectator)
  * @param {Map<string, CardInfo>} cards
  * @param {Action[]} [legal] the actions offered to the viewer, to say what they can do
  * @returns {{who: string, why: string, mine: boolean}}
  */
-export function decision(view, seat, cards, legal = []) {
-  if (view.phase === "VICTORY" || !view.to_act) {
+export function decisionText(d, view, seat, cards, legal = []) {
+  if (d.kind === "game_over" || !d.side) {
     const winner = view.winner ? sideName(view.winner) : "Nobody";
     return { who: "Game over", why: `${winner} wins (${humanize(view.victory_reason ?? "end")})`, mine: false };
   }
-  const actor = view.to_act;
-  const mine = actor === seat;
-  const who = mine ? `You (${sideName(actor)})` : sideName(actor);
-  const pending = view.pending_card;
-  if (view.phase === "DEPLOYMENT") return { who, why: "deploy units", mine };
-  if (pending && pending.accepted && actor !== pending.drawer) {
-    return { who, why: `choose the victims of ${cardName(cards, pending.card)}`, mine };
-  }
-  if (actor !== view.active) return { who, why: reactionWhy(view), mine };
-  const attack = view.pending_attack;
-  switch (view.phase) {
-    case "CARD_DRAW":
-      return { who, why: "draw the turn's card", mine };
-    case "CARD_RESOLUTION":
-      if (!pending) return { who, why: "play stored bonuses or go on to movement", mine };
-      if (cardInfo(cards, pending.card)?.kind === "malus") {
-        const cancel = !mine || legal.some((a) => a.type === "CANCEL_MALUS");
-        return { who, why: `${cancel ? "accept or cancel" : "accept"} ${cardName(cards, pending.card)}`, mine };
-      }
-      return { who, why: `play, store or discard ${cardName(cards, pending.card)}`, mine };
-    case "MOVEMENT":
-      return { who, why: "move units", mine };
-    case "ATTACK":
-      return { who, why: "declare attacks", mine };
-    case "DICE_RESOLUTION":
-      if (!attack) return { who, why: "finish the turn", mine };
-      if (view.last_roll) return { who, why: `apply the roll of ${attack.attacker} → ${attack.target}`, mine };
-      return { who, why: `roll for ${attack.attacker} → ${attack.target}`, mine };
-    default:
-      return { who, why: humanize(view.phase), mine };
-  }
+  const mine = d.side === seat;
+  const who = mine ? `You (${sideName(d.side)})` : sideName(d.side);
+  const card = cardName(cards, d.card);
+  const attack = d.attack ? `${d.attack.attacker} → ${d.attack.target}` : "the attack";
+  /** @type {Record<string, string>} */
+  const words = {
+    deploy: "deploy units",
+    draw_card: "draw the turn's card",
+    play_stored: d.next_phase ? `play stored bonuses or go on to the ${d.next_phase.name} phase` : "play stored bonuses",
+    resolve_bonus: `play, store or discard ${card}`,
+    // The drawer's options are in the legal actions; to others, both stay possible.
+    resolve_malus: `${!mine || legal.some((a) => a.type === "CANCEL_MALUS") ? "accept or cancel" : "accept"} ${card}`,
+    choose_victims: `choose the victims of ${card}`,
+    move: "move units",
+    declare_attacks: "declare attacks",
+    roll: `roll for ${attack}`,
+    apply_roll: `apply the roll of ${attack}`,
+    finish_turn: "finish the turn",
+    react: windowText(d),
+  };
+  return { who, why: words[d.kind] ?? humanize(d.kind), mine };
 }
 
-/** Which reaction window gives the reacting player the decision (rules §9.1). @param {View} view */
-export function reactionWhy(view) {
-  if (view.phase === "MOVEMENT") {
-    return view.moves_this_turn === 0 ? "reaction window before the first move" : "reaction window after a move";
-  }
-  if (view.phase === "DICE_RESOLUTION" && view.pending_attack) {
-    const a = view.pending_attack;
-    return view.last_roll
-      ? `reaction window after the roll of ${a.attacker} → ${a.target}, before damage`
-      : `reaction window before the attack roll of ${a.attacker} → ${a.target}`;
-  }
-  return "reaction";
+/** How each reaction window reads; `{attack}` is the pending attack. */
+const WINDOW_WORDS = /** @type {Record<Window, string>} */ ({
+  beforeMove: "before the first move",
+  afterMove: "after a move",
+  beforeAttackRoll: "before the attack roll of {attack}",
+  afterAttackRoll: "after the roll of {attack}",
+  beforeDamage: "before damage",
+});
+
+/**
+ * The open reaction windows of a decision in words: "reaction window before the attack roll of A3 → D7".
+ * @param {Decision} d
+ */
+export function windowText(d) {
+  if (!d.windows.length) return "react";
+  const attack = d.attack ? `${d.attack.attacker} → ${d.attack.target}` : "the attack";
+  const parts = d.windows.map((w) => (WINDOW_WORDS[w] ?? humanize(w)).replace("{attack}", attack));
+  return `reaction window ${parts.join(", ")}`;
 }
 
 /**
@@ -136,14 +120,11 @@ export function genericLabel(action) {
 }
 
 /**
- * The label of a next-phase button: where it leads.
- * @param {string} phase
+ * The label of a next-phase button: where it leads, as the server named it.
+ * @param {Decision|null} d
  */
-export function nextPhaseLabel(phase) {
-  const i = RULER.findIndex(([p]) => p === phase);
-  if (i >= 0 && i + 1 < RULER.length) return `Next: ${RULER[i + 1][1]}`;
-  if (phase === "DICE_RESOLUTION") return "Finish turn";
-  return "Next phase";
+export function nextPhaseLabel(d) {
+  return d?.next_phase ? `Next: ${d.next_phase.name}` : "Next phase";
 }
 
 /** Seconds → "2 min ago" style. @param {number} then seconds since the epoch @param {number} now */

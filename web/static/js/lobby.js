@@ -126,6 +126,10 @@ export function startLobby(root) {
 /** A little scene drawn with the game's own renderer and art, to set the mood. */
 const SCENE = {
   rows: ["..ff=...", ".fff=.h.", "~~~~#~~~", "..u.=...", ".uu.==..", "....f..."],
+  // The picture's own key: it never meets a server board (those come with their legend).
+  key: [["PLAIN", "."], ["FOREST", "f"], ["URBAN", "u"], ["HILL", "h"]].map(([terrain, char]) => ({ char, terrain, road: false, river: false }))
+    .concat([{ char: "=", terrain: "PLAIN", road: true, river: false }, { char: "~", terrain: "PLAIN", road: false, river: true },
+      { char: "#", terrain: "PLAIN", road: true, river: true }]),
   units: [["A7", "ATTACKER", "MECHANIZED", "C2"], ["A1", "ATTACKER", "LIGHT_INFANTRY", "F2"], ["A10", "ATTACKER", "SPECIAL", "G1"],
     ["D1", "DEFENDER", "LIGHT_INFANTRY", "D4"], ["D9", "DEFENDER", "MECHANIZED", "F5"], ["D14", "DEFENDER", "SPECIAL", "B5"]],
 };
@@ -146,7 +150,7 @@ async function showcase(canvas) {
     pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION" });
   const model = { ...initialModel("replay", ""), view, lastMove: { unit: "A1", from: "E3", to: "F2", version: 0 } };
   const renderer = new Renderer(canvas, assets);
-  renderer.setBoard(view);
+  renderer.setBoard(view, SCENE.key);
   const camera = fit(boardBounds(/** @type {any} */ (renderer.grid), 60), width, height, 4);
   renderer.draw({ camera, vw: width, vh: height, dpr, model, ctl: null, anim: new Animator(), now: 0,
     fullHp: { LIGHT_INFANTRY: { hp: 1 }, MECHANIZED: { hp: 2 }, SPECIAL: { hp: 2 } } });

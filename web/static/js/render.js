@@ -60,12 +60,15 @@ export class Renderer {
     this.frames = 0;
   }
 
-  /** Take the board of a view; rebuilds the terrain only when the map changes. @param {View} view */
-  setBoard(view) {
-    const key = `${view.board.width}x${view.board.height}:${view.board.rows.join("")}`;
+  /**
+   * Take the board of a view; rebuilds the terrain only when the map (or its legend) changes.
+   * @param {View} view @param {import("./types.js").LegendEntry[]} legend
+   */
+  setBoard(view, legend) {
+    const key = `${view.board.width}x${view.board.height}:${view.board.rows.join("")}:${legend.length}`;
     if (key === this.boardKey) return;
     this.boardKey = key;
-    const terrain = parseBoard(view.board);
+    const terrain = parseBoard(view.board, legend);
     this.terrain = terrain;
     const { manifest } = this.assets;
     this.grid = makeGrid(view.board.width, view.board.height, manifest.tile);

@@ -45,6 +45,8 @@ export function startReplay(root, assets, catalog, id, fileData) {
   /** @type {any[]} */
   let steps = [];
   let total = 0;
+  /** @type {import("./types.js").LegendEntry[]} */
+  let legend = [];
   let index = 0;
   let perspective = "spectator";
   /** @type {any} */
@@ -96,7 +98,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
     const s = steps[k];
     const over = s.state.phase === "VICTORY";
     return { type: "state", match_id: id, version: k, status: over ? "over" : "live", seat: null, to_act: s.to_act,
-      legal_actions: [], last_seq: 0, view: s.state, events: s.events, broken_reason: null };
+      legal_actions: [], last_seq: 0, view: s.state, events: s.events, decision: s.decision, legend, broken_reason: null };
   }
 
   /** @param {number} i */
@@ -140,6 +142,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
   async function load() {
     const page = await fetchPage(0);
     total = page.total;
+    legend = page.legend;
     steps = [];
     for (const s of page.steps) steps[s.step] = s;
     slider.max = String(total - 1);

@@ -128,7 +128,7 @@ export class Screen {
    */
   show(model, ctl) {
     const first = !this.model?.view && model.view;
-    if (model.view) this.renderer.setBoard(model.view);
+    if (model.view) this.renderer.setBoard(model.view, model.legend);
     if (this.model && model.sel.unit && model.sel.unit !== this.model.sel.unit) this.anim.startSweep(performance.now());
     this.model = model;
     this.ctl = ctl;

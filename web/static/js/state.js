@@ -22,7 +22,7 @@ const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [] });
 export function initialModel(kind, matchId) {
   return {
     kind, matchId, seat: null, mode: "", botSide: null, commitment: "",
-    version: -1, status: "connecting", toAct: null, view: null, legal: [], log: [],
+    version: -1, status: "connecting", toAct: null, view: null, decision: null, legend: [], legal: [], log: [],
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
     fresh: [], prevUnits: [], brokenReason: null, received: 0, limits: null,
@@ -50,6 +50,8 @@ export function applyState(model, msg, now = 0) {
     toAct: msg.to_act,
     seat: msg.seat,
     view: msg.view,
+    decision: msg.decision,
+    legend: msg.legend,
     legal: msg.legal_actions,
     busy: advanced ? false : model.busy,
     received: model.received + 1,

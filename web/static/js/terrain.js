@@ -2,25 +2,12 @@
 /**
  * The board as the renderer needs it: base terrain, road/river/bridge per cell and the
  * overlay masks (connections to orthogonal neighbours in the same set, N=1 E=2 S=4 W=8,
- * docs/tiles.md). This reads the board's ASCII rows (engine/board.py); it is drawing
- * data, not rules. Pure: no DOM.
+ * docs/tiles.md). This reads the board's ASCII rows with the legend the server sends beside
+ * them (what each map character is); it is drawing data, not rules. Pure: no DOM.
  */
 
 /** @typedef {import("./types.js").Board} Board */
-
-/** Map character → [base terrain, road?, river?] (engine/board.py TERRAIN_CHARS). */
-export const BOARD_CHARS = /** @type {Record<string, [string, boolean, boolean]>} */ ({
-  ".": ["PLAIN", false, false],
-  r: ["ROUGH", false, false],
-  f: ["FOREST", false, false],
-  u: ["URBAN", false, false],
-  i: ["INDUSTRIAL", false, false],
-  h: ["HILL", false, false],
-  w: ["WATER", false, false],
-  "=": ["PLAIN", true, false],
-  "~": ["PLAIN", false, true],
-  "#": ["PLAIN", true, true],
-});
+/** @typedef {import("./types.js").LegendEntry} LegendEntry */
 
 /** Mask letters in N, E, S, W order with their bit and grid step. */
 const SIDES = /** @type {Array<[string, number, number, number]>} */ ([
@@ -36,17 +23,20 @@ const SIDES = /** @type {Array<[string, number, number, number]>} */ ([
  */
 
 /**
- * Parse a board into per-cell drawing facts (index y·width + x).
+ * Parse a board into per-cell drawing facts (index y·width + x). A character the legend
+ * does not list reads as UNKNOWN terrain (drawn with the manifest's fallback tile).
  * @param {Board} board
+ * @param {LegendEntry[]} legend what each map character is (the state message's `legend`)
  * @returns {Terrain}
  */
-export function parseBoard(board) {
+export function parseBoard(board, legend) {
   const { width, height, rows } = board;
+  const byChar = new Map(legend.map((entry) => [entry.char, entry]));
   /** @type {CellInfo[]} */
   const cells = [];
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const [terrain, road, river] = BOARD_CHARS[rows[y][x]] ?? ["UNKNOWN", false, false];
+      const { terrain, road, river } = byChar.get(rows[y][x]) ?? { terrain: "UNKNOWN", road: false, river: false };
       cells.push({ terrain, road, river, bridge: road && river, roadMask: 0, riverMask: 0 });
     }
   }

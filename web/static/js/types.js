@@ -24,6 +24,17 @@
 /** @typedef {{kind: string, side?: Side, unit?: string, target?: string, card?: string, cell?: string, from_cell?: string, value?: number, detail?: string}} GameEvent */
 /** @typedef {{event: GameEvent, text: string}} EventText */
 /** @typedef {{width: number, height: number, rows: string[]}} Board */
+/** One map character of the board legend (engine TERRAIN_LEGEND). @typedef {{char: string, terrain: string, road: boolean, river: boolean}} LegendEntry */
+/** @typedef {{phase: Phase, name: string}} PhaseStep */
+/** @typedef {"beforeMove"|"afterMove"|"beforeAttackRoll"|"afterAttackRoll"|"beforeDamage"} Window */
+/**
+ * Who decides and why (engine `decision`, docs/protocol.md): the deciding side, the kind of
+ * decision, the open reaction windows, the card or attack concerned, and the phase ruler.
+ * @typedef {{side: Side|null, kind: "deploy"|"draw_card"|"resolve_bonus"|"resolve_malus"|"choose_victims"|"play_stored"
+ *   |"move"|"declare_attacks"|"roll"|"apply_roll"|"finish_turn"|"react"|"game_over", phase: Phase, phase_name: string,
+ *   windows: Window[], card: string|null, attack: Attack|null, ruler: PhaseStep[], at: number|null,
+ *   next_phase: PhaseStep|null}} Decision
+ */
 
 /**
  * A `player_view` of the game state (hidden cards are "?").
@@ -36,7 +47,7 @@
  */
 
 /** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string}} Welcome */
-/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, broken_reason: string|null}} StateMsg */
+/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, decision: Decision, legend: LegendEntry[], broken_reason: string|null}} StateMsg */
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
 /** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
 
@@ -74,7 +85,7 @@
  * @typedef {{
  *   kind: "play"|"watch"|"replay", matchId: string, seat: Side|null, mode: string, botSide: Side|null,
  *   commitment: string, version: number, status: string, toAct: Side|null, view: View|null,
- *   legal: Action[], log: LogEntry[], conn: string, connDetail: string, busy: boolean,
+ *   decision: Decision|null, legend: LegendEntry[], legal: Action[], log: LogEntry[], conn: string, connDetail: string, busy: boolean,
  *   notice: {text: string, level: string, at: number}|null, sel: Selection, hover: string|null,
  *   lastMove: MoveTrace|null, lastAttack: AttackTrace|null,
  *   lastRoll: (Roll & {unit: string, target: string, version: number, key: string})|null,

@@ -30,6 +30,8 @@ EXERCISE = """async (revealed) => {
   for (const start of out.toLoad12) r = rs.withPage(r, await fetchPage(r, start));
   out.toLoad12After = rs.pagesToLoad(r, 12);
   out.clamped = [rs.clampStep(r, -3), rs.clampStep(r, 1e6)];
+  const at4 = rs.atStep(r, 4);
+  out.targets = ['first', 'prev', 'next', 'last', 9, -2].map((to) => rs.targetStep(at4, to));
 
   // Stepping forward one step at a time folds the same board model as folding from the start.
   let model = rs.modelAt(r, -1);
@@ -91,6 +93,7 @@ def test_the_replay_view_model_pages_steps_and_folds_models(web: WebServer, new_
     assert out["total"] == total and out["verification"] == "verified"
     assert out["toLoad12"] == [5, 10] and out["toLoad12After"] == []
     assert out["clamped"] == [0, total - 1]
+    assert out["targets"] == [0, 3, 5, total - 1, 9, 0]
     assert out["emptyVersion"] == -1
     assert out["mismatches"] == [] and out["jumpBack"] and out["incrementalLog"] > 0
     assert out["start"] == {"step": 0, "last": total - 1, "what": "Starting position", "texts": []}

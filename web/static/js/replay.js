@@ -14,7 +14,7 @@ import { playPath, rememberSeats, request } from "./api.js";
 import { esc } from "./labels.js";
 import { bindBar, mountBar, renderDice, renderNotice, renderPlaying, renderStep, renderVerification } from "./replaybar.js";
 import {
-  atEnd, atStep, canVerifyDice, clampStep, initialReplay, modelAt, modelFor, pagesToLoad, readRecordFile, stepDelay,
+  atEnd, atStep, canVerifyDice, initialReplay, modelAt, modelFor, pagesToLoad, readRecordFile, stepDelay, targetStep,
   withPage, withPerspective, withPlaying, withRecord, withSpeed,
 } from "./replaystate.js";
 import { Screen } from "./screen.js";
@@ -25,7 +25,9 @@ import { verifyCommitment } from "./verify.js";
 /** @typedef {import("./api.js").ReplayPage} ReplayPage */
 /** @typedef {import("./api.js").RecordView} RecordView */
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
-/** @typedef {import("./replaystate.js").Replay} Replay */
+
+/** The viewer's keys: where to go, or play/pause. @type {Map<string, import("./replaystate.js").Go|"play">} */
+const KEYS = new Map([["ArrowLeft", "prev"], ["ArrowRight", "next"], ["Home", "first"], ["End", "last"], [" ", "play"]]);
 
 /**
  * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
@@ -62,11 +64,9 @@ export function startReplay(root, assets, catalog, id, fileData) {
     screen.show(model, null);
   }
 
-  /** @param {"first"|"prev"|"next"|"last"|number} to a step, or a move relative to the shown one */
+  /** @param {import("./replaystate.js").Go} to */
   async function go(to) {
-    const i = to === "first" ? 0 : to === "prev" ? replay.index - 1 : to === "next" ? replay.index + 1
-      : to === "last" ? replay.total - 1 : to;
-    const target = clampStep(replay, i);
+    const target = targetStep(replay, to);
     for (const start of pagesToLoad(replay, target)) replay = withPage(replay, await fetchPage(start));
     const before = model;
     const next = modelFor(replay, before, target);
@@ -168,6 +168,3 @@ export function startReplay(root, assets, catalog, id, fileData) {
     extra: { replay: { go: (/** @type {number} */ i) => go(i), index: () => replay.index, total: () => replay.total } },
   };
 }
-
-/** @type {Map<string, "first"|"prev"|"next"|"last"|"play">} */
-const KEYS = new Map([["ArrowLeft", "prev"], ["ArrowRight", "next"], ["Home", "first"], ["End", "last"], [" ", "play"]]);

@@ -90,7 +90,7 @@ export function renderNotice(bar, html) {
 
 /**
  * @typedef {{
- *   go: (to: "first"|"prev"|"next"|"last"|number) => void,
+ *   go: (to: import("./replaystate.js").Go) => void,
  *   togglePlay: () => void,
  *   speed: (speed: number) => void,
  *   perspective: (perspective: Perspective) => void,

@@ -83,6 +83,14 @@ export function clampStep(r, i) {
   return Math.max(0, Math.min(r.total - 1, i));
 }
 
+/** A step by number, or a move relative to the shown one. @typedef {"first"|"prev"|"next"|"last"|number} Go */
+
+/** The step `to` leads to from the shown one, within the record. @param {Replay} r @param {Go} to */
+export function targetStep(r, to) {
+  const i = to === "first" ? 0 : to === "prev" ? r.index - 1 : to === "next" ? r.index + 1 : to === "last" ? r.total - 1 : to;
+  return clampStep(r, i);
+}
+
 /** @param {Replay} r */
 export function atEnd(r) {
   return r.index >= r.total - 1;

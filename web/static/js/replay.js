@@ -67,7 +67,10 @@ export function startReplay(root, assets, catalog, id, fileData) {
   /** @param {import("./replaystate.js").Go} to */
   async function go(to) {
     const target = targetStep(replay, to);
-    for (const start of pagesToLoad(replay, target)) replay = withPage(replay, await fetchPage(start));
+    for (const start of pagesToLoad(replay, target)) {
+      const page = await fetchPage(start); // read `replay` only after the wait: another step may have moved it
+      replay = withPage(replay, page);
+    }
     const before = model;
     const next = modelFor(replay, before, target);
     replay = atStep(replay, target);
@@ -84,7 +87,8 @@ export function startReplay(root, assets, catalog, id, fileData) {
 
   /** The first page, which also tells how many steps there are and whether the hashes match. */
   async function loadFirstPage() {
-    replay = withPage(replay, await fetchPage(0));
+    const page = await fetchPage(0);
+    replay = withPage(replay, page);
     renderVerification(bar, replay);
   }
 
@@ -158,6 +162,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
       await go(at);
     },
     fork,
+    // The button shows only when canVerifyDice, so the revealed seed is there.
     verifyDice: async () => renderDice(bar, await verifyCommitment(/** @type {RecordView} */ (replay.revealed))),
   });
   open();

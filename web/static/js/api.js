@@ -5,9 +5,33 @@
  */
 
 /** @typedef {import("./types.js").CardInfo} CardInfo */
+/** @typedef {import("./types.js").Side} Side */
+/** @typedef {import("./types.js").Action} Action */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").EventText} EventText */
+
+/*
+ * What the endpoints answer (server/api.py, server/replays.py, server/records.py), the parts
+ * the client reads.
+ */
+/** @typedef {{seat: Side, token: string, path: string, url: string}} SeatLink */
+/**
+ * @typedef {{match_id: string, status: "live"|"over"|"broken"|"other_rules", mode: string, bot_side: Side|null,
+ *   bot: string|null, rules_version: string, created_at: number, updated_at: number, version: number, turn: number,
+ *   phase: string, to_act: Side|null, winner: Side|null, victory_reason: string|null, broken_reason: string|null}} MatchSummary
+ */
+/** @typedef {{match_id: string, seats: SeatLink[], spectator: {path: string, url: string}, summary: MatchSummary}} MatchCreated */
+/** @typedef {{config: {seed?: number|null}, actions: Action[], hashes?: string[]|null, rules_version?: number}} GameRecord */
+/** @typedef {{match_id: string, status: string, seed_commitment: string, seed: number|null, salt: string|null, record: GameRecord}} RecordView */
+/** @typedef {"spectator"|"full"|"ATTACKER"|"DEFENDER"} Perspective */
+/** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision}} ReplayStep */
+/** @typedef {{status: "verified"|"unverified"|"failed", steps: number, actions: number, error: string|null, failed_step: number|null}} Verification */
+/** @typedef {{total: number, start: number, view: Perspective, verification: Verification, steps: ReplayStep[], legend: import("./types.js").LegendEntry[]}} ReplayPage */
 
 /**
- * @param {string} url @param {any} [body] POST this as JSON when given
+ * The answer is whatever JSON the endpoint sends, typed `any` like `Response.json()`: the
+ * caller names its shape by assigning it to a variable typed with one of the typedefs above.
+ * @param {string} url @param {unknown} [body] POST this as JSON when given
  * @returns {Promise<any>}
  */
 export async function request(url, body) {
@@ -28,8 +52,9 @@ export async function request(url, body) {
  * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number}>}>}
  */
 export async function loadCatalog() {
+  /** @type {[CardInfo[], Record<string, {hp: number}>]} */
   const [cards, fullHp] = await Promise.all([request("/api/cards"), request("/api/units")]);
-  return { cards: new Map(cards.map((/** @type {CardInfo} */ c) => [c.id, c])), fullHp };
+  return { cards: new Map(cards.map((c) => [c.id, c])), fullHp };
 }
 
 /** Seat tokens this browser holds, per match (so a reload or the lobby can resume). */

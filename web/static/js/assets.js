@@ -9,6 +9,7 @@
  */
 
 /** @typedef {import("./types.js").Manifest} Manifest */
+/** @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>}} StartedArt what js/preload.js leaves in `window.taktikArt` */
 
 /**
  * @typedef {{manifest: Manifest, images: Map<string, HTMLImageElement>, image: (name: string) => HTMLImageElement,
@@ -24,11 +25,11 @@ const MASK_SIZE = 96;
  * @returns {Promise<Assets>}
  */
 export async function loadAssets(base = "/assets/tiles/") {
-  const early = /** @type {any} */ (window).taktikArt;
+  const early = /** @type {Window & {taktikArt?: Promise<StartedArt>}} */ (window).taktikArt;
   const { manifest, images: started } = early ? await early : await startLoading(base);
   /** @type {Map<string, HTMLImageElement>} */
   const images = new Map();
-  await Promise.all(Object.entries(/** @type {Record<string, HTMLImageElement>} */ (started)).map(async ([name, img]) => {
+  await Promise.all(Object.entries(started).map(async ([name, img]) => {
     await img.decode();
     images.set(name, img);
   }));
@@ -58,7 +59,7 @@ export async function loadAssets(base = "/assets/tiles/") {
 /**
  * Fetch the manifest and start every image (what js/preload.js does early on board pages).
  * @param {string} base
- * @returns {Promise<{manifest: Manifest, images: Record<string, HTMLImageElement>}>}
+ * @returns {Promise<StartedArt>}
  */
 async function startLoading(base) {
   const response = await fetch(`${base}manifest.json`);

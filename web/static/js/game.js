@@ -59,7 +59,7 @@ export class Game {
     return this.models[this.shown];
   }
 
-  /** @param {number} i @param {any} msg */
+  /** @param {number} i @param {import("./net.js").ServerMessage} msg */
   receive(i, msg) {
     const before = this.models[i];
     const now = performance.now();

@@ -8,7 +8,7 @@
 /** @typedef {import("./types.js").Model} Model */
 
 /**
- * @param {{screen: Screen, model: () => Model, drop?: () => void, extra?: Record<string, any>}} page
+ * @param {{screen: Screen, model: () => Model, drop?: () => void, extra?: Record<string, unknown>}} page
  */
 export function exposeHooks(page) {
   const { screen } = page;

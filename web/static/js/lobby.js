@@ -8,6 +8,11 @@
 import { playPath, rememberSeats, request, storedSeats } from "./api.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
 
+/** @typedef {import("./api.js").MatchCreated} MatchCreated */
+/** @typedef {import("./api.js").MatchSummary} MatchSummary */
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./iso.js").Grid} Grid */
+
 const PAGE = `
 <div class="lobby">
   <header><h1>Taktik</h1><span class="muted">Two-player tactics with cards and dice</span></header>
@@ -60,7 +65,7 @@ export function startLobby(root) {
   const value = (/** @type {string} */ name) => /** @type {HTMLInputElement} */ (root.querySelector(`[name=${name}]`)).value.trim();
 
   const config = () => {
-    /** @type {Record<string, any>} */
+    /** @type {{seed?: number, width?: number, height?: number, victory?: {round_limit: {max_rounds: number}}}} */
     const c = {};
     if (value("seed")) c.seed = Number(value("seed"));
     if (value("width")) c.width = Number(value("width"));
@@ -81,13 +86,14 @@ export function startLobby(root) {
     if (!mode) return;
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
-    /** @type {Record<string, any>} */
+    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string}} */
     const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
     if (mode === "bot" && value("bot")) body.bot = value("bot");
     try {
+      /** @type {MatchCreated} */
       const created = await request("/api/matches", body);
-      const tokens = created.seats.map((/** @type {any} */ s) => s.token);
+      const tokens = created.seats.map((s) => s.token);
       if (mode === "human") {
         showLinks(q(".created"), created); // each link remembers its own seat when it is opened
         listRecent(q(".recent"));
@@ -146,24 +152,25 @@ async function showcase(canvas) {
   canvas.height = Math.round(height * dpr);
   const units = SCENE.units.map(([id, side, type, cell]) => ({ id, side, type, cell, hp: id === "D9" ? 1 : type === "LIGHT_INFANTRY" ? 1 : 2,
     has_moved: false, has_attacked: false }));
-  const view = /** @type {any} */ ({ board: { width: 8, height: 6, rows: SCENE.rows }, units, attack_queue: [],
-    pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION" });
+  // A partial view, cast on purpose: the renderer reads only these fields of a still scene.
+  const view = /** @type {View} */ (/** @type {unknown} */ ({ board: { width: 8, height: 6, rows: SCENE.rows }, units, attack_queue: [],
+    pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION" }));
   const model = { ...initialModel("replay", ""), view, lastMove: { unit: "A1", from: "E3", to: "F2", version: 0 } };
   const renderer = new Renderer(canvas, assets);
   renderer.setBoard(view, SCENE.key);
-  const camera = fit(boardBounds(/** @type {any} */ (renderer.grid), 60), width, height, 4);
+  const camera = fit(boardBounds(/** @type {Grid} */ (renderer.grid), 60), width, height, 4);
   renderer.draw({ camera, vw: width, vh: height, dpr, model, ctl: null, anim: new Animator(), now: 0,
     fullHp: { LIGHT_INFANTRY: { hp: 1 }, MECHANIZED: { hp: 2 }, SPECIAL: { hp: 2 } } });
 }
 
 /**
  * The links of a match against a person: one per seat (secret) and one for spectators.
- * @param {HTMLElement} el @param {any} created
+ * @param {HTMLElement} el @param {MatchCreated} created
  */
 function showLinks(el, created) {
   const row = (/** @type {string} */ who, /** @type {string} */ url, /** @type {string} */ note) =>
     `<div class="link"><b>${who}</b><code title="${esc(note)}">${esc(url)}</code><button type="button" class="btn" data-copy="${esc(url)}">Copy</button><a class="btn" href="${esc(url)}">Open</a></div>`;
-  const seats = created.seats.map((/** @type {any} */ s) =>
+  const seats = created.seats.map((s) =>
     row(`<span class="side-${s.seat}">${esc(sideName(s.seat))}</span>`, s.url, "secret: give it only to this player")).join("");
   el.innerHTML = `<h2 style="margin-top:18px">Match ${esc(created.match_id)}</h2>
     <p class="muted">Each seat link is secret: send it only to the person who plays that side. Open yours here, send the other.</p>
@@ -195,6 +202,7 @@ function statusCell(m) {
 
 /** @param {HTMLElement} el */
 async function listRecent(el) {
+  /** @type {MatchSummary[]} */
   let rows;
   try {
     rows = await request("/api/matches?limit=20");
@@ -208,7 +216,7 @@ async function listRecent(el) {
   }
   const seats = storedSeats();
   const now = Date.now() / 1000;
-  const lines = rows.map((/** @type {any} */ m) => {
+  const lines = rows.map((m) => {
     const id = encodeURIComponent(m.match_id);
     const mine = seats[m.match_id];
     const actions = [];

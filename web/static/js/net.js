@@ -8,6 +8,11 @@
  */
 
 /** @typedef {import("./types.js").Action} Action */
+/**
+ * Every message the server sends (server/protocol.py), told apart by `type`.
+ * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
+ *   | import("./types.js").Reject} ServerMessage
+ */
 
 const FINAL_CLOSES = new Map([
   [4401, "this seat link is not valid for this match"],
@@ -18,7 +23,7 @@ const MAX_BACKOFF_MS = 10000;
 
 /**
  * @typedef {{
- *   onMessage: (msg: any) => void,
+ *   onMessage: (msg: ServerMessage) => void,
  *   onStatus: (status: "connecting"|"online"|"reconnecting"|"closed", detail: string) => void,
  * }} NetHandlers
  */
@@ -56,6 +61,7 @@ export class MatchSocket {
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
     };
     ws.onmessage = (e) => {
+      /** @type {ServerMessage} */
       let msg;
       try {
         msg = JSON.parse(String(e.data));

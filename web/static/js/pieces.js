@@ -12,6 +12,7 @@ import { drawOrder } from "./pick.js";
 /** @typedef {import("./render.js").Scene} Scene */
 /** @typedef {import("./iso.js").Grid} Grid */
 /** @typedef {import("./types.js").View} View */
+/** @typedef {import("./camera.js").Rect} Rect */
 
 const UNIT_RISE = 90; // how far a unit sprite reaches above its cell point
 const ARROWS = /** @type {Record<string, [string, number, number[]]>} */ ({
@@ -50,7 +51,7 @@ export function drawTraces(r, scene) {
 /**
  * Units in painter's order, with their glow and damaged badge; then every id tag on top,
  * so a unit standing in front never hides its neighbour's tag.
- * @param {Renderer} r @param {Scene} scene @param {any} rect
+ * @param {Renderer} r @param {Scene} scene @param {Rect} rect the visible world rectangle
  */
 export function drawUnits(r, scene, rect) {
   const grid = /** @type {Grid} */ (r.grid);
@@ -123,7 +124,7 @@ function badge(r, sprite, left, top, side) {
 
 /**
  * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
- * @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
+ * @param {Renderer} r @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
  */
 function tag(r, id, gx, gy, side, hot, zoom) {
   const { ctx } = r;

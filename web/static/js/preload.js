@@ -7,17 +7,17 @@
 (() => {
   if (location.pathname === "/" || location.pathname.startsWith("/static/")) return;
   const base = "/assets/tiles/";
-  /** @type {any} */ (window).taktikArt = fetch(`${base}manifest.json`)
+  /** @type {Window & {taktikArt?: Promise<import("./assets.js").StartedArt>}} */ (window).taktikArt = fetch(`${base}manifest.json`)
     .then((response) => {
       if (!response.ok) throw new Error(`tile manifest: HTTP ${response.status}`);
       return response.json();
     })
-    .then((manifest) => {
+    .then((/** @type {import("./types.js").Manifest} */ manifest) => {
       /** @type {Record<string, HTMLImageElement>} */
       const images = {};
       for (const [name, entry] of Object.entries(manifest.images)) {
         const img = new Image();
-        img.src = base + /** @type {{file: string}} */ (entry).file;
+        img.src = base + entry.file;
         images[name] = img;
       }
       return { manifest, images };

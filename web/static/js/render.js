@@ -23,6 +23,7 @@ import { cellImages, parseBoard } from "./terrain.js";
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./controls.js").Controls} Controls */
 /** @typedef {import("./types.js").Camera} Camera */
+/** @typedef {import("./camera.js").Rect} Rect */
 
 /**
  * @typedef {{camera: Camera, vw: number, vh: number, dpr: number, model: Model, ctl: Controls|null,
@@ -212,7 +213,7 @@ export class Renderer {
     for (const name of this.tiles[y * grid.width + x]) c.drawImage(this.assets.image(name), l, t, w, h);
   }
 
-  /** Column letters beyond the north-east edge, row numbers beyond the north-west edge. @param {CanvasRenderingContext2D} c @param {{x: number, y: number, w: number, h: number}} rect */
+  /** Column letters beyond the north-east edge, row numbers beyond the north-west edge. @param {CanvasRenderingContext2D} c @param {Rect} rect */
   drawEdgeLabels(c, rect) {
     const grid = /** @type {Grid} */ (this.grid);
     c.font = "600 15px system-ui, sans-serif";
@@ -232,7 +233,7 @@ export class Renderer {
     }
   }
 
-  /** Highlights per cell (§12 offsets 4–7), with taller cells in front redrawn over them. @param {Scene} scene @param {any} rect */
+  /** Highlights per cell (§12 offsets 4–7), with taller cells in front redrawn over them. @param {Scene} scene @param {Rect} rect */
   drawMarks(scene, rect) {
     const grid = /** @type {Grid} */ (this.grid);
     const { ctx } = this;

@@ -10,6 +10,11 @@
 /** @typedef {import("./types.js").EventText} EventText */
 /** @typedef {import("./types.js").Side} Side */
 /** @typedef {import("./types.js").View} View */
+/**
+ * A state message without the turn's limits: the replay viewer builds these from its steps,
+ * and the replay knows no limits, so the HUD shows none.
+ * @typedef {Omit<StateMsg, "move_limit" | "attack_limit">} LimitlessStateMsg
+ */
 
 const LOG_LIMIT = 400;
 const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [] });
@@ -37,7 +42,7 @@ export function applyWelcome(model, msg) {
 /**
  * Take a `state` message. Older versions are ignored; a repeat of the current version
  * (after `sync` or a reconnect) refreshes the position without logging its events twice.
- * @param {Model} model @param {StateMsg} msg @param {number} [now]
+ * @param {Model} model @param {StateMsg | LimitlessStateMsg} msg @param {number} [now]
  * @returns {Model}
  */
 export function applyState(model, msg, now = 0) {
@@ -56,7 +61,7 @@ export function applyState(model, msg, now = 0) {
     busy: advanced ? false : model.busy,
     received: model.received + 1,
     brokenReason: msg.broken_reason,
-    limits: typeof msg.move_limit === "number" ? { moves: msg.move_limit, attacks: msg.attack_limit } : null,
+    limits: "move_limit" in msg ? { moves: msg.move_limit, attacks: msg.attack_limit } : null,
     prevUnits: advanced && model.view ? model.view.units : model.prevUnits,
     fresh: advanced && model.version >= 0 ? msg.events : [],
   };

@@ -14,6 +14,7 @@ import msgspec
 
 from engine import (
     Action,
+    DiscardBonus,
     GameConfig,
     GameState,
     PerSide,
@@ -189,3 +190,16 @@ def attackers(state: GameState) -> set[str]:
     from engine import DeclareAttack
 
     return {a.attacker_id for a in legal_actions(state) if isinstance(a, DeclareAttack)}
+
+
+def plant_card_loss(monkeypatch: Any) -> None:
+    """Plant a rules bug for the fuzzer to find: discarding a bonus loses the card from the game."""
+    from engine.pages import APPLY
+
+    original = APPLY[DiscardBonus]
+
+    def discard_loses_the_card(state: GameState, action: DiscardBonus) -> GameState:
+        new = original(state, action)
+        return msgspec.structs.replace(new, discard_pile=new.discard_pile[:-1])
+
+    monkeypatch.setitem(APPLY, DiscardBonus, discard_loses_the_card)

@@ -6,11 +6,10 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from msgspec.structs import replace
 
 from cli.main import main
-from engine import DiscardBonus, GameState, decode_record
-from engine.pages import APPLY
+from engine import decode_record
+from tests.support import plant_card_loss
 
 
 def test_a_clean_fuzz_run_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -23,13 +22,7 @@ def test_a_clean_fuzz_run_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_a_planted_bug_is_shrunk_into_a_failing_pytest_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    original = APPLY[DiscardBonus]
-
-    def discard_loses_the_card(state: GameState, action: DiscardBonus) -> GameState:
-        new = original(state, action)
-        return replace(new, discard_pile=new.discard_pile[:-1])
-
-    monkeypatch.setitem(APPLY, DiscardBonus, discard_loses_the_card)
+    plant_card_loss(monkeypatch)
     assert main(["fuzz", "--games", "12", "--seed", "0", "--out", str(tmp_path)]) == 1
     printed = capsys.readouterr().out
     assert "cards_conserved" in printed and "shrunk from" in printed

@@ -26,7 +26,7 @@ from lab.fuzz import (
 )
 from lab.fuzz.mutate import mutations
 from lab.selfplay import play_game
-from tests.support import start
+from tests.support import plant_card_loss, start
 
 
 def first_failure(games: int = 12) -> tuple[Any, Any]:
@@ -65,13 +65,7 @@ def test_random_configs_are_valid_and_varied() -> None:
 def test_planted_card_loss_is_found_shrunk_and_written_as_a_failing_test(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    original = APPLY[DiscardBonus]
-
-    def discard_loses_the_card(state: GameState, action: DiscardBonus) -> GameState:
-        new = original(state, action)
-        return replace(new, discard_pile=new.discard_pile[:-1])
-
-    monkeypatch.setitem(APPLY, DiscardBonus, discard_loses_the_card)
+    plant_card_loss(monkeypatch)
     outcome, seed = first_failure()
     assert outcome.failure.check == "cards_conserved"
     shrunk = shrink(outcome.config, outcome.actions, outcome.failure)

@@ -307,15 +307,21 @@ def test_an_idle_match_leaves_memory_and_comes_back_by_replay(tmp_path: Path) ->
     arun(run())
 
 
+async def four_actions_then_unloaded(matches: MatchService, creator: Creator) -> Match:
+    """A match with four actions in its log that has left memory, so the next `get` replays the log."""
+    match = (await creator.create(NewMatch(config=QUICK))).match
+    for seq in range(1, 5):
+        seat = match.state.to_act
+        assert seat is not None
+        await matches.submit(match, seat, act(match, seq))
+    matches.unload_idle(now=time.monotonic() + 3600)
+    return match
+
+
 def test_a_log_that_no_longer_replays_leaves_the_match_broken_and_read_only(tmp_path: Path) -> None:
     async def run() -> str:
         async with service(tmp_path) as (matches, creator, _):
-            match = (await creator.create(NewMatch(config=QUICK))).match
-            for seq in range(1, 5):
-                seat = match.state.to_act
-                assert seat is not None
-                await matches.submit(match, seat, act(match, seq))
-            matches.unload_idle(now=time.monotonic() + 3600)
+            match = await four_actions_then_unloaded(matches, creator)
             with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
                 db.execute("UPDATE actions SET state_hash='0' WHERE ply=2")
             db.close()
@@ -385,12 +391,7 @@ def test_states_carry_the_move_and_attack_limits_card_effects_change(tmp_path: P
 def test_a_match_of_other_rules_is_read_only_at_the_last_step_these_rules_agree_with(tmp_path: Path) -> None:
     async def run() -> str:
         async with service(tmp_path) as (matches, creator, _):
-            match = (await creator.create(NewMatch(config=QUICK))).match
-            for seq in range(1, 5):
-                seat = match.state.to_act
-                assert seat is not None
-                await matches.submit(match, seat, act(match, seq))
-            matches.unload_idle(now=time.monotonic() + 3600)
+            match = await four_actions_then_unloaded(matches, creator)
             with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
                 db.execute("UPDATE matches SET rules_version='0.0ldrul3s'")
                 db.execute("UPDATE actions SET state_hash='0' WHERE ply=2")  # where the other rules part ways

@@ -30,15 +30,15 @@ class DecisionKind(StrEnum):
     """What the deciding side is asked to do."""
 
     DEPLOY = "deploy"  # place units (manual deployment, §3.4)
-    DRAW_CARD = "draw_card"  # draw the turn's card (§7.1)
-    RESOLVE_BONUS = "resolve_bonus"  # play, store or discard the drawn bonus (§7.2)
-    RESOLVE_MALUS = "resolve_malus"  # accept or cancel the drawn malus (§7.3)
+    DRAW_CARD = "draw_card"  # draw the turn's card (§4.1, §7.6)
+    RESOLVE_BONUS = "resolve_bonus"  # play, store or discard the drawn bonus (§7.3)
+    RESOLVE_MALUS = "resolve_malus"  # accept or cancel the drawn malus (§7.4)
     CHOOSE_VICTIMS = "choose_victims"  # pick the victims of an accepted targeted malus (§7.4)
-    PLAY_STORED = "play_stored"  # play stored bonuses or go on to movement
+    PLAY_STORED = "play_stored"  # play stored bonuses or go on to movement (§7.3)
     MOVE = "move"  # move units (§5)
     DECLARE_ATTACKS = "declare_attacks"  # queue attacks (§6.1)
     ROLL = "roll"  # roll for the pending attack (§6.3)
-    APPLY_ROLL = "apply_roll"  # apply the rolled result of the pending attack
+    APPLY_ROLL = "apply_roll"  # apply the rolled result of the pending attack (§6.4)
     FINISH_TURN = "finish_turn"  # no attack left: end the turn
     REACT = "react"  # play a tactic or pass in the open reaction window(s) (§9)
     GAME_OVER = "game_over"  # nobody decides any more

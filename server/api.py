@@ -20,7 +20,7 @@ from starlette.routing import Route
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
 from .creation import CreationError, NewMatch
-from .errors import ApiError, json_response, read_json
+from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
 from .protocol import MatchStatus
 from .records import RecordView, StepView, load_record, state_at
@@ -32,7 +32,9 @@ __all__ = ["CreateMatch", "ForkMatch", "MatchCreated", "MatchSummary", "routes"]
 
 log = logging.getLogger("taktik.api")
 
-Step = Annotated[int, Meta(ge=0, le=10_000_000)]
+MAX_STEP = 10_000_000
+MAX_LOBBY = 100  # matches per lobby page
+Step = Annotated[int, Meta(ge=0, le=MAX_STEP)]
 
 
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -249,9 +251,8 @@ async def list_bots(request: Request) -> Response:
 
 async def list_matches(request: Request) -> Response:
     services = services_of(request)
-    text = request.query_params.get("limit", "20")
-    limit = int(text) if text.isdigit() else 20
-    rows = await services.db.recent(max(1, min(limit, 100)))
+    limit = whole_number(request.query_params.get("limit"), "limit", 1, MAX_LOBBY, default=20)
+    rows = await services.db.recent(limit)
     return json_response([_summary(row, services.matches.loaded(row.id)) for row in rows])
 
 
@@ -275,12 +276,10 @@ async def match_record(request: Request) -> Response:
 async def match_step(request: Request) -> Response:
     services = services_of(request)
     match_id = _match_id(request)
-    step = str(request.path_params["step"])
-    if not step.isdigit() or len(step) > 8:
-        raise ApiError(400, "bad_request", "step must be a whole number")
+    step = whole_number(str(request.path_params["step"]), "step", 0, MAX_STEP)
     async with services.replay_slots:
         try:
-            found: StepView | None = await state_at(services.db, match_id, int(step))
+            found: StepView | None = await state_at(services.db, match_id, step)
         except ValueError as err:
             raise ApiError(409, "unavailable", str(err)) from None
     if found is None:

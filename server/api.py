@@ -153,7 +153,7 @@ async def _created(request: Request, services: Services, new: NewMatch, *, store
         created = await services.creator.create(new)
     except CreationError as err:
         if stored:
-            raise ApiError(409, "unavailable", f"the stored match no longer replays: {err}") from None
+            raise ApiError(409, "unavailable", f"cannot go on from the stored match: {err}") from None
         raise ApiError(400, "bad_request", str(err)) from None
     match = created.match
     base = str(request.base_url).rstrip("/")

@@ -5,8 +5,8 @@ in most JSON parsers), while a proxy, a log reader or a test may well read versi
 readers of one message must never disagree. msgspec has no option to detect it, so a
 message that msgspec accepted is scanned once more by the standard library's C scanner,
 whose ``object_pairs_hook`` sees every key of every object, escapes already decoded
-(``"vers\\u0069on"`` is ``"version"``). For a typical ``act`` this adds about 2 µs to the
-1 µs msgspec takes (docs/server.md).
+(``"vers\\u0069on"`` is ``"version"``). For a typical ``act`` this adds about 2.4 µs to the
+1.1 µs msgspec takes, against ~800 µs of server CPU per action (docs/server.md).
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ def test_duplicate_keys_in_an_http_body_are_a_400_naming_the_key(server: LiveSer
 
 DAMAGE = {  # how each kind of unreadable match is made, as an edit of the real database
     "config": "UPDATE matches SET config='{\"width\": \"wide\"}' WHERE id=?",
+    "start": "UPDATE matches SET config='{\"seed\": 1, \"terrain\": \"..\"}' WHERE id=?",
     "action": "UPDATE actions SET action='{\"type\": \"FIRE_NUKES\"}' WHERE match_id=? AND ply=2",
     "replay": "UPDATE actions SET state_hash='" + "0" * 64 + "' WHERE match_id=? AND ply=3",
     "rules": "UPDATE matches SET rules_version='0.0ldrul3s' WHERE id=?",
@@ -91,6 +92,7 @@ DAMAGE = {  # how each kind of unreadable match is made, as an edit of the real 
 # endpoint for each kind: the record, the first and the last position, a fork.
 EXPECTED = {
     "config": {"record": 409, "steps/0": 409, "steps/end": 409, "fork": 409},
+    "start": {"record": 200, "steps/0": 409, "steps/end": 409, "fork": 409},
     "action": {"record": 409, "steps/0": 200, "steps/end": 409, "fork": 409},
     "replay": {"record": 200, "steps/0": 200, "steps/end": 409, "fork": 409},
     "rules": {"record": 200, "steps/0": 200, "steps/end": 200, "fork": 409},

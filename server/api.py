@@ -20,10 +20,10 @@ from starlette.routing import Route
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
 from .creation import CreationError, NewMatch
-from .errors import ApiError, json_response, read_json
+from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
 from .protocol import MatchStatus
-from .records import RecordView, StepView, load_record, state_at
+from .records import RecordView, StepView, Unreadable, load_record, state_at
 from .services import Services, services_of
 from .store import MatchRow
 from .ws import MATCH_ID
@@ -32,7 +32,9 @@ __all__ = ["CreateMatch", "ForkMatch", "MatchCreated", "MatchSummary", "routes"]
 
 log = logging.getLogger("taktik.api")
 
-Step = Annotated[int, Meta(ge=0, le=10_000_000)]
+MAX_STEP = 10_000_000
+MAX_LOBBY = 100  # matches per lobby page
+Step = Annotated[int, Meta(ge=0, le=MAX_STEP)]
 
 
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -145,10 +147,13 @@ def _admit(request: Request, services: Services) -> None:
         raise ApiError(429, "rate_limited", "too many new matches from this address; try again shortly")
 
 
-async def _created(request: Request, services: Services, new: NewMatch) -> Response:
+async def _created(request: Request, services: Services, new: NewMatch, *, stored: bool = False) -> Response:
+    """Create ``new``; ``stored``: it comes from a stored match, whose failure to replay is no bad request."""
     try:
         created = await services.creator.create(new)
     except CreationError as err:
+        if stored:
+            raise ApiError(409, "unavailable", f"cannot go on from the stored match: {err}") from None
         raise ApiError(400, "bad_request", str(err)) from None
     match = created.match
     base = str(request.base_url).rstrip("/")
@@ -210,12 +215,12 @@ async def fork_match(request: Request) -> Response:
     _admit(request, services)
     match_id = _match_id(request)
     body = await read_json(request, _FORK, services.settings.limits.max_body_bytes, empty=b"{}")
-    view = await load_record(services.db, match_id)
-    if view is None:
-        raise ApiError(404, "not_found", "no such match")
+    view = await _stored_record(services, match_id)
     if view.status == "other_rules":
         raise ApiError(409, "unavailable", f"the match was played under rules version {view.record.rules_version}; "
                                            f"this server plays {RULES_VERSION}, so it cannot go on from there")
+    if view.status == "broken":
+        raise ApiError(409, "unavailable", "the match is broken (its log no longer replays), so it cannot go on")
     if view.status != "over":
         raise ApiError(409, "match_live", "a match can be forked once it is over (its seed is secret until then)")
     record = view.record
@@ -226,7 +231,7 @@ async def fork_match(request: Request) -> Response:
     new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=_policy(body.bot, services),
                    prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
                    parent_id=match_id, parent_step=step)
-    return await _created(request, services, new)
+    return await _created(request, services, new, stored=True)
 
 
 class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -249,9 +254,8 @@ async def list_bots(request: Request) -> Response:
 
 async def list_matches(request: Request) -> Response:
     services = services_of(request)
-    text = request.query_params.get("limit", "20")
-    limit = int(text) if text.isdigit() else 20
-    rows = await services.db.recent(max(1, min(limit, 100)))
+    limit = whole_number(request.query_params.get("limit"), "limit", 1, MAX_LOBBY, default=20)
+    rows = await services.db.recent(limit)
     return json_response([_summary(row, services.matches.loaded(row.id)) for row in rows])
 
 
@@ -266,23 +270,29 @@ async def match_summary(request: Request) -> Response:
 
 async def match_record(request: Request) -> Response:
     services = services_of(request)
-    view: RecordView | None = await load_record(services.db, _match_id(request))
+    return json_response(await _stored_record(services, _match_id(request)))
+
+
+async def _stored_record(services: Services, match_id: str) -> RecordView:
+    """The record of a stored match: 404 if there is none, 409 ``unavailable`` if these rules cannot read it."""
+    try:
+        view = await load_record(services.db, match_id)
+    except Unreadable as err:
+        raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if view is None:
         raise ApiError(404, "not_found", "no such match")
-    return json_response(view)
+    return view
 
 
 async def match_step(request: Request) -> Response:
     services = services_of(request)
     match_id = _match_id(request)
-    step = str(request.path_params["step"])
-    if not step.isdigit() or len(step) > 8:
-        raise ApiError(400, "bad_request", "step must be a whole number")
+    step = whole_number(str(request.path_params["step"]), "step", 0, MAX_STEP)
     async with services.replay_slots:
         try:
-            found: StepView | None = await state_at(services.db, match_id, int(step))
-        except ValueError as err:
-            raise ApiError(409, "unavailable", str(err)) from None
+            found: StepView | None = await state_at(services.db, match_id, step)
+        except Unreadable as err:
+            raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if found is None:
         raise ApiError(404, "not_found", "no such match or step")
     return json_response(found)

@@ -40,9 +40,24 @@ from .matches import MatchService
 from .protocol import MatchStatus
 from .store import ActionRow, MatchRow
 
-__all__ = ["CreationError", "Creator", "NewMatch"]
+__all__ = ["CreationError", "Creator", "NewMatch", "board_cells"]
 
 Mode = Literal["human", "hotseat", "bot"]
+
+DEFAULT_SIDES = (20, 30)  # the engine's board when a config names no size (engine/start.py)
+
+
+def board_cells(config: GameConfig) -> int:
+    """How many cells the board of ``config`` has, without building it (that is the costly part).
+
+    A terrain map is measured as the engine reads it (blank lines and indentation ignored);
+    rows of unequal length are the engine's to refuse.
+    """
+    if config.terrain is not None:
+        lines = [line for line in (raw.strip() for raw in config.terrain.strip("\n").splitlines()) if line]
+        return len(lines[0]) * len(lines) if lines else 0
+    width, height = DEFAULT_SIDES
+    return (config.width or width) * (config.height or height)
 
 
 class CreationError(ValueError):
@@ -83,6 +98,9 @@ class Creator:
         config = new.config if new.config.seed is not None else replace(new.config, seed=seeds.new_seed())
         if config.victory.max_actions > MAX_GAME_LENGTH:
             raise CreationError(f"victory.max_actions may be at most {MAX_GAME_LENGTH} on this server")
+        cells, budget = board_cells(config), self._service.limits.max_board_cells
+        if cells > budget:
+            raise CreationError(f"the board has {cells} cells; this server allows at most {budget} (max_board_cells)")
         async with self._slots:
             state, rows = await asyncio.to_thread(_play_prefix, config, new.prefix, new.prefix_hashes)
         status: MatchStatus = "over" if state.to_act is None else "live"

@@ -18,7 +18,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ExceptionHandler
 
-__all__ = ["EXCEPTION_HANDLERS", "ApiError", "ErrorBody", "json_response", "read_json"]
+from .jsonkeys import check_unique_keys
+
+__all__ = ["EXCEPTION_HANDLERS", "ApiError", "ErrorBody", "json_response", "read_json", "whole_number"]
 
 log = logging.getLogger("taktik.api")
 
@@ -33,6 +35,23 @@ class ApiError(Exception):
     def __init__(self, status: int, code: str, reason: str) -> None:
         super().__init__(reason)
         self.status, self.code, self.reason = status, code, reason
+
+
+def whole_number(text: str | None, name: str, low: int, high: int, *, default: int | None = None) -> int:
+    """``text`` (a query or path parameter called ``name``) as an integer in ``low..high``.
+
+    Only ASCII digits count (``str.isdigit`` also takes ``"²"``, which ``int`` refuses), and
+    the length is checked before conversion, so a 5,000-digit string costs nothing. A missing
+    parameter (None) is ``default`` when given. Raises a 400 `ApiError` naming ``name``.
+    """
+    if text is None and default is not None:
+        return default
+    if text is None or not 0 < len(text) <= len(str(high)) or not text.isascii() or not text.isdigit():
+        raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}")
+    value = int(text)
+    if not low <= value <= high:
+        raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}, not {value}")
+    return value
 
 
 class ErrorBody(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,13 +71,14 @@ async def read_json(request: Request, decoder: msgspec.json.Decoder[T], limit: i
     """The request's JSON body decoded by ``decoder``; an empty body reads as ``empty`` when given.
 
     Raises `ApiError`: 415 unless the body is ``application/json``, 413 past ``limit``
-    bytes (declared or streamed), 400 naming the JSON path of a body that does not decode.
+    bytes (declared or streamed), 400 naming the JSON path of a body that does not decode
+    or a key that appears twice in one object (server/jsonkeys.py).
     """
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type != "application/json":
         raise ApiError(415, "unsupported_media_type", "send the body as application/json")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and whole_number(declared, "Content-Length", 0, 2**63 - 1) > limit:
         raise ApiError(413, "too_large", f"the body may be at most {limit} bytes")
     chunks: list[bytes] = []
     size = 0
@@ -71,9 +91,11 @@ async def read_json(request: Request, decoder: msgspec.json.Decoder[T], limit: i
     if not data and empty is not None:
         data = empty
     try:
-        return decoder.decode(data)
+        body = decoder.decode(data)
+        check_unique_keys(data)
     except msgspec.DecodeError as err:
         raise ApiError(400, "bad_request", str(err)) from None
+    return body
 
 
 async def _refused(request: Request, exc: Exception) -> Response:

@@ -15,6 +15,8 @@ from msgspec import Meta
 
 from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar
 
+from .jsonkeys import check_unique_keys
+
 __all__ = [
     "ERROR_CODES",
     "Ack",
@@ -119,8 +121,10 @@ _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(Clie
 
 
 def decode_client(data: str | bytes) -> ClientMessage:
-    """Decode one client message; raises ``msgspec.DecodeError`` naming the bad path."""
-    return _CLIENT_DECODER.decode(data)
+    """Decode one client message; raises ``msgspec.DecodeError`` naming the bad path or a duplicated key."""
+    message = _CLIENT_DECODER.decode(data)
+    check_unique_keys(data)
+    return message
 
 
 class _Server(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

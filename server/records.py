@@ -15,6 +15,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine import (
+    RULES_VERSION,
     Action,
     GameConfig,
     GameRecord,
@@ -33,7 +34,15 @@ from .match import shown_status
 from .protocol import EventText, MatchStatus
 from .store import ActionRow, MatchRow
 
-__all__ = ["RecordView", "StepView", "load_record", "state_at"]
+__all__ = ["RecordView", "StepView", "Unreadable", "load_record", "state_at"]
+
+
+class Unreadable(Exception):
+    """A stored match these rules cannot read back; the message says where (an HTTP 409 ``unavailable``).
+
+    Its config no longer decodes or builds a start, a logged action no longer decodes, or
+    (for a position) the log does not replay up to it.
+    """
 
 
 class RecordView(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,7 +71,10 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 async def load_record(db: Database, match_id: str) -> RecordView | None:
-    """The record view of a match, or None if there is no such match."""
+    """The record view of a match, or None if there is no such match; `Unreadable` if it cannot be read.
+
+    The log need not replay: a broken match's record is what was played.
+    """
     found = await db.load(match_id)
     if found is None:
         return None
@@ -71,7 +83,7 @@ async def load_record(db: Database, match_id: str) -> RecordView | None:
 
 
 async def state_at(db: Database, match_id: str, step: int) -> StepView | None:
-    """The position after ``step`` actions (None: no such match or step); ValueError if it does not replay."""
+    """The position after ``step`` actions (None: no such match or step); `Unreadable` if it does not replay."""
     found = await db.load(match_id)
     if found is None or step > len(found[2]):
         return None
@@ -79,13 +91,32 @@ async def state_at(db: Database, match_id: str, step: int) -> StepView | None:
     return await asyncio.to_thread(_step_view, row, rows, step)
 
 
+def _config(row: MatchRow) -> GameConfig:
+    try:
+        return msgspec.json.decode(row.config, type=GameConfig)
+    except msgspec.DecodeError as err:
+        raise Unreadable(f"its config no longer loads: {err}{_under(row)}") from None
+
+
+def _under(row: MatchRow) -> str:
+    """Why a stored match may not read: it was played under other rules."""
+    if row.rules_version == RULES_VERSION:
+        return ""
+    return f" (played under rules version {row.rules_version}; this server plays {RULES_VERSION})"
+
+
 def _record_view(row: MatchRow, rows: list[ActionRow]) -> RecordView:
-    config = msgspec.json.decode(row.config, type=GameConfig)
-    actions = tuple(decode_action(r.action) for r in rows)
+    config = _config(row)
+    actions: list[Action] = []
+    for logged in rows:
+        try:
+            actions.append(decode_action(logged.action))
+        except ValueError as err:  # InvalidAction: the text no longer names an action of these rules
+            raise Unreadable(f"step {logged.ply} of its log no longer decodes: {err}{_under(row)}") from None
     over = row.progress.status == "over"
     record = GameRecord(
         config=config if over else replace(config, seed=None),
-        actions=actions,
+        actions=tuple(actions),
         hashes=tuple(r.state_hash for r in rows) if over else None,
         rules_version=row.rules_version,
     )
@@ -94,13 +125,19 @@ def _record_view(row: MatchRow, rows: list[ActionRow]) -> RecordView:
 
 
 def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
-    state = new_game(msgspec.json.decode(row.config, type=GameConfig))
+    try:
+        state = new_game(_config(row))
+    except ValueError as err:
+        raise Unreadable(f"its config no longer builds a starting position: {err}{_under(row)}") from None
     action: Action | None = None
     for logged in rows[:step]:
-        action = decode_action(logged.action, state)
-        state = reduce(state, action)
+        try:
+            action = decode_action(logged.action, state)
+            state = reduce(state, action)
+        except Exception as err:  # InvalidAction, IllegalAction, or whatever an edited log provokes
+            raise Unreadable(f"the log does not replay at step {logged.ply}: {err}{_under(row)}") from None
         if state_hash(state) != logged.state_hash:
-            raise ValueError(f"the log does not replay at step {logged.ply}")
+            raise Unreadable(f"the log does not replay at step {logged.ply}: the state hash differs{_under(row)}")
     complete = row.progress.status == "over"
     shown = state if complete else player_view(state, None)
     return StepView(

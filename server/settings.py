@@ -44,6 +44,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     max_body_bytes: Count = 1024 * 1024  # HTTP request body (a fork may post a whole record)
     idle_unload_seconds: Positive = 600.0  # a match nobody watches leaves memory after this
     bot_delay: NonNegative = 0.6  # seconds between bot actions, so people can follow
+    max_board_cells: Count = 6000  # width x height of a new match's board: a 300x300 one stalls every match
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from server.errors import EXCEPTION_HANDLERS, ApiError, json_response, read_json
+from server.errors import EXCEPTION_HANDLERS, ApiError, json_response, read_json, whole_number
 
 
 class Body(msgspec.Struct, forbid_unknown_fields=True):
@@ -41,13 +41,14 @@ APP = Starlette(routes=[Route("/refuse", refuse), Route("/crash", crash), Route(
                 exception_handlers=EXCEPTION_HANDLERS)
 
 
-def call(path: str, body: bytes = b"", content_type: str = "application/json") -> tuple[int, Any]:
+def call(path: str, body: bytes = b"", content_type: str = "application/json",
+         headers: list[tuple[bytes, bytes]] | None = None) -> tuple[int, Any]:
     """One HTTP request through the app's ASGI interface: (status, decoded JSON body)."""
     sent: list[dict[str, Any]] = []
     method = "POST" if path == "/echo" else "GET"
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
              "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-             "headers": [(b"content-type", content_type.encode()), (b"host", b"test")],
+             "headers": [(b"content-type", content_type.encode()), (b"host", b"test"), *(headers or [])],
              "client": ("127.0.0.1", 1), "server": ("test", 80)}
 
     async def receive() -> dict[str, Any]:
@@ -96,3 +97,19 @@ def test_read_json_refuses_a_bad_body_naming_the_problem(body: bytes, content_ty
 def test_read_json_decodes_a_good_body_and_reads_an_empty_one_as_the_default() -> None:
     assert call("/echo", b'{"n": 3}') == (201, {"n": 3})
     assert call("/echo") == (201, {"n": 0})
+
+
+@pytest.mark.parametrize("text", ["\u00b2", "\uff15", "\u0663", "9" * 5000, "-1", "", " 1", "1.0", "+1", "11", None])
+def test_whole_number_takes_only_ascii_digits_in_range_and_names_the_parameter(text: str | None) -> None:
+    with pytest.raises(ApiError) as refused:
+        whole_number(text, "limit", 1, 10)
+    assert (refused.value.status, refused.value.code) == (400, "bad_request") and "limit" in refused.value.reason
+
+
+def test_whole_number_reads_good_numbers_and_a_missing_one_as_the_default() -> None:
+    assert [whole_number(t, "n", 0, 10) for t in ("0", "07", "10")] == [0, 7, 10]
+    assert whole_number(None, "n", 0, 10, default=3) == 3
+
+
+def test_a_declared_length_that_is_no_number_is_a_400() -> None:
+    assert call("/echo", b"{}", headers=[(b"content-length", "\u00b2".encode())])[0] == 400

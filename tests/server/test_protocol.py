@@ -56,3 +56,21 @@ def test_server_messages_encode_as_tagged_json() -> None:
         "type": "reject", "code": "game_over", "reason": "the game is over", "seq": None}
     assert decode_client(json.dumps({"type": "act", "version": 0, "seq": 1, "action": {"type": "DRAW_CARD"}})).action \
         == DrawCard()
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('{"type": "act", "version": 1, "version": 0, "seq": 1, "action": {"type": "DRAW_CARD"}}', "version"),
+    ('{"type": "act", "version": 0, "vers\\u0069on": 0, "seq": 1, "action": {"type": "DRAW_CARD"}}', "version"),
+    ('{"type": "act", "version": 0, "seq": 1, "action": {"type": "MOVE_UNIT", "unit_id": "A1", "to": "C4", '
+     '"to": "C5"}}', "to"),
+    ('{"type": "hello", "token": "a", "token": "b"}', "token"),
+])
+def test_a_key_twice_in_one_object_is_refused_naming_it(text: str, key: str) -> None:
+    for data in (text, text.encode()):
+        with pytest.raises(msgspec.ValidationError, match=f"duplicate key {key!r}"):
+            decode_client(data)
+
+
+def test_the_same_key_in_different_objects_is_fine() -> None:
+    act = decode_client('{"type": "act", "version": 0, "seq": 1, "action": {"type": "DRAW_CARD"}}')
+    assert act == Act(version=0, seq=1, action=DrawCard())

@@ -114,6 +114,12 @@ _CREATE = msgspec.json.Decoder(CreateMatch)
 _FORK = msgspec.json.Decoder(ForkMatch)
 
 
+def _stored_side(text: str | None) -> Side | None:
+    """A side as the store holds it; a value that names no side (an edited database) reads as none,
+    so one damaged row cannot take the whole lobby down."""
+    return Side(text) if text in Side.__members__ else None
+
+
 def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
     p = row.progress
     status = shown_status(row)
@@ -123,11 +129,11 @@ def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
         online = Online(attacker=seats.count(Side.ATTACKER), defender=seats.count(Side.DEFENDER),
                         spectators=seats.count(None))
     return MatchSummary(
-        match_id=row.id, status=status, mode=row.mode, bot_side=Side(row.bot_side) if row.bot_side else None,
+        match_id=row.id, status=status, mode=row.mode, bot_side=_stored_side(row.bot_side),
         bot=row.bot_policy if row.bot_side else None,
         created_at=row.created_at, updated_at=row.updated_at, rules_version=row.rules_version, version=p.version,
-        turn=p.turn, phase=p.phase, to_act=Side(p.to_act) if p.to_act else None,
-        winner=Side(p.winner) if p.winner else None, victory_reason=p.victory_reason,
+        turn=p.turn, phase=p.phase, to_act=_stored_side(p.to_act),
+        winner=_stored_side(p.winner), victory_reason=p.victory_reason,
         seed_commitment=row.seed_commitment,
         parent=Parent(match_id=row.parent_id, step=row.parent_step or 0) if row.parent_id else None,
         broken_reason=row.broken_reason if status == "broken" else None, online=online,

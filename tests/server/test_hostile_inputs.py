@@ -116,12 +116,15 @@ def test_every_endpoint_answers_a_stored_match_it_cannot_read_with_its_documente
     with sqlite3.connect(data / "taktik.sqlite3") as db:
         for kind, sql in DAMAGE.items():
             assert db.execute(sql, (created[kind]["match_id"],)).rowcount == 1
+        # a summary row naming no side must not take the lobby down with it
+        db.execute("UPDATE matches SET winner='NOBODY', to_act='NOBODY' WHERE id=?", (created["replay"]["match_id"],))
     db.close()
 
     second = LiveServer(data, FAST_LIMITS).start()
     try:
         status, lobby = http_json(second, "GET", "/api/matches")
         assert status == 200 and len(lobby) == len(DAMAGE)
+        assert {m["winner"] for m in lobby if m["match_id"] == created["replay"]["match_id"]} == {None}
         for kind, expected in EXPECTED.items():
             match_id = created[kind]["match_id"]
             base = f"/api/matches/{match_id}"

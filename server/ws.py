@@ -297,11 +297,24 @@ class Session:
         await self.close(code, reason)
 
     async def close(self, code: Close, reason: str = "") -> None:
-        """Close the socket with ``code`` (ignored if it is already gone); the reason is cut to fit."""
-        if self.state is not SocketState.CLOSED:
-            self.state = SocketState.CLOSED
-            with contextlib.suppress(Exception):
-                await self._ws.close(code=code, reason=close_reason(reason))
+        """Close the socket with ``code`` (ignored if it is already gone); the reason is cut to fit.
+
+        The WebSocket library ends a close only once it has read the peer's answering close
+        frame, which waits behind every message the peer sent and nobody read: a flooder's
+        socket took up to 40 s to close. So what the peer still sends is read and dropped
+        meanwhile (for at most ``ping_timeout``). Only the socket's own task calls this.
+        """
+        if self.state is SocketState.CLOSED:
+            return
+        self.state = SocketState.CLOSED
+        closing = asyncio.ensure_future(self._ws.close(code=code, reason=close_reason(reason)))
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self._limits.ping_timeout):
+                while not closing.done():
+                    if (await self._ws.receive())["type"] == "websocket.disconnect":
+                        break
+        with contextlib.suppress(Exception):
+            await closing
 
     async def finish(self) -> None:
         """Leave the match and stop sending (always runs)."""

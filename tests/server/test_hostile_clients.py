@@ -18,6 +18,8 @@ from urllib.parse import quote
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from server.ws import close_reason
+
 from . import test_ws
 from .conftest import LiveServer, Peer, arun, create_match, tokens_of
 from .test_ws import two_seats, unchanged_and_playable
@@ -161,6 +163,14 @@ def test_a_long_non_ascii_match_id_gets_a_close_frame_with_a_cut_reason(hostile:
         assert len(reason.encode()) <= 123 and reason.endswith("\N{HORIZONTAL ELLIPSIS}")
 
     arun(run())
+
+
+def test_close_reasons_are_cut_to_123_bytes_between_characters() -> None:
+    assert close_reason("x" * 123) == "x" * 123
+    for text in ("x" * 124, "é" * 100, "x" + "\N{PLAYING CARD ACE OF SPADES}" * 40):
+        cut = close_reason(text)
+        assert len(cut.encode()) <= 123 and cut.endswith("\N{HORIZONTAL ELLIPSIS}")
+        assert text.startswith(cut[:-1]) and len(cut.encode()) > 117  # whole characters, as many as fit
 
 
 def test_a_half_sent_upgrade_request_is_closed(hostile: LiveServer) -> None:

@@ -4,8 +4,8 @@ uvicorn times out an idle keep-alive connection (``timeout_keep_alive``), but no
 before a request is parsed: a connection that sends half a request head (a WebSocket
 upgrade included) and then nothing is held open for ever, and a few thousand of them use
 up the process's file descriptors. `head_deadline_protocol` gives uvicorn (its ``http``
-option) a subclass of its h11 protocol that closes such a connection, with a plain 408,
-once it has had ``seconds`` to send its head: counted from the connection for the first
+option) a subclass of its h11 protocol that closes such a connection (with a plain 408 if
+it sent part of a head) once it has had ``seconds`` to send its head: counted from the connection for the first
 request, from the first byte for each further request on a kept-alive connection.
 Once the head is in, the request is uvicorn's as before; an upgraded socket is the
 WebSocket endpoint's (its ``hello_timeout`` comes next).
@@ -58,7 +58,8 @@ class HeadDeadlineProtocol(H11Protocol):
             return
         if self.conn.their_state is h11.IDLE:
             self.logger.debug("closed a connection that did not finish its request head in %g s", self.head_timeout)
-            self.transport.write(_TIMED_OUT)
+            if self.conn.trailing_data[0]:  # half a head: say why (a silent preconnect is just closed)
+                self.transport.write(_TIMED_OUT)
             self.transport.close()
 
 

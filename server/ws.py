@@ -229,7 +229,10 @@ class Session:
             return False
         self.seat = match.seat_of(token)
         if self.seat is None:
-            backoff.failed(self.address)
+            lockout = backoff.failed(self.address)
+            if lockout:
+                log.warning("%s sent too many wrong seat tokens: its token hellos are refused for %g s",
+                            self.address, lockout)
             await self._send_now(Reject(code="unauthenticated", reason="this token opens no seat here"))
             await self.close(Close.UNAUTHENTICATED, "wrong token")
             return False

@@ -174,12 +174,17 @@ def test_close_reasons_are_cut_to_123_bytes_between_characters() -> None:
 
 
 def test_a_half_sent_upgrade_request_is_closed(hostile: LiveServer) -> None:
-    with socket.create_connection(("127.0.0.1", hostile.port), timeout=20) as raw:
-        raw.sendall(b"GET /ws/matches/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n")
+    def until_closed(raw: socket.socket) -> bytes:
         answer = b""
-        while chunk := raw.recv(4096):  # until the server closes (the timeout fails the test first)
+        while chunk := raw.recv(4096):  # until the server closes (the socket timeout fails the test first)
             answer += chunk
-    assert answer.startswith(b"HTTP/1.1 408 ")
+        return answer
+
+    with socket.create_connection(("127.0.0.1", hostile.port), timeout=20) as half, \
+            socket.create_connection(("127.0.0.1", hostile.port), timeout=20) as silent:
+        half.sendall(b"GET /ws/matches/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n")
+        assert until_closed(half).startswith(b"HTTP/1.1 408 ")
+        assert until_closed(silent) == b""  # a connection that never says anything is closed too
 
 
 # -- what already held ---------------------------------------------------------------------

@@ -43,7 +43,7 @@ __all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "ma
 log = logging.getLogger("taktik.ws")
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-MAX_CLOSE_REASON_BYTES = 123  # RFC 6455 §5.5: a control frame carries 125 bytes, two of them the code
+MAX_CLOSE_REASON_BYTES = 123  # RFC 6455 section 5.5: a control frame carries 125 bytes, two of them the code
 
 
 class Close(enum.IntEnum):

@@ -123,6 +123,7 @@ async def _serve(settings: Settings, db: Database) -> int:
     import uvicorn
 
     from server.app import create_app
+    from server.handshake import head_deadline_protocol
 
     warnings.filterwarnings("ignore", message="websockets.legacy is deprecated", category=DeprecationWarning)
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
@@ -131,6 +132,7 @@ async def _serve(settings: Settings, db: Database) -> int:
         create_app(settings, db),
         host=settings.host,
         port=settings.port,
+        http=head_deadline_protocol(limits.handshake_timeout),  # h11, closing unfinished request heads
         ws=WS_IMPLEMENTATION,
         ws_max_size=limits.max_message_bytes,
         ws_max_queue=limits.inbound_queue,

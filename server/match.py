@@ -107,6 +107,7 @@ class Match:
     last_seq: dict[Side, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     viewers: set[Viewer] = field(default_factory=set)
+    spectator_addresses: dict[Viewer, str] = field(default_factory=dict)  # client address of each spectator
     bot_task: asyncio.Task[None] | None = None
     bot_rng: int = 0
     touched: float = field(default_factory=time.monotonic)

@@ -180,14 +180,27 @@ class MatchService:
 
     # -- viewers ---------------------------------------------------------------------
 
-    def join(self, match: Match, viewer: Viewer) -> Reject | None:
-        """Let ``viewer`` watch ``match`` and queue its first state; a `Reject` if it may not."""
-        if len(match.viewers) >= self.limits.sockets_per_match:
-            return Reject(code="rate_limited", reason=f"the match already has {len(match.viewers)} connections")
+    def join(self, match: Match, viewer: Viewer, address: str | None = None) -> Reject | None:
+        """Let ``viewer`` watch ``match`` and queue its first state; a `Reject` if it may not.
+
+        Each seat has ``sockets_per_seat`` places of its own, so spectators can never crowd a
+        player out; spectators have ``spectators_per_match`` places, at most
+        ``spectators_per_address`` of them from one client ``address`` (when it is known).
+        """
+        limits = self.limits
         if viewer.seat is not None:
             same = sum(1 for v in match.viewers if v.seat is viewer.seat)
-            if same >= self.limits.sockets_per_seat:
+            if same >= limits.sockets_per_seat:
                 return Reject(code="rate_limited", reason=f"{viewer.seat.value} already has {same} connections")
+        else:
+            watching = sum(1 for v in match.viewers if v.seat is None)
+            if watching >= limits.spectators_per_match:
+                return Reject(code="rate_limited", reason=f"the match already has {watching} spectators")
+            if address is not None:
+                mine = sum(1 for a in match.spectator_addresses.values() if a == address)
+                if mine >= limits.spectators_per_address:
+                    return Reject(code="rate_limited", reason=f"your address already watches with {mine} connections")
+                match.spectator_addresses[viewer] = address
         match.viewers.add(viewer)
         match.touched = time.monotonic()
         viewer.outbox.put_reply(match.welcome(viewer.seat, self.limits.max_message_bytes))
@@ -197,6 +210,7 @@ class MatchService:
     def leave(self, match: Match, viewer: Viewer) -> None:
         """Stop sending to ``viewer``."""
         match.viewers.discard(viewer)
+        match.spectator_addresses.pop(viewer, None)
         match.touched = time.monotonic()
 
     def _fan_out(self, match: Match) -> None:

@@ -11,7 +11,7 @@ from starlette.requests import HTTPConnection
 from .creation import Creator
 from .database import Database
 from .matches import MatchService
-from .ratelimit import AddressLimiter
+from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
 from .settings import Settings
 
 __all__ = ["AppState", "Services", "services_of"]
@@ -26,6 +26,8 @@ class Services:
     matches: MatchService
     creator: Creator
     create_limiter: AddressLimiter
+    connections: ConnectionCounter  # WebSocket connections per client address
+    token_backoff: AddressBackoff  # wrong seat tokens per client address
     replay_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     @classmethod
@@ -38,6 +40,9 @@ class Services:
             matches=matches,
             creator=Creator(matches),
             create_limiter=AddressLimiter(settings.limits.create_burst, settings.limits.create_rate),
+            connections=ConnectionCounter(settings.limits.sockets_per_address),
+            token_backoff=AddressBackoff(settings.limits.bad_token_burst, settings.limits.bad_token_window,
+                                         settings.limits.bad_token_backoff, settings.limits.bad_token_backoff_max),
         )
 
 

@@ -37,8 +37,15 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     action_burst: Count = 10  # per socket: `act` messages
     action_rate: Positive = 2.0
     flood_close_after: Count = 200  # consecutive rate-limited messages before the socket is closed
-    sockets_per_seat: Count = 4
-    sockets_per_match: Count = 32
+    sockets_per_seat: Count = 4  # per seat of a match: reserved, spectators never take them
+    spectators_per_match: Count = 32
+    spectators_per_address: Count = 8  # spectator sockets of one match from one client address
+    sockets_per_address: Count = 64  # WebSocket connections from one client address, all matches
+    bad_token_burst: Count = 10  # wrong seat tokens from one address within `bad_token_window`...
+    bad_token_window: Positive = 60.0
+    bad_token_backoff: Positive = 5.0  # ...then its hellos with a token are refused this long (doubling)
+    bad_token_backoff_max: Positive = 600.0
+    handshake_timeout: Positive = 10.0  # seconds for a connection to send a whole HTTP request head
     create_burst: Count = 20  # per client address: match creations (and forks)
     create_rate: Positive = 0.5  # per second
     max_body_bytes: Count = 1024 * 1024  # HTTP request body (a fork may post a whole record)

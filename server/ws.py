@@ -1,13 +1,17 @@
 """``WS /ws/matches/{match_id}``: one socket as an explicit state machine.
 
-    HANDSHAKE --origin ok--> AWAITING_HELLO --hello ok--> BOUND --> CLOSED
-        \\--bad origin: HTTP 403     \\--bad token / timeout: close 44xx
+    HANDSHAKE --origin ok, address under its cap--> AWAITING_HELLO --hello ok--> BOUND --> CLOSED
+        \\--bad origin: HTTP 403             \\--bad token / timeout / no room: close 44xx
 
 The endpoint only authenticates, reads, decodes and hands actions to the match service;
 everything it sends goes through the socket's bounded `Outbox`. Every failure is a
 `Reject` to this socket only or a close with a named code (`Close`); no exception
 escapes, and nothing here can stall another socket or match. Seat tokens are never
-logged.
+logged. Every close reason is cut to the protocol's 123 bytes (`close_reason`).
+
+Connections are limited per client address (``sockets_per_address``, counted from the
+handshake to the end), and an address that keeps sending wrong seat tokens has its token
+hellos refused for a growing delay (`AddressBackoff`), before its token is even compared.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import asyncio
 import contextlib
 import enum
 import logging
+import math
 import re
 from urllib.parse import urlsplit
 
@@ -33,11 +38,12 @@ from .protocol import Act, ErrorCode, Explain, Hello, PreviewAttack, PreviewMove
 from .ratelimit import TokenBucket
 from .services import Services, services_of
 
-__all__ = ["Close", "SocketState", "match_socket", "origin_allowed"]
+__all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "match_socket", "origin_allowed"]
 
 log = logging.getLogger("taktik.ws")
 
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_CLOSE_REASON_BYTES = 123  # RFC 6455 section 5.5: a control frame carries 125 bytes, two of them the code
 
 
 class Close(enum.IntEnum):
@@ -49,7 +55,7 @@ class Close(enum.IntEnum):
     NO_SUCH_MATCH = 4404
     HELLO_TIMEOUT = 4408  # no `hello` in time
     UNAVAILABLE = 4410  # the match is broken beyond showing
-    RATE_LIMITED = 4429  # too many connections, or a socket that keeps flooding
+    RATE_LIMITED = 4429  # too many connections, wrong tokens in a row, or a socket that keeps flooding
 
 
 class SocketState(enum.Enum):
@@ -78,14 +84,47 @@ def origin_allowed(headers: Headers, allowed: tuple[str, ...]) -> bool:
     return parts.scheme in ("http", "https") and bool(host) and parts.netloc.lower() == host.lower()
 
 
+def close_reason(text: str) -> str:
+    """``text`` cut to fit a close frame: at most 123 bytes of UTF-8, never half a character.
+
+    A longer reason makes the WebSocket library fail the close itself, and the peer sees the
+    connection drop without a close frame.
+    """
+    raw = text.encode("utf-8", "replace")
+    if len(raw) <= MAX_CLOSE_REASON_BYTES:
+        return text
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    room = MAX_CLOSE_REASON_BYTES - len(ellipsis.encode("utf-8"))
+    return raw[:room].decode("utf-8", "ignore") + ellipsis  # "ignore" drops only the cut character
+
+
+def client_address(websocket: WebSocket) -> str:
+    """The peer's address as uvicorn reports it (behind a proxy: see ``forwarded_allow_ips``)."""
+    return websocket.client.host if websocket.client is not None else "unknown"
+
+
 async def match_socket(websocket: WebSocket) -> None:
     """The endpoint: run one `Session`; nothing raises out of here."""
     services = services_of(websocket)
     if not origin_allowed(websocket.headers, services.settings.allowed_origins):
         await websocket.close(code=Close.POLICY_VIOLATION)  # before accept: the handshake gets HTTP 403
         return
-    await websocket.accept()
-    session = Session(websocket, services)
+    address = client_address(websocket)
+    if not services.connections.open(address):
+        await websocket.accept()
+        held = services.connections.held(address)
+        await Session(websocket, services, address).refuse(
+            Close.RATE_LIMITED, "rate_limited", f"your address already has {held} connections to this server")
+        return
+    try:
+        await websocket.accept()
+        await _run(websocket, services, address)
+    finally:
+        services.connections.close(address)
+
+
+async def _run(websocket: WebSocket, services: Services, address: str) -> None:
+    session = Session(websocket, services, address)
     try:
         await session.run(websocket.path_params.get("match_id", ""))
     except _Flooding:
@@ -102,9 +141,10 @@ async def match_socket(websocket: WebSocket) -> None:
 class Session:
     """One socket's conversation with one match."""
 
-    def __init__(self, websocket: WebSocket, services: Services) -> None:
+    def __init__(self, websocket: WebSocket, services: Services, address: str) -> None:
         limits = services.settings.limits
         self._ws = websocket
+        self.address = address
         self._services = services
         self._limits = limits
         self.state = SocketState.AWAITING_HELLO
@@ -147,8 +187,7 @@ class Session:
             except MatchUnavailable as err:
                 reason, code = str(err), Close.UNAVAILABLE
         if match is None:
-            await self._send_now(Reject(code="forbidden", reason=reason))
-            await self.close(code, reason[:100])
+            await self.refuse(code, "forbidden", reason)
         return match
 
     async def _await_hello(self, match: Match) -> bool:
@@ -172,18 +211,32 @@ class Session:
                 await self._send_now(Reject(code="unauthenticated", reason="send hello first",
                                             seq=message.seq if isinstance(message, Act) else None))
                 continue
-            if message.token is not None:
-                self.seat = match.seat_of(message.token)
-                if self.seat is None:
-                    await self._send_now(Reject(code="unauthenticated", reason="this token opens no seat here"))
-                    await self.close(Close.UNAUTHENTICATED, "wrong token")
-                    return False
-            refused = self._services.matches.join(match, self)
+            if message.token is not None and not await self._authenticate(match, message.token):
+                return False
+            refused = self._services.matches.join(match, self, self.address)
             if refused is not None:
-                await self._send_now(refused)
-                await self.close(Close.RATE_LIMITED, "too many connections")
+                await self.refuse(Close.RATE_LIMITED, refused.code, refused.reason)
                 return False
             return True
+
+    async def _authenticate(self, match: Match, token: str) -> bool:
+        """Bind the seat ``token`` opens; unless this address is backing off after wrong tokens."""
+        backoff = self._services.token_backoff
+        wait = backoff.locked_for(self.address)
+        if wait > 0:  # refused before the token is compared: a locked-out guess learns nothing
+            await self.refuse(Close.RATE_LIMITED, "rate_limited",
+                              f"too many wrong tokens from your address; retry in {math.ceil(wait * 10) / 10:g} s")
+            return False
+        self.seat = match.seat_of(token)
+        if self.seat is None:
+            lockout = backoff.failed(self.address)
+            if lockout:
+                log.warning("%s sent too many wrong seat tokens: its token hellos are refused for %g s",
+                            self.address, lockout)
+            await self._send_now(Reject(code="unauthenticated", reason="this token opens no seat here"))
+            await self.close(Close.UNAUTHENTICATED, "wrong token")
+            return False
+        return True
 
     async def _handle(self, match: Match, data: str | bytes) -> None:
         try:
@@ -241,12 +294,30 @@ class Session:
         with contextlib.suppress(Exception):  # the peer is gone; the receive side notices and cleans up
             await self.outbox.run(self._ws.send_text)
 
+    async def refuse(self, code: Close, error: ErrorCode, reason: str) -> None:
+        """Tell the peer why in a `Reject`, then close with ``code`` and the same reason."""
+        await self._send_now(Reject(code=error, reason=reason))
+        await self.close(code, reason)
+
     async def close(self, code: Close, reason: str = "") -> None:
-        """Close the socket with ``code`` (ignored if it is already gone)."""
-        if self.state is not SocketState.CLOSED:
-            self.state = SocketState.CLOSED
-            with contextlib.suppress(Exception):
-                await self._ws.close(code=code, reason=reason)
+        """Close the socket with ``code`` (ignored if it is already gone); the reason is cut to fit.
+
+        The WebSocket library ends a close only once it has read the peer's answering close
+        frame, which waits behind every message the peer sent and nobody read: a flooder's
+        socket took up to 40 s to close. So what the peer still sends is read and dropped
+        meanwhile (for at most ``ping_timeout``). Only the socket's own task calls this.
+        """
+        if self.state is SocketState.CLOSED:
+            return
+        self.state = SocketState.CLOSED
+        closing = asyncio.ensure_future(self._ws.close(code=code, reason=close_reason(reason)))
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(self._limits.ping_timeout):
+                while not closing.done():
+                    if (await self._ws.receive())["type"] == "websocket.disconnect":
+                        break
+        with contextlib.suppress(Exception):
+            await closing
 
     async def finish(self) -> None:
         """Leave the match and stop sending (always runs)."""

@@ -26,8 +26,9 @@ T = TypeVar("T")
 FAST_LIMITS: dict[str, Any] = {
     "message_burst": 1_000_000, "message_rate": 1_000_000.0, "action_burst": 1_000_000, "action_rate": 1_000_000.0,
     "create_burst": 1_000_000, "create_rate": 1_000_000.0, "bot_delay": 0.0,
+    "sockets_per_address": 1_000_000, "bad_token_burst": 1_000_000,
 }
-"""Rates lifted so scripted clients can play whole games at full speed."""
+"""Rates lifted so scripted clients can play whole games at full speed (every client is 127.0.0.1)."""
 
 STRICT_LIMITS: dict[str, Any] = {"create_burst": 1_000_000, "create_rate": 1_000_000.0, "hello_timeout": 1.0}
 """The defaults table as shipped, except match creation and a short hello deadline."""

@@ -117,7 +117,7 @@ _FORK = msgspec.json.Decoder(ForkMatch)
 def _stored_side(text: str | None) -> Side | None:
     """A side as the store holds it; a value that names no side (an edited database) reads as none,
     so one damaged row cannot take the whole lobby down."""
-    return Side(text) if text in Side.__members__ else None
+    return Side(text) if text is not None and text in Side.__members__ else None
 
 
 def _summary(row: MatchRow, match: Match | None) -> MatchSummary:

@@ -92,7 +92,7 @@ from .preview import (
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
-from .rules_version import RULES_EPOCH, RULES_VERSION
+from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
@@ -107,6 +107,7 @@ __all__ = [
     "CARDS",
     "COMMON_CARDS",
     "HIDDEN",
+    "LEGACY_VERSIONS",
     "MAX_ATTACKS_PER_TURN",
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
@@ -205,6 +206,7 @@ __all__ = [
     "can_attack_after_move",
     "can_move_unit",
     "canonical_deck",
+    "canonical_rules_version",
     "card_of",
     "check_references",
     "decide_to_act",

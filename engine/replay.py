@@ -12,7 +12,7 @@ from .codec import encode_action, state_hash
 from .config import GameConfig
 from .errors import IllegalAction, ReplayMismatch
 from .reducer import reduce
-from .rules_version import RULES_VERSION
+from .rules_version import RULES_VERSION, canonical_rules_version
 from .start import new_game
 from .state import GameState
 
@@ -22,8 +22,9 @@ __all__ = ["GameRecord", "decode_record", "encode_record", "record_game", "repla
 class GameRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A whole game: its config, its actions and, optionally, the state hash after each action.
 
-    ``rules_version`` is always a string once built or decoded: records written before the
-    version was derived from the rules carry the integer ``1``, read as ``"1"``.
+    ``rules_version`` is always a derived version string once built or decoded: records
+    written before the version was derived carry the integer ``1``, read as the version of
+    the same rules (`canonical_rules_version`).
     """
 
     config: GameConfig
@@ -32,8 +33,9 @@ class GameRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_field
     rules_version: str | int = RULES_VERSION  # the `RULES_VERSION` the game was played under
 
     def __post_init__(self) -> None:
-        if isinstance(self.rules_version, int):
-            force_setattr(self, "rules_version", str(self.rules_version))
+        canonical = canonical_rules_version(self.rules_version)
+        if canonical != self.rules_version:
+            force_setattr(self, "rules_version", canonical)
 
 
 def replay(record: GameRecord, *, across_versions: bool = False) -> Iterator[GameState]:

@@ -26,7 +26,14 @@ from . import tables
 from .cards import COMMON_CARDS, TACTICS
 from .config import GameConfig
 
-__all__ = ["RULES_EPOCH", "RULES_VERSION", "derive_rules_version", "rules_data"]
+__all__ = [
+    "LEGACY_VERSIONS",
+    "RULES_EPOCH",
+    "RULES_VERSION",
+    "canonical_rules_version",
+    "derive_rules_version",
+    "rules_data",
+]
 
 RULES_EPOCH = 1
 """Bump when the reducer's behaviour changes without the rules data changing."""
@@ -78,3 +85,22 @@ def _spelled_out(value: Any) -> Any:
 
 RULES_VERSION: str = derive_rules_version(RULES_EPOCH, rules_data())
 """The rules this engine plays, e.g. ``"1.3f9c2a7b"``; stored in every game record and match."""
+
+LEGACY_VERSIONS: Mapping[str, str] = {"1": "1.f133b462"}
+"""Versions kept by hand before the version was derived, each with the derived version of the
+same rules. Version 1 is every record and match made before the derivation; the change that
+derived it changed no rule (the golden records replay to the same hashes), so its rules are
+exactly those of ``1.f133b462``. A later rules change moves `RULES_VERSION` on, and version 1
+games then read as other rules, as they should."""
+
+
+def canonical_rules_version(version: str | int) -> str:
+    """``version`` as a derived version string: a legacy hand-kept number names the same rules' version.
+
+    >>> canonical_rules_version(1)
+    '1.f133b462'
+    >>> canonical_rules_version("2.0a1b2c3d")
+    '2.0a1b2c3d'
+    """
+    text = str(version)
+    return LEGACY_VERSIONS.get(text, text)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from engine import canonical_rules_version
+
 __all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
 
 SCHEMA_VERSION = 2
@@ -361,7 +363,7 @@ def _migrate_from_1(db: sqlite3.Connection) -> None:
 
 def _match_row(r: Sequence[Any]) -> MatchRow:
     return MatchRow(
-        id=r[0], created_at=r[1], updated_at=r[2], rules_version=r[3], config=r[4], salt=r[5],
+        id=r[0], created_at=r[1], updated_at=r[2], rules_version=canonical_rules_version(r[3]), config=r[4], salt=r[5],
         seed_commitment=r[6], mode=r[7], bot_side=r[8], bot_policy=r[9], bot_seed=r[10], parent_id=r[11],
         parent_step=r[12],
         progress=Progress(status=r[13], version=r[14], turn=r[15], phase=r[16], to_act=r[17], winner=r[18],

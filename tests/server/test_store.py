@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import LEGACY_VERSIONS
 from server.store import ActionRow, DataDirLocked, MatchRow, Progress, Store, StoreConflict
 
 
@@ -90,7 +91,7 @@ def test_recent_lists_newest_first_and_broken_is_remembered(store: Store) -> Non
 
 
 def test_a_rules_version_is_kept_as_written_even_when_it_looks_like_a_number(store: Store) -> None:
-    for match_id, rules in (("m1", "1.25"), ("m2", "2.00000100"), ("m3", "1")):
+    for match_id, rules in (("m1", "1.25"), ("m2", "2.00000100"), ("m3", "3")):
         store.create_match(match_row(match_id, rules=rules), {}, [])
         row = store.match_row(match_id)
         assert row is not None and row.rules_version == rules
@@ -116,7 +117,7 @@ PRAGMA user_version=1;
 """
 
 
-def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_text(tmp_path: Path) -> None:
+def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_the_same_rules(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
         db.executescript(SCHEMA_1)
@@ -127,7 +128,7 @@ def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_t
         loaded = store.load("old")
         assert loaded is not None
         row, seats, actions = loaded
-        assert row.rules_version == "1" and row.progress.to_act == "DEFENDER" and row.created_at == 1.0
+        assert row.rules_version == LEGACY_VERSIONS["1"] and row.progress.to_act == "DEFENDER" and row.created_at == 1.0
         assert seats == {"ATTACKER": b"\x00"}
         assert actions == [ActionRow(ply=0, seat="ATTACKER", client_seq=1, action='{"type":"DRAW_CARD"}',
                                      state_hash="h0")]

@@ -36,7 +36,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
-from .attacks import DamageModifier, RollModifier
+from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
 from .board import Board, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
@@ -208,6 +208,7 @@ __all__ = [
     "encode_text",
     "explain",
     "generate_terrain",
+    "hit_chance_and_damage",
     "home_side",
     "is_legal",
     "label",

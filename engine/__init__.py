@@ -68,15 +68,7 @@ from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import (
-    attack_roll_modifiers,
-    can_attack,
-    can_attack_after_move,
-    can_move_unit,
-    defense_modifiers,
-    max_moves,
-    movement_allowance,
-)
+from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .preview import (
     AttackOdds,
@@ -94,7 +86,7 @@ from .replay import GameRecord, decode_record, encode_record, record_game, repla
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .start import new_game
 from .state import HIDDEN, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
 from .text import describe_event, encode_text
 from .types import Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
@@ -188,9 +180,7 @@ __all__ = [
     "WithdrawAttack",
     "attack_odds",
     "attack_preview",
-    "attack_roll_modifiers",
     "board_info",
-    "can_attack",
     "can_attack_after_move",
     "can_move_unit",
     "canonical_deck",
@@ -199,7 +189,6 @@ __all__ = [
     "decode_action",
     "decode_record",
     "decode_state",
-    "defense_modifiers",
     "describe_event",
     "draw_index",
     "encode_action",
@@ -226,7 +215,6 @@ __all__ = [
     "record_game",
     "reduce",
     "replay",
-    "required_roll",
     "roll_d6",
     "rolls_dice",
     "shuffle",

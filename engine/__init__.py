@@ -36,7 +36,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
-from .attacks import DamageModifier, RollModifier
+from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
 from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
 from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
@@ -68,15 +68,7 @@ from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import (
-    attack_roll_modifiers,
-    can_attack,
-    can_attack_after_move,
-    can_move_unit,
-    defense_modifiers,
-    max_moves,
-    movement_allowance,
-)
+from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .preview import (
     AttackOdds,
@@ -95,7 +87,7 @@ from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
 from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats, required_roll
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
 from .text import describe_event, encode_text
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
@@ -200,9 +192,7 @@ __all__ = [
     "WithdrawAttack",
     "attack_odds",
     "attack_preview",
-    "attack_roll_modifiers",
     "board_info",
-    "can_attack",
     "can_attack_after_move",
     "can_move_unit",
     "canonical_deck",
@@ -214,7 +204,6 @@ __all__ = [
     "decode_action",
     "decode_record",
     "decode_state",
-    "defense_modifiers",
     "describe_event",
     "draw_index",
     "encode_action",
@@ -224,6 +213,7 @@ __all__ = [
     "explain",
     "game_terrain",
     "generate_terrain",
+    "hit_chance_and_damage",
     "home_side",
     "label",
     "legal_actions",
@@ -240,7 +230,6 @@ __all__ = [
     "record_game",
     "reduce",
     "replay",
-    "required_roll",
     "roll_d6",
     "rolls_dice",
     "shuffle",

@@ -15,6 +15,7 @@ from .boardinfo import board_info
 from .config import CombatRule
 from .effects import expire_attack_effects
 from .hooks import (
+    attack_damage,
     attack_roll_effects,
     can_attack,
     can_attack_after_move,
@@ -25,7 +26,7 @@ from .hooks import (
 )
 from .state import Attack, Event, GameState, Modifier, Roll, Unit
 from .tables import TERRAIN, UNITS, required_roll
-from .types import EventKind
+from .types import EventKind, TerrainType
 
 __all__ = [
     "DamageModifier",
@@ -37,6 +38,7 @@ __all__ = [
     "cancel_pending",
     "compute_roll",
     "damage_modifiers",
+    "hit_chance_and_damage",
     "hit_faces",
     "modified_roll",
     "placed_unit",
@@ -167,6 +169,20 @@ class DamageModifier(msgspec.Struct, frozen=True, kw_only=True):
     value: int
 
 
+def _terrain_terms(terrain: TerrainType) -> tuple[RollModifier, ...]:
+    stats = TERRAIN[terrain]
+    terms: list[RollModifier] = []
+    if stats.hit_modifier:
+        terms.append(RollModifier(kind="terrain", source=terrain.value, term="cover", value=stats.hit_modifier))
+    if stats.defense:
+        terms.append(RollModifier(kind="terrain", source=terrain.value, term="terrain_defense", value=-stats.defense))
+    return tuple(terms)
+
+
+_TERRAIN_TERMS = {terrain: _terrain_terms(terrain) for terrain in TERRAIN}
+"""The roll terms of a target's base terrain (§2.3: cover, then defense), built once."""
+
+
 def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[RollModifier]:
     """Every term of §6.3 added to the die when ``attacker`` fires at ``target`` from ``distance``.
 
@@ -176,29 +192,29 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
     so a caller may ask about a unit placed elsewhere (``replace(unit, cell=...)``).
     """
     assert target.cell is not None
-    modifiers = [
-        RollModifier(kind=e.source_kind, source=e.source_card, term="attack_roll", value=e.value)
-        for e in attack_roll_effects(state, attacker, target, distance)
-    ]
-    modifiers += [
-        RollModifier(kind="combat_rule", source=rule.id, term="combat_rule", value=rule.roll_modifier)
-        for rule in state.rules.combat_rules
-        if _combat_rule_matches(state, rule, attacker, target)
-    ]
-    if not ignores_defender_terrain(state, attacker, target, distance):
+    effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
+    modifiers = (
+        [
+            RollModifier(kind=e.source_kind, source=e.source_card, term="attack_roll", value=e.value)
+            for e in attack_roll_effects(state, attacker, target, distance)
+        ]
+        if effects
+        else []
+    )
+    if state.rules.combat_rules:
+        modifiers += [
+            RollModifier(kind="combat_rule", source=rule.id, term="combat_rule", value=rule.roll_modifier)
+            for rule in state.rules.combat_rules
+            if _combat_rule_matches(state, rule, attacker, target)
+        ]
+    if not effects or not ignores_defender_terrain(state, attacker, target, distance):
         info = board_info(state.board)
-        terrain = info.terrain[info.index[target.cell]]
-        stats = TERRAIN[terrain]
-        if stats.hit_modifier:
-            modifiers.append(RollModifier(kind="terrain", source=terrain.value, term="cover", value=stats.hit_modifier))
-        if stats.defense:
-            modifiers.append(
-                RollModifier(kind="terrain", source=terrain.value, term="terrain_defense", value=-stats.defense)
-            )
-    modifiers += [
-        RollModifier(kind=e.source_kind, source=e.source_card, term="defense", value=-e.value)
-        for e in defense_effects(state, target)
-    ]
+        modifiers += _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
+    if effects:
+        modifiers += [
+            RollModifier(kind=e.source_kind, source=e.source_card, term="defense", value=-e.value)
+            for e in defense_effects(state, target)
+        ]
     return modifiers
 
 
@@ -215,9 +231,32 @@ def modified_roll(natural: int, modifier: int) -> int:
     return min(6, max(1, natural + modifier))
 
 
+def _count_faces(modifier: int, required: int) -> int:
+    return sum(1 for natural in range(1, 7) if modified_roll(natural, modifier) >= required)
+
+
+_FACES = {(m, r): _count_faces(m, r) for m in range(-12, 13) for r in range(1, 7)}
+"""`hit_faces` tabulated for every modifier tools usually meet (counted by `modified_roll`)."""
+
+
 def hit_faces(modifier: int, required: int) -> int:
     """How many of the six faces of the die hit with ``modifier`` against ``required``."""
-    return sum(1 for natural in range(1, 7) if modified_roll(natural, modifier) >= required)
+    faces = _FACES.get((modifier, required))
+    return _count_faces(modifier, required) if faces is None else faces
+
+
+def hit_chance_and_damage(state: GameState, attacker: Unit, target: Unit, distance: int) -> tuple[float, int]:
+    """The chance that ``attacker`` hits ``target`` from ``distance`` before the die is thrown, and a hit's damage.
+
+    The chance is 0 when an effect forbids the attack (``can_attack``): it can be neither
+    declared nor resolved. The lean form of `engine.attack_odds` (the same functions, no
+    names kept) for tools that ask many times; cells are read from the units as given.
+    """
+    damage = attack_damage(state, attacker, target, distance)
+    if not can_attack(state, attacker, target, distance):
+        return 0.0, damage
+    total = sum(m.value for m in roll_modifiers(state, attacker, target, distance))
+    return hit_faces(total, required_roll(distance)) / 6, damage
 
 
 def compute_roll(state: GameState, natural: int) -> Roll:

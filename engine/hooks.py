@@ -149,9 +149,12 @@ def max_moves(state: GameState, side: Side) -> int:
     return max(0, min([moves, *caps]))
 
 
-def can_attack(state: GameState, attacker: Unit, target: Unit) -> bool:
-    """False if any *deny* applies to the attack."""
-    distance = unit_distance(attacker, target, state)
+def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
+    """False if any *deny* applies to the attack (from ``distance``, by default the units' own)."""
+    if not state.effects:
+        return True
+    if distance is None:
+        distance = unit_distance(attacker, target, state)
     return not any(_attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.CAN_ATTACK))
 
 
@@ -200,6 +203,8 @@ def combine_damage(base: int, effects: list[Effect]) -> int:
 
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
     """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
+    if not state.effects:  # nothing to fold (the common case, asked often by tools)
+        return combine_damage(UNITS[attacker.type].damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
     return combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))

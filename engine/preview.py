@@ -18,7 +18,6 @@ from .actions import DeclareAttack, PlayTactic
 from .attacks import (
     DamageModifier,
     RollModifier,
-    attack_valid,
     damage_modifiers,
     hit_faces,
     modified_roll,
@@ -28,7 +27,7 @@ from .attacks import (
 from .boardinfo import board_info
 from .cards import CARDS, TACTICS, CardDef
 from .effects import add_card_effects
-from .hooks import attack_damage, can_play_tactic, movement_allowance, unit_distance
+from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
 from .movement import unit_reach
 from .state import Attack, GameState, Unit
 from .tables import UNITS, required_roll
@@ -62,6 +61,7 @@ class AttackOdds(msgspec.Struct, frozen=True, kw_only=True):
     required: int  # the modified roll that hits at this distance (§6.2)
     modifiers: tuple[RollModifier, ...]  # every term added to the die, with its source
     modifier: int  # their sum
+    allowed: bool = True  # False when an effect forbids the attack (can_attack, §8.2): it never hits
     natural: int | None = None  # the die, once rolled; the figures are then for that die
     rerolls: int = 0  # rerolls counted: 1 for a tactic that throws a missed die again
     hits: int  # equally likely outcomes that hit, out of ``outcomes``
@@ -163,10 +163,7 @@ def attack_preview(state: GameState, attack: DeclareAttack | Attack) -> AttackPr
             continue
         for targets, params in target_options(world, side, card):
             after, _ = add_card_effects(world, card, side, targets, params.quadrant)
-            if not attack_valid(after, pending):
-                with_it = replace(_odds(after, attacker, target, distance, natural), hits=0, outcomes=1, hit_chance=0.0)
-                with_it = replace(with_it, expected_damage=0.0, destroy_chance=0.0)
-            elif rolls_dice(card):
+            if rolls_dice(card):
                 with_it = _odds(after, attacker, target, distance, natural, rerolled=odds)
             else:
                 with_it = _odds(after, attacker, target, distance, natural)
@@ -215,7 +212,10 @@ def _odds(
     required = required_roll(distance)
     faces = hit_faces(total, required)
     rerolls = 0 if rerolled is None else 1
-    if rerolled is not None and natural is None:
+    allowed = can_attack(state, attacker, target, distance)
+    if not allowed:
+        hits, outcomes = 0, 1
+    elif rerolled is not None and natural is None:
         hits, outcomes = 6 * rerolled.hits + (6 - rerolled.hits) * faces, 36
     elif rerolled is None and natural is not None:
         hits, outcomes = int(modified_roll(natural, total) >= required), 1
@@ -230,6 +230,7 @@ def _odds(
         required=required,
         modifiers=tuple(modifiers),
         modifier=total,
+        allowed=allowed,
         natural=natural if rerolled is None else None,
         rerolls=rerolls,
         hits=hits,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from msgspec.structs import replace
 
 from engine import (
+    CARDS,
     GameConfig,
     GameRecord,
     GameState,
@@ -79,6 +80,7 @@ class GameResult:
     turns: int
     vp: tuple[int, int]  # unit VP of ATTACKER, DEFENDER
     record: GameRecord
+    cards: tuple[tuple[str, int], ...] = ()  # (card id, times played for effect), by card id
 
     def winner_name(self) -> str | None:
         """Name of the bot that won (None for an unfinished game)."""
@@ -136,7 +138,17 @@ def play_game(
 def play_spec(spec: GameSpec, on_action: Callable[[GameState], None] | None = None) -> GameResult:
     """Play the game ``spec`` describes (bots built from the registry by name)."""
     bots = {side: get_bot(spec.bot_name(side), **spec.options.get(spec.bot_name(side), {})) for side in Side}
-    record, final = play_game(spec.config, bots, on_action)
+    plays: dict[str, int] = {}
+
+    def count(state: GameState) -> None:
+        for event in state.events:
+            if event.kind in _PLAYED and event.card is not None:
+                card = event.card.partition("#")[0]
+                plays[card] = plays.get(card, 0) + 1
+        if on_action is not None:
+            on_action(state)
+
+    record, final = play_game(spec.config, bots, count)
     return GameResult(
         index=spec.index,
         seed=spec.config.seed or 1,
@@ -148,7 +160,12 @@ def play_spec(spec: GameSpec, on_action: Callable[[GameState], None] | None = No
         turns=final.turn,
         vp=(unit_vp(final, Side.ATTACKER), unit_vp(final, Side.DEFENDER)),
         record=record,
+        cards=tuple(sorted(plays.items())),
     )
+
+
+_PLAYED = ("bonus_played", "tactic_played")
+"""The event kinds of a card played for its effect (a cancelling bonus is not "played")."""
 
 
 def wilson_interval(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -199,10 +216,11 @@ class Summary:
     mean_actions: float
     actions_margin: float  # half-width of the 95 % confidence interval of mean_actions
     mean_turns: float
+    cards: dict[str, tuple[int, int]] = field(default_factory=dict)  # card id → (games it was played in, plays)
 
 
 def summarize(results: Sequence[GameResult]) -> Summary:
-    """Wins per bot and side, win rates with 95 % Wilson intervals, average length."""
+    """Wins per bot and side, win rates with 95 % Wilson intervals, average length, cards played."""
     standings: dict[str, Standing] = {}
     side_wins = {Side.ATTACKER: 0, Side.DEFENDER: 0}
     reasons: dict[str, int] = {}
@@ -222,6 +240,11 @@ def summarize(results: Sequence[GameResult]) -> Summary:
         if result.winner is not None:
             side_wins[result.winner] += 1
         reasons[result.reason or "unfinished"] = reasons.get(result.reason or "unfinished", 0) + 1
+    cards: dict[str, tuple[int, int]] = {}
+    for result in results:
+        for card, times in result.cards:
+            games, plays = cards.get(card, (0, 0))
+            cards[card] = (games + 1, plays + times)
     n = len(results)
     return Summary(
         games=n,
@@ -231,6 +254,7 @@ def summarize(results: Sequence[GameResult]) -> Summary:
         mean_actions=sum(r.actions for r in results) / n if n else 0.0,
         actions_margin=_margin([r.actions for r in results]),
         mean_turns=sum(r.turns for r in results) / n if n else 0.0,
+        cards=dict(sorted(cards.items())),
     )
 
 
@@ -265,4 +289,9 @@ def format_summary(summary: Summary) -> str:
         f"average length: {summary.mean_actions:.1f} ± {summary.actions_margin:.1f} actions (95% CI), "
         f"{summary.mean_turns:.1f} turns"
     )
+    for kind, title in (("tactic", "tactics"), ("bonus", "bonuses")):
+        played = [(card, counts) for card, counts in summary.cards.items() if CARDS[card].kind == kind]
+        if played:
+            shares = (f"{card} {games / max(1, summary.games):.1%} ({plays})" for card, (games, plays) in played)
+            lines.append(f"{title} played, share of games (plays): " + ", ".join(shares))
     return "\n".join(lines)

@@ -13,7 +13,9 @@ one side's point of view, in *VP*:
   where it could stand after moving (its movement points in a straight line), counted as
   likely as the unit is to survive this turn's attacks, and discounted because the active
   side shoots first;
-* **cover** is part of every hit chance (target terrain and defense effects);
+* every hit chance and damage is the engine's (`engine.hit_chance_and_damage`): cover,
+  defense, card effects and tactics in play (Clear Line of Fire, Precision Shot,
+  Coordinated Maneuver ...) count exactly as the reducer counts them;
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
 * **cards**: a small value per stored bonus and tactic in hand, so they are spent only
@@ -28,7 +30,7 @@ from dataclasses import dataclass
 
 from engine import MAX_ATTACKS_PER_TURN, UNITS, GameState, Phase, Side, Unit, can_attack_after_move, max_moves
 
-from .position import REACH_WEIGHT, Position, Shot, hit_chance, loss_value, required
+from .position import REACH_WEIGHT, Position, Shot, loss_value
 
 __all__ = [
     "APPROACH_WEIGHT",
@@ -71,8 +73,8 @@ BALANCED = Style()
 
 HpDist = dict[int, float]
 """A unit's HP after some attacks, as a distribution: HP → probability."""
-Shooter = tuple[int, list[Shot]]
-"""A unit that can fire: its damage per hit and its possible shots."""
+Shooter = list[Shot]
+"""A unit that can fire: its possible shots (each with its own chance and damage)."""
 
 
 def _add_shot(dist: HpDist, p: float, damage: int) -> HpDist:
@@ -102,13 +104,11 @@ def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
         attacker, target = units.get(attack.attacker), units.get(attack.target)
         if attacker is None or target is None:
             continue
+        p, damage = pos.odds(attacker, target, pos.distance(attacker, target))
         if n == 0 and state.pending_attack is not None and state.last_roll is not None:
             p = 1.0 if state.last_roll.outcome == "HIT" else 0.0
-        elif not pos.may_attack(attacker, target):
+        elif p <= 0:
             continue
-        else:
-            p = pos.chance(attacker, target, pos.distance(attacker, target))
-        damage = UNITS[attacker.type].damage
         dist = dists.get(target.id, {target.hp: 1.0})
         total += p * _marginal(target, dist, damage)
         dists[target.id] = _add_shot(dist, p, damage)
@@ -125,9 +125,9 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units
     total = 0.0
     remaining = list(shooters)
     for _ in range(min(slots, len(remaining))):
-        best_gain, best_n, best_target, best_p = 0.0, -1, "", 0.0
-        for n, (damage, options) in enumerate(remaining):
-            for target, p in options:
+        best_gain, best_n, best_target, best_p, best_damage = 0.0, -1, "", 0.0, 1
+        for n, options in enumerate(remaining):
+            for target, p, damage in options:
                 if damage == 1:
                     value = marginal.get(target.id)
                     if value is None:
@@ -136,12 +136,12 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units
                     value = _marginal(target, dists.get(target.id, {target.hp: 1.0}), damage)
                 gain = p * value
                 if gain > best_gain:
-                    best_gain, best_n, best_target, best_p = gain, n, target.id, p
+                    best_gain, best_n, best_target, best_p, best_damage = gain, n, target.id, p, damage
         if best_n < 0:
             break
-        damage = remaining.pop(best_n)[0]
+        remaining.pop(best_n)
         target = units[best_target]
-        dist = _add_shot(dists.get(best_target, {target.hp: 1.0}), best_p, damage)
+        dist = _add_shot(dists.get(best_target, {target.hp: 1.0}), best_p, best_damage)
         dists[best_target] = dist
         marginal[best_target] = _marginal(target, dist, 1)
         total += best_gain
@@ -166,7 +166,7 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
         reach = pos.reach(unit) if movable and not move_or_fire else 0
         options = pos.shot_options(unit, enemies, reach, can_fire)
         if options:
-            shooters.append((UNITS[unit.type].damage, options))
+            shooters.append(options)
     return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id), dists
 
 
@@ -194,11 +194,12 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
             d = max(abs(ux - tx), abs(uy - ty))
             if d - moving > stats.range:
                 continue
-            fire, weight = max(1, d - moving), (1.0 if d <= stats.range else REACH_WEIGHT)
-            p = hit_chance(required(fire), -pos.protection[target.id])
-            options.append((target, alive * weight * p))
+            weight = 1.0 if d <= stats.range else REACH_WEIGHT
+            p, damage = pos.odds(unit, target, max(1, d - moving))
+            if p > 0:
+                options.append((target, alive * weight * p, damage))
         if options:
-            shooters.append((stats.damage, options))
+            shooters.append(options)
     return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
 
 

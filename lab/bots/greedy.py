@@ -1,8 +1,9 @@
 """The greedy bot: one-ply lookahead with the hand-written evaluation (`lab.bots.evaluate`).
 
 For every legal action it plays the action on a determinized copy of the position (so it
-never reads hidden cards) and scores the result; dice actions (ROLL_DICE, Commander's
-Luck) are scored as the average over the six faces. It picks the best score; ties go to
+never reads hidden cards) and scores the result; dice actions (ROLL_DICE, and tactics
+whose card data throws a die, `engine.rolls_dice`) are scored as the average over the
+six faces. It picks the best score; ties go to
 the action that ends the phase (a move that gains nothing is not worth making), then to
 the first in canonical order.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from engine import (
+    CARDS,
     Action,
     AutoDeploy,
     ConfirmDeployment,
@@ -30,6 +32,7 @@ from engine import (
     WithdrawAttack,
     reduce,
     roll_d6,
+    rolls_dice,
 )
 
 from .determinize import sample_world
@@ -53,12 +56,15 @@ def _die_seeds() -> tuple[int, ...]:
 DIE_SEEDS = _die_seeds()
 """Six rng seeds whose next d6 is 1, 2, ..., 6: an exact expectation over one die."""
 
-_RANDOM_TACTICS = ("commanders_luck",)
 _TIE_PRIORITY: dict[type, int] = {NextPhase: 2, PassReaction: 2, EndTurn: 1}
 
 
 def _is_chance(action: Action) -> bool:
-    return isinstance(action, RollDice) or (isinstance(action, PlayTactic) and action.card_id in _RANDOM_TACTICS)
+    """True for an action whose outcome is a die: ROLL_DICE, or a tactic whose card data throws one."""
+    if isinstance(action, PlayTactic):
+        card = CARDS.get(action.card_id)
+        return card is not None and rolls_dice(card)
+    return isinstance(action, RollDice)
 
 
 def lookahead_scores(

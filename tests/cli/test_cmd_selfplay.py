@@ -43,6 +43,7 @@ def test_selfplay_writes_every_game_and_prints_the_table(tmp_path: Path, capsys:
     assert code == 0
     printed = capsys.readouterr()
     assert "random" in printed.out and "greedy" in printed.out and "95% CI (Wilson)" in printed.out
+    assert "played, share of games (plays):" in printed.out  # per-card play counts
     assert "4/4 games" in printed.err  # the progress line ends with the count
     files = sorted(out.glob("game-*.json"))
     assert [f.name for f in files] == [f"game-{i:04d}.json" for i in range(4)]

@@ -23,6 +23,7 @@ from engine import (
     attack_odds,
     attack_preview,
     draw_index,
+    hit_chance_and_damage,
     legal_actions,
     move_preview,
     new_game,
@@ -310,3 +311,31 @@ def test_previews_are_pure() -> None:
     move_preview(state, "A2")
     assert state == before and state.units == before.units
     assert Side.ATTACKER is state.active
+
+
+def test_the_lean_hit_chance_and_damage_equal_attack_odds_everywhere() -> None:
+    pairs = 0
+    for n, state in enumerate(random_positions(4, first_seed=300)):
+        if n % 25:
+            continue
+        placed = [u for u in state.units if u.cell is not None]
+        for attacker in placed:
+            for target in placed:
+                if attacker.side is target.side:
+                    continue
+                for distance in (1, 3):
+                    odds = attack_odds(state, attacker, target, distance)
+                    lean = hit_chance_and_damage(state, attacker, target, distance)
+                    assert lean == (odds.hit_chance, odds.damage)
+                    pairs += 1
+    assert pairs > 1000
+
+
+def test_an_attack_an_effect_forbids_never_hits() -> None:
+    cfg = config(unit_specs=("A7 M B3", "D1 L B4"), phase="CARD_DRAW", draw=["mechanical_failure#1"])
+    from engine import AcceptMalus, ChooseMalusTargets, DrawCard
+
+    state = play(new_game(cfg), DrawCard(), AcceptMalus(), ChooseMalusTargets(unit_ids=("A7",)))
+    odds = attack_odds(state, unit(state, "A7"), unit(state, "D1"))
+    assert (odds.allowed, odds.hits, odds.hit_chance) == (False, 0, 0.0)
+    assert hit_chance_and_damage(state, unit(state, "A7"), unit(state, "D1"), 1) == (0.0, 1)

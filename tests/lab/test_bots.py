@@ -10,12 +10,16 @@ from msgspec.structs import replace
 
 from engine import (
     HIDDEN,
+    DeclareAttack,
     GameConfig,
     GameState,
     MoveUnit,
     NextPhase,
     Phase,
+    PlayTactic,
+    RollDice,
     Side,
+    attack_preview,
     encode_state,
     legal_actions,
     new_game,
@@ -26,7 +30,7 @@ from engine.cards import canonical_deck
 from lab.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
 from lab.bots.evaluate import evaluate
 from lab.selfplay import play_game
-from tests.support import config
+from tests.support import config, terrain_with
 
 FIGHT = (
     "A1 L C3",
@@ -276,3 +280,52 @@ def test_bots_deploy_by_the_automatic_rule_and_confirm(bot: object) -> None:
         assert type(action).__name__ in ("AutoDeploy", "ConfirmDeployment")
         state = reduce(state, action)
     assert state.phase is Phase.CARD_DRAW and state.actions_taken == 4
+
+
+def pending_attack(units: tuple[str, ...], tactic: str, attacker: str, target: str, **kwargs: object) -> GameState:
+    """The ATTACKER's pending attack ``attacker`` → ``target``, unrolled, with ``tactic`` in hand."""
+    state = new_game(config(unit_specs=units, phase="ATTACK", draw=(), tactics=((tactic,), ()), **kwargs))  # type: ignore[arg-type]
+    for action in (DeclareAttack(attacker_id=attacker, target_id=target), NextPhase()):
+        state = reduce(state, action)
+    return state
+
+
+TACTIC_POSITIONS = {
+    # A mechanized target survives one hit but not a doubled one.
+    "precision_shot": (("A7 M B3", "D9 M B4", "D1 L J9"), "A7", "D9", {}),
+    # A light unit in a city: 2/6 to hit, 4/6 once the terrain is ignored.
+    "clear_line_of_fire": (("A1 L B3", "D1 L B4", "D2 L J9"), "A1", "D1", {"terrain": terrain_with(B4="u")}),
+    # A second mechanized unit in range: +1 to the roll and +1 damage kill the mechanized target.
+    "coordinated_maneuver": (("A7 M B3", "A8 M C3", "D9 M B4", "D1 L J9"), "A7", "D9", {}),
+}
+
+
+@pytest.mark.parametrize("make", [GreedyBot, lambda: MCTSBot(iterations=12)], ids=["greedy", "mcts"])
+@pytest.mark.parametrize("tactic", sorted(TACTIC_POSITIONS))
+def test_bots_play_a_tactic_where_the_engine_says_it_helps(tactic: str, make: Callable[[], Bot]) -> None:
+    units, attacker, target, extra = TACTIC_POSITIONS[tactic]
+    state = pending_attack(units, tactic, attacker, target, **extra)
+    preview = attack_preview(state, DeclareAttack(attacker_id=attacker, target_id=target))
+    gain = next(t.odds for t in preview.tactics if t.play.card_id == tactic)
+    assert gain.destroy_chance > preview.odds.destroy_chance  # the position is one where it helps
+    action, _ = make().choose(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert isinstance(action, PlayTactic) and action.card_id == tactic
+
+
+@pytest.mark.parametrize("make", [GreedyBot, lambda: MCTSBot(iterations=12)], ids=["greedy", "mcts"])
+def test_bots_keep_precision_shot_when_one_hit_already_destroys(make: Callable[[], Bot]) -> None:
+    state = pending_attack(("A7 M B3", "D1 L B4", "D2 L J9"), "precision_shot", "A7", "D1")
+    action, _ = make().choose(player_view(state, Side.ATTACKER), legal_actions(state), 1)
+    assert isinstance(action, RollDice)
+
+
+def test_no_module_of_the_lab_names_a_card_id() -> None:
+    from pathlib import Path
+
+    from engine import CARDS
+
+    root = Path(__file__).resolve().parents[2] / "lab"
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text()
+        named = [card for card in CARDS if f'"{card}"' in text or f"'{card}'" in text]
+        assert not named, f"{path.relative_to(root.parent)} names {named}"

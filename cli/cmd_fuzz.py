@@ -17,9 +17,9 @@ from msgspec.structs import replace
 from engine import GameConfig, encode_record
 from lab.fuzz import FuzzOptions, fuzz_game, game_seed, pytest_source, random_config, shrink
 
-from .cmd_selfplay import Progress
 from .errors import CommandError, output_dir
 from .game_options import parse_seed, parse_size, start, whole_number
+from .progress import Progress
 
 __all__ = ["add_parser", "run"]
 

@@ -12,56 +12,20 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import sys
-import time
 from collections.abc import Callable, Iterator
+from multiprocessing.sharedctypes import Synchronized
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import encode_record
+from engine import GameState, encode_record
 from lab.bots import BOTS, bot_options, get_bot
 from lab.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
 
 from .errors import CommandError, output_dir
 from .game_options import add_config_options, game_from_args, whole_number
+from .progress import Progress
 
-__all__ = ["Progress", "add_parser", "parse_bot_options", "run"]
-
-
-class Progress:
-    """A one-line progress bar on a text stream: ``[####....] 12/100 games 3.1 s/each ETA 4m31s``."""
-
-    def __init__(self, total: int, what: str, stream: TextIO | None = None, width: int = 30) -> None:
-        self.total = max(1, total)
-        self.what = what
-        self.stream = stream if stream is not None else sys.stderr
-        self.width = width
-        self.started = time.monotonic()
-        self.done = 0
-
-    def update(self, done: int, note: str = "") -> None:
-        """Redraw the line for ``done`` finished items."""
-        self.done = done
-        elapsed = time.monotonic() - self.started
-        filled = self.width * done // self.total
-        bar = "#" * filled + "." * (self.width - filled)
-        rate = f"{elapsed / done:.1f} s/each" if done else "-"
-        eta = _duration(elapsed / done * (self.total - done)) if done else "?"
-        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.what} {rate} ETA {eta} {note}".ljust(79)[:120])
-        self.stream.flush()
-
-    def finish(self) -> None:
-        """End the line."""
-        self.stream.write(
-            f"\r{' ' * 79}\r{self.done}/{self.total} {self.what} in {_duration(time.monotonic() - self.started)}\n"
-        )
-        self.stream.flush()
-
-
-def _duration(seconds: float) -> str:
-    minutes, secs = divmod(int(seconds), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
+__all__ = ["add_parser", "parse_bot_options", "run"]
 
 
 def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str, object]]:
@@ -112,13 +76,49 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(handler=run)
 
 
-def _results(specs: list[GameSpec], jobs: int) -> Iterator[GameResult]:
+def _results(specs: list[GameSpec], jobs: int, progress: Progress) -> Iterator[GameResult]:
+    """Play ``specs`` (in ``jobs`` processes), telling ``progress`` how many decisions are played."""
     if jobs <= 1:
+        decided = 0
+
+        def count(_: GameState) -> None:
+            nonlocal decided
+            decided += 1
+            progress.decisions(decided)
+
         for spec in specs:
-            yield play_spec(spec)
+            yield play_spec(spec, count)
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(play_spec, specs)
+    context = multiprocessing.get_context("spawn")
+    counter = context.Value("Q", 0)
+    with context.Pool(jobs, initializer=_share_counter, initargs=(counter,)) as pool:
+        results = pool.imap_unordered(_play_counted, specs)
+        while True:
+            try:
+                yield results.next(timeout=0.25)
+            except multiprocessing.TimeoutError:
+                progress.decisions(counter.value)
+            except StopIteration:
+                progress.decisions(counter.value)
+                return
+
+
+_COUNTER: Synchronized[int] | None = None
+"""In a worker process: the decisions counter shared with the parent."""
+
+
+def _share_counter(counter: Synchronized[int]) -> None:
+    global _COUNTER
+    _COUNTER = counter
+
+
+def _play_counted(spec: GameSpec) -> GameResult:
+    def count(_: GameState) -> None:
+        if _COUNTER is not None:
+            with _COUNTER.get_lock():
+                _COUNTER.value += 1
+
+    return play_spec(spec, count)
 
 
 def run(
@@ -137,7 +137,7 @@ def run(
     progress.update(0)
     results: list[GameResult] = []
     try:
-        for result in _results(specs, args.jobs):
+        for result in _results(specs, args.jobs, progress):
             results.append(result)
             if args.out is not None:
                 (args.out / f"game-{result.index:04d}.json").write_bytes(encode_record(result.record))

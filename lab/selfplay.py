@@ -214,7 +214,7 @@ class Summary:
     side_wins: dict[Side, int]
     reasons: dict[str, int]
     mean_actions: float
-    actions_margin: float  # half-width of the 95 % confidence interval of mean_actions
+    actions_margin: float | None  # half-width of the 95 % confidence interval of mean_actions (None: under 2 games)
     mean_turns: float
     cards: dict[str, tuple[int, int]] = field(default_factory=dict)  # card id → (games it was played in, plays)
 
@@ -258,11 +258,12 @@ def summarize(results: Sequence[GameResult]) -> Summary:
     )
 
 
-def _margin(values: Sequence[int], z: float = 1.96) -> float:
-    """Half-width of the normal-approximation confidence interval of the mean of ``values``."""
+def _margin(values: Sequence[int], z: float = 1.96) -> float | None:
+    """Half-width of the normal-approximation confidence interval of the mean of ``values``
+    (None for fewer than two values, which say nothing about the spread)."""
     n = len(values)
     if n < 2:
-        return 0.0
+        return None
     mean = sum(values) / n
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     return z * math.sqrt(variance / n)
@@ -285,9 +286,10 @@ def format_summary(summary: Summary) -> str:
         f"side wins: ATTACKER {summary.side_wins[Side.ATTACKER]}, DEFENDER {summary.side_wins[Side.DEFENDER]}; "
         f"endings: {reasons}"
     )
+    spread = f" ± {summary.actions_margin:.1f}" if summary.actions_margin is not None else ""
+    interval = " (95% CI)" if summary.actions_margin is not None else ""
     lines.append(
-        f"average length: {summary.mean_actions:.1f} ± {summary.actions_margin:.1f} actions (95% CI), "
-        f"{summary.mean_turns:.1f} turns"
+        f"average length: {summary.mean_actions:.1f}{spread} actions{interval}, {summary.mean_turns:.1f} turns"
     )
     for kind, title in (("tactic", "tactics"), ("bonus", "bonuses")):
         played = [(card, counts) for card, counts in summary.cards.items() if CARDS[card].kind == kind]

@@ -9,9 +9,10 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cli.cmd_selfplay import Progress, parse_bot_options
+from cli.cmd_selfplay import parse_bot_options
 from cli.errors import CommandError
 from cli.main import main
+from cli.progress import Progress
 from engine import GameConfig, Side, VictoryConfig, decode_record, replay
 
 SMALL = GameConfig(terrain="\n".join(["." * 10] * 12), victory=VictoryConfig(max_actions=400))
@@ -96,12 +97,14 @@ def test_bad_bot_names_and_options_are_refused(tmp_path: Path, capsys: pytest.Ca
 
 def test_progress_line_counts_up_and_finishes() -> None:
     stream = io.StringIO()
-    progress = Progress(3, "games", stream)
+    progress = Progress(3, "games", stream, every=0)
     progress.update(1)
+    progress.decisions(1234)
     progress.update(3, "done")
     progress.finish()
     text = stream.getvalue()
     assert "1/3 games" in text and "3/3 games" in text and text.endswith("\n")
+    assert "· 1,234 decisions" in text and "3/3 games, 1,234 decisions in" in text
     assert json.dumps(text)  # plain text, no terminal control codes beyond \r
     assert "\x1b" not in text
 
@@ -141,3 +144,19 @@ def test_intervals_of_the_win_rate_and_the_length_and_mirror_match_labels() -> N
     assert summary.mean_actions == mean and summary.actions_margin == pytest.approx(1.96 * spread / 2**0.5)
     table = format_summary(summary)
     assert "random #1" in table and f"average length: {mean:.1f} ± {summary.actions_margin:.1f} actions" in table
+    single = summarize(results[:1])  # one game says nothing about the spread: no "± 0.0"
+    assert single.actions_margin is None
+    assert f"average length: {results[0].actions:.1f} actions, " in format_summary(single)
+
+
+def test_the_progress_line_counts_decisions_in_one_process_and_across_workers(tmp_path: Path) -> None:
+    from cli import cmd_selfplay
+
+    for jobs in ("1", "2"):
+        stream, results = io.StringIO(), []
+        cmd_selfplay.run(cmd_selfplay_args(tmp_path, ["--bots", "random,random", "--games", "2", "--jobs", jobs]),
+                         stream, results.append)
+        text = stream.getvalue()
+        decided = int(text.rsplit("2/2 games, ", 1)[1].split(" decisions")[0].replace(",", ""))
+        assert decided == sum(r.actions for r in results) > 0, text  # every decision counted once
+        assert "\x1b" not in text

@@ -66,7 +66,7 @@ class Position:
         self.xy: dict[str, tuple[int, int]] = {}
         self.hit_value: dict[str, float] = {}
         self.sides: dict[Side, list[Unit]] = {Side.ATTACKER: [], Side.DEFENDER: []}
-        self._odds: dict[tuple[str, str | None, str, str | None, int], Odds] = {}
+        self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
         width = info.width
         for unit in self.placed:
@@ -100,7 +100,7 @@ class Position:
         The units' cells are read as given (see `at`); ``distance`` may be shorter than
         theirs for a shot from a spot still to be reached.
         """
-        key = (attacker.id, attacker.cell, target.id, target.cell, distance)
+        key = (attacker, target, distance)
         found = self._odds.get(key)
         if found is None:
             found = self._odds[key] = hit_chance_and_damage(self.state, attacker, target, distance)
@@ -139,3 +139,32 @@ class Position:
             if p > 0:
                 options.append((target, p, damage))
         return options
+
+
+_OddsKey = tuple[Unit, Unit, int]
+_SLOT: list[tuple[object, object, object, object, int, dict[_OddsKey, Odds]]] = []
+_SLOT_LIMIT = 50_000
+
+
+def _odds_table(state: GameState) -> dict[_OddsKey, Odds]:
+    """Answers shared by every position of one context, keyed by the two units and the distance.
+
+    The engine's answer depends on the units, the distance, the board, the rules, the live
+    effects and the pending attack; positions a lookahead visits mostly share all but the
+    units, so they share this table. One slot: a new context (another game, or a changed
+    effect) starts a fresh table.
+    """
+    if _SLOT:
+        board, rules, effects, pending, seq, table = _SLOT[0]
+        if (
+            board is state.board
+            and rules is state.rules
+            and effects is state.effects
+            and pending == state.pending_attack
+            and seq == state.attack_seq
+            and len(table) < _SLOT_LIMIT
+        ):
+            return table
+    table = {}
+    _SLOT[:] = [(state.board, state.rules, state.effects, state.pending_attack, state.attack_seq, table)]
+    return table

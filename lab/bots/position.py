@@ -142,29 +142,32 @@ class Position:
 
 
 _OddsKey = tuple[Unit, Unit, int]
-_SLOT: list[tuple[object, object, object, object, int, dict[_OddsKey, Odds]]] = []
-_SLOT_LIMIT = 50_000
+_Context = tuple[int, int, int, object, int]  # board, rules, effects (by identity), pending attack, its number
+_TABLES: dict[_Context, tuple[object, object, object, dict[_OddsKey, Odds]]] = {}
+_CONTEXTS = 16  # a lookahead moves between a few contexts (a card played changes the effects)
+_TABLE_LIMIT = 50_000
 
 
 def _odds_table(state: GameState) -> dict[_OddsKey, Odds]:
     """Answers shared by every position of one context, keyed by the two units and the distance.
 
     The engine's answer depends on the units, the distance, the board, the rules, the live
-    effects and the pending attack; positions a lookahead visits mostly share all but the
-    units, so they share this table. One slot: a new context (another game, or a changed
-    effect) starts a fresh table.
+    effects and the pending attack; the positions a lookahead visits mostly share all but
+    the units, so they share this table. The entry holds the board, rules and effects it
+    was made for and is used only for those very objects, so an id is never mistaken.
     """
-    if _SLOT:
-        board, rules, effects, pending, seq, table = _SLOT[0]
-        if (
-            board is state.board
-            and rules is state.rules
-            and effects is state.effects
-            and pending == state.pending_attack
-            and seq == state.attack_seq
-            and len(table) < _SLOT_LIMIT
-        ):
-            return table
-    table = {}
-    _SLOT[:] = [(state.board, state.rules, state.effects, state.pending_attack, state.attack_seq, table)]
+    key = (id(state.board), id(state.rules), id(state.effects), state.pending_attack, state.attack_seq)
+    entry = _TABLES.get(key)
+    if (
+        entry is not None
+        and entry[0] is state.board
+        and entry[1] is state.rules
+        and entry[2] is state.effects
+        and len(entry[3]) < _TABLE_LIMIT
+    ):
+        return entry[3]
+    if len(_TABLES) >= _CONTEXTS:
+        _TABLES.clear()  # one atomic step (a server's bot threads may share this)
+    table: dict[_OddsKey, Odds] = {}
+    _TABLES[key] = (state.board, state.rules, state.effects, table)
     return table

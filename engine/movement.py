@@ -5,8 +5,7 @@ occupancy: units never enter or pass through an occupied cell. Costs are small w
 half-points, so the search is Dial's bucket-queue variant of Dijkstra.
 
 One search decides everything about movement: the offers, the legality and cost of a
-MOVE_UNIT, and the cheapest paths `engine.move_preview` shows (it records each cell's
-predecessor as it settles).
+MOVE_UNIT, and the cheapest paths `engine.move_preview` shows (rebuilt from its costs).
 
 Results are memoised. A search only depends on the cells whose occupancy it examined,
 so a stored result is reused exactly when none of those cells changed occupancy; this
@@ -18,6 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .boardinfo import StepTable, board_info
+from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
 from .state import GameState, Unit
 
@@ -31,33 +31,56 @@ def occupied_cells(state: GameState) -> frozenset[int]:
 
 
 class Reach(NamedTuple):
-    """What the search found: the least cost of every reachable cell and how it got there."""
+    """What the search found for one unit: the least cost of every reachable cell.
+
+    Paths are not recorded while searching (the search is hot); `path` rebuilds one
+    cheapest path afterwards from the costs and the same step table.
+    """
 
     costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
-    parents: dict[int, int]  # cell index → the cell it is entered from on one cheapest path
+    steps: StepTable
+    start: int
+    width: int
+    height: int
 
     def path(self, cell: int) -> list[int]:
-        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last."""
-        path: list[int] = []
-        while cell in self.costs:
+        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last.
+
+        Walks back from ``cell``: each step goes to the first neighbour (in `DIRECTIONS`
+        order) from which the step's cost leads exactly to the cost of the cell it
+        enters, so every path is a real sequence of steps whose costs add up to
+        ``costs[cell]``, and the choice among equally cheap paths is fixed.
+        """
+        path = [cell]
+        while cell != self.start:
+            need = self.costs[cell]
+            x, y = cell % self.width, cell // self.width
+            for dx, dy in DIRECTIONS:
+                qx, qy = x + dx, y + dy
+                if not (0 <= qx < self.width and 0 <= qy < self.height):
+                    continue
+                q = qy * self.width + qx
+                spent = 0 if q == self.start else self.costs.get(q)
+                if spent is not None and any(n == cell and spent + c == need for n, c in self.steps[q]):
+                    cell = q
+                    break
+            else:  # pragma: no cover - the search reached ``cell`` by some step
+                raise AssertionError(f"no cheapest step into cell {cell}")
             path.append(cell)
-            cell = self.parents[cell]
+        path.pop()  # the start
         path.reverse()
         return path
 
 
 def search_reachable(
     steps: StepTable, start: int, allowance: int, occupied: frozenset[int]
-) -> tuple[Reach, frozenset[int]]:
-    """Least cost (half-points) and a cheapest path of every cell reachable from ``start`` within ``allowance``.
+) -> tuple[dict[int, int], frozenset[int]]:
+    """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
-    Returns what it found and every cell whose occupancy the search examined: the result
-    depends on no other cell's occupancy. Ties between equally cheap paths go to the
-    first found (cells settle in cost order, neighbours in the step table's order), so
-    the paths are deterministic.
+    Returns the costs (the start cell excluded) and every cell whose occupancy the search
+    examined: the result depends on no other cell's occupancy.
     """
     best = {start: 0}
-    parents: dict[int, int] = {}
     examined: set[int] = set()
     buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(start)
@@ -75,13 +98,12 @@ def search_reachable(
                 known = best.get(neighbour)
                 if known is None or total < known:
                     best[neighbour] = total
-                    parents[neighbour] = cell
                     buckets[total].append(neighbour)
     del best[start]
-    return Reach(best, parents), frozenset(examined)
+    return best, frozenset(examined)
 
 
-_NO_REACH = Reach({}, {})
+_NO_REACH = Reach({}, (), -1, 0, 0)
 _Entry = tuple[StepTable, Reach, frozenset[int], frozenset[int]]
 _MEMO: dict[tuple[int, int, int], _Entry] = {}
 _MEMO_LIMIT = 20_000
@@ -111,7 +133,8 @@ def unit_reach(state: GameState, unit: Unit, occupied: frozenset[int] | None = N
     # The entry holds `steps`, so its id cannot be reused by another table while it lives.
     if entry is not None and entry[0] is steps and occupied & entry[2] == entry[3]:
         return entry[1]
-    reach, examined = search_reachable(steps, start, allowance, occupied)
+    costs, examined = search_reachable(steps, start, allowance, occupied)
+    reach = Reach(costs, steps, start, info.width, info.height)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()
     _MEMO[key] = (steps, reach, examined, occupied & examined)

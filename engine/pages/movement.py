@@ -35,36 +35,42 @@ def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
 
     Phase and priority are the reducer's gating; this is everything after it.
     """
+    return _check(state, action)[0]
+
+
+def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, int]:
+    """`move_problem`, and the move's cost when there is none (so the search runs once per move)."""
     unit = state.unit(action.unit_id)
     if unit is None:
-        return IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
+        return IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit"), 0
     if unit.side is not state.active:
-        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit")
+        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0
     if unit.has_moved:
-        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved")
+        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0
     limit = max_moves(state, state.active)
     if state.moves_this_turn >= limit:
-        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit")
+        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit"), 0
     if not can_move_unit(state, unit):
-        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move")
+        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
-        return IllegalAction(f"{action.to} is off the board", "off_board")
-    if move_cost(state, unit, destination) is None:
+        return IllegalAction(f"{action.to} is off the board", "off_board"), 0
+    cost = move_cost(state, unit, destination)
+    if cost is None:
         allowance = movement_allowance(state, unit)
-        return IllegalAction(
+        problem = IllegalAction(
             f"{action.to} is not reachable for {unit.id} from {unit.cell} "
             f"(allowance {allowance / 2:g} MP; blocked, occupied or too costly)",
             "unreachable",
         )
-    return None
+        return problem, 0
+    return None, cost
 
 
-def _move(state: GameState, action: MoveUnit) -> GameState:
-    """Place the unit on its destination (unchecked: `move_problem` has said yes)."""
+def _move(state: GameState, action: MoveUnit, cost: int) -> GameState:
+    """Place the unit on its destination, having spent ``cost`` (unchecked: `move_problem` said yes)."""
     unit = state.unit(action.unit_id)
     assert unit is not None
-    cost = move_cost(state, unit, board_info(state.board).index[action.to])
     units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
     event = Event(
         kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
@@ -73,10 +79,10 @@ def _move(state: GameState, action: MoveUnit) -> GameState:
 
 
 def _apply_move(state: GameState, action: MoveUnit) -> GameState:
-    problem = move_problem(state, action)
+    problem, cost = _check(state, action)
     if problem is not None:
         raise problem
-    return _move(state, action)
+    return _move(state, action, cost)
 
 
 OFFERS = {MoveUnit: _offer_moves}

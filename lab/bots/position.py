@@ -66,7 +66,7 @@ class Position:
         self.xy: dict[str, tuple[int, int]] = {}
         self.hit_value: dict[str, float] = {}
         self.sides: dict[Side, list[Unit]] = {Side.ATTACKER: [], Side.DEFENDER: []}
-        self._odds: dict[tuple[str, str | None, str, str | None, int], Odds] = {}
+        self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
         width = info.width
         for unit in self.placed:
@@ -100,7 +100,7 @@ class Position:
         The units' cells are read as given (see `at`); ``distance`` may be shorter than
         theirs for a shot from a spot still to be reached.
         """
-        key = (attacker.id, attacker.cell, target.id, target.cell, distance)
+        key = (attacker, target, distance)
         found = self._odds.get(key)
         if found is None:
             found = self._odds[key] = hit_chance_and_damage(self.state, attacker, target, distance)
@@ -139,3 +139,35 @@ class Position:
             if p > 0:
                 options.append((target, p, damage))
         return options
+
+
+_OddsKey = tuple[Unit, Unit, int]
+_Context = tuple[int, int, int, object, int]  # board, rules, effects (by identity), pending attack, its number
+_TABLES: dict[_Context, tuple[object, object, object, dict[_OddsKey, Odds]]] = {}
+_CONTEXTS = 16  # a lookahead moves between a few contexts (a card played changes the effects)
+_TABLE_LIMIT = 50_000
+
+
+def _odds_table(state: GameState) -> dict[_OddsKey, Odds]:
+    """Answers shared by every position of one context, keyed by the two units and the distance.
+
+    The engine's answer depends on the units, the distance, the board, the rules, the live
+    effects and the pending attack; the positions a lookahead visits mostly share all but
+    the units, so they share this table. The entry holds the board, rules and effects it
+    was made for and is used only for those very objects, so an id is never mistaken.
+    """
+    key = (id(state.board), id(state.rules), id(state.effects), state.pending_attack, state.attack_seq)
+    entry = _TABLES.get(key)
+    if (
+        entry is not None
+        and entry[0] is state.board
+        and entry[1] is state.rules
+        and entry[2] is state.effects
+        and len(entry[3]) < _TABLE_LIMIT
+    ):
+        return entry[3]
+    if len(_TABLES) >= _CONTEXTS:
+        _TABLES.clear()  # one atomic step (a server's bot threads may share this)
+    table: dict[_OddsKey, Odds] = {}
+    _TABLES[key] = (state.board, state.rules, state.effects, table)
+    return table

@@ -115,11 +115,13 @@ def rolls_dice(card: CardDef) -> bool:
 def attack_odds(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> AttackOdds:
     """The figures of ``attacker`` firing at ``target`` now, before the die is thrown.
 
-    The fast core of `attack_preview`, for tools that ask many times: the units' cells
+    What `attack_preview` reports as ``odds``, for any two placed units: the units' cells
     are read as given, so a caller may ask about units placed elsewhere
     (``replace(unit, cell=...)``), and ``distance`` (default: between the two cells) may
     be given for an attack from a spot still to be reached. It neither checks that the
     attack may be declared (`explain` says) nor counts tactics (`attack_preview` does).
+    `hit_chance_and_damage` is its lean form (same functions, two numbers) for tools
+    that ask thousands of times.
     """
     if attacker.cell is None or target.cell is None:
         raise ValueError(f"{attacker.id} and {target.id} must both stand on the board")
@@ -159,7 +161,7 @@ def attack_preview(state: GameState, attack: DeclareAttack | Attack) -> AttackPr
     plays: list[TacticOdds] = []
     for card_id in sorted((c for c in state.player(side).tactics if c in _TACTIC_ORDER), key=_TACTIC_ORDER.__getitem__):
         card = CARDS[card_id]
-        if card.window not in windows or card.side not in ("active", "either"):
+        if card.window is None or card.window not in windows or card.side not in ("active", "either"):
             continue
         for targets, params in target_options(world, side, card):
             after, _ = add_card_effects(world, card, side, targets, params.quadrant)

@@ -62,7 +62,7 @@ from .config import (
     VictoryConfig,
     VictoryPoints,
 )
-from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision
+from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision, useful_response
 from .deployment import home_side
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
@@ -236,4 +236,5 @@ __all__ = [
     "state_hash",
     "unit_order",
     "unit_vp",
+    "useful_response",
 ]

@@ -23,7 +23,7 @@ from .state import Attack, GameState
 from .types import Phase, Side, Window
 from .windows import reaction_windows
 
-__all__ = ["PHASE_NAMES", "TURN_RULER", "Decision", "DecisionKind", "PhaseStep", "decision"]
+__all__ = ["PHASE_NAMES", "TURN_RULER", "Decision", "DecisionKind", "PhaseStep", "decision", "useful_response"]
 
 
 class DecisionKind(StrEnum):
@@ -95,6 +95,7 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     ruler: tuple[PhaseStep, ...] = TURN_RULER  # the turn's phases in order
     at: int | None = None  # index of `phase` in `ruler`; None outside a turn (deployment, game over)
     next_phase: PhaseStep | None = None  # where NEXT_PHASE leads from `phase` (None where it cannot be played)
+    useful: bool = True  # False: the deciding side may only react, and no response can help it (see `useful_response`)
 
 
 def decision(state: GameState, view: GameState | None = None) -> Decision:
@@ -120,7 +121,26 @@ def decision(state: GameState, view: GameState | None = None) -> Decision:
         attack=attack,
         at=_RULER_INDEX.get(phase),
         next_phase=PhaseStep(phase=following, name=PHASE_NAMES[following]) if following is not None else None,
+        useful=useful_response(state) if kind is DecisionKind.REACT else True,
     )
+
+
+def useful_response(state: GameState) -> bool:
+    """Whether the side holding reaction priority could gain anything by playing a tactic (§9.3).
+
+    The engine offers a reaction whenever a tactic is playable, even when it cannot help: after
+    a roll that already misses the reacting side's unit, no tactic can improve that attack (a
+    re-roll can only turn the miss into a hit, a defence bonus keeps it a miss). A lasting
+    effect may still matter for another attack declared on the same unit later this turn, so
+    that case stays useful. Nothing here simulates a play: a re-roll would reveal a future die.
+    Outside a reaction window every decision counts as useful.
+    """
+    side = decide_to_act(state)
+    attack = state.pending_attack
+    roll = state.last_roll
+    if side is None or side is state.active or attack is None or roll is None or roll.outcome != "MISS":
+        return True
+    return any(later.target == attack.target for later in state.attack_queue)
 
 
 def _what(state: GameState, shown: GameState, side: Side | None) -> tuple[DecisionKind, str | None, Attack | None]:

@@ -11,11 +11,13 @@ from engine import (
     TERRAIN_LEGEND,
     TURN_RULER,
     DecisionKind,
+    DeclareAttack,
     DrawCard,
     GameConfig,
     GameState,
     NextPhase,
     Phase,
+    RollDice,
     Side,
     Window,
     decision,
@@ -24,12 +26,13 @@ from engine import (
     player_view,
     reaction_windows,
     reduce,
+    useful_response,
 )
 from engine.board import TERRAIN_CHARS
 from engine.flow import NEXT_PHASE
 from lab.bots.random_bot import pick_by_type
 
-from ..support import start
+from ..support import play, seed_rolling, start
 
 
 def random_games(configs: list[GameConfig], plies: int) -> list[GameState]:
@@ -138,3 +141,38 @@ def test_the_reacting_side_decides_before_the_first_move() -> None:
 
 def test_the_legend_is_the_map_characters() -> None:
     assert {e.char: (e.terrain, e.road, e.river) for e in TERRAIN_LEGEND} == TERRAIN_CHARS
+
+
+# Whether a reaction can help (hot-seat skips the device pass when it cannot) ---------------
+
+
+def _post_roll(natural: int, attacks: tuple[tuple[str, str], ...] = (("A1", "D1"),)) -> GameState:
+    """The defender holding priority after the roll of the first of ``attacks`` (Natural Cover in hand)."""
+    units = ("A1 L B2", "A2 L C2", "D1 L B3")
+    state = start(units=units, phase="ATTACK", draw=[], seed=seed_rolling(natural), tactics=((), ("natural_cover",)))
+    declared = [DeclareAttack(attacker_id=a, target_id=t) for a, t in attacks]
+    return play(state, *declared, NextPhase(), RollDice())
+
+
+def test_a_reaction_after_a_roll_that_already_misses_is_not_useful() -> None:
+    state = _post_roll(1)
+    assert state.last_roll is not None and state.last_roll.outcome == "MISS"
+    d = decision(state)
+    assert (d.kind, d.side, d.useful) == (DecisionKind.REACT, Side.DEFENDER, False)
+    assert not useful_response(state)
+
+
+def test_a_reaction_after_a_hit_is_useful() -> None:
+    state = _post_roll(6)
+    assert state.last_roll is not None and state.last_roll.outcome == "HIT"
+    assert decision(state).kind is DecisionKind.REACT and decision(state).useful
+
+
+def test_a_lasting_defence_after_a_miss_is_useful_when_the_unit_is_attacked_again_this_turn() -> None:
+    state = _post_roll(1, (("A1", "D1"), ("A2", "D1")))
+    assert state.last_roll is not None and state.last_roll.outcome == "MISS"
+    assert decision(state).kind is DecisionKind.REACT and decision(state).useful
+
+
+def test_every_decision_outside_a_reaction_is_useful(visited: list[GameState]) -> None:
+    assert all(decision(s).useful for s in visited if decision(s).kind is not DecisionKind.REACT)

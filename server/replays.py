@@ -36,6 +36,7 @@ from engine import (
     state_hash,
 )
 
+from . import history
 from .errors import ApiError, json_response, read_json
 from .protocol import EventText
 from .services import services_of
@@ -153,4 +154,5 @@ async def replays(request: Request) -> Response:
 
 ROUTES: list[Route] = [
     Route("/api/replays", replays, methods=["POST"]),
+    *history.ROUTES,  # the rolls and turns of a stored match so far (dice panel, end screen)
 ]

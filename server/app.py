@@ -12,7 +12,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import api, catalogue, replays, ws
+from . import api, catalogue, replays, rulespage, ws
 from .database import Database
 from .errors import EXCEPTION_HANDLERS
 from .services import AppState, Services
@@ -65,6 +65,7 @@ def create_app(settings: Settings, db: Database | None = None) -> Starlette:
         *api.routes,
         *catalogue.ROUTES,
         *replays.ROUTES,
+        *rulespage.ROUTES,  # /rules: docs/rules.md as a page (the in-game help links there)
         WebSocketRoute("/ws/matches/{match_id}", ws.match_socket),
         Mount("/static", StaticFiles(directory=WEB_STATIC, check_dir=False), name="static"),
         Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),

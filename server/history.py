@@ -53,6 +53,7 @@ class DiceRoll(msgspec.Struct, frozen=True, kw_only=True):
 
     step: int
     turn: int
+    seq: int  # the attack's number in its turn (`attack_seq`)
     side: Side  # who attacked
     attacker: str
     target: str
@@ -143,7 +144,8 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
         if roll is not None and attack is not None:
             key = (after.turn, after.attack_seq)
             first = rolls[key].step if key in rolls else index
-            rolls[key] = DiceRoll(step=first, turn=after.turn, side=after.active, attacker=attack.attacker,
+            rolls[key] = DiceRoll(step=first, turn=after.turn, seq=after.attack_seq, side=after.active,
+                                  attacker=attack.attacker,
                                   target=attack.target, natural=roll.natural, modified=roll.modified,
                                   required=roll.required, distance=roll.distance, outcome=roll.outcome,
                                   modifiers=tuple(RollTerm(source=m.source, value=m.value) for m in roll.modifiers))

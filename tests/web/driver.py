@@ -81,6 +81,14 @@ class Board:
         self.button(name).click()
         self.wait(f"s.version > {version} || s.notice", None)
 
+    def end_turn(self) -> None:
+        """Press End turn, and confirm when the panel asks (declared attacks or unused moves would be lost)."""
+        version = self.state()["version"]
+        self.button("^End turn").click()
+        self.wait(f"s.version > {version} || s.notice || !!document.querySelector('.decision .confirm')")
+        if self.page.locator(".decision .confirm").count():
+            self.press("End turn anyway")
+
     def decision_text(self) -> str:
         text: str = self.page.locator(".decision").inner_text()
         return text

@@ -91,7 +91,8 @@ def test_every_action_shape_becomes_a_control(web: WebServer, new_page: Any) -> 
     # Unknown types with no board reference are buttons named from their type and fields.
     assert labels["Surrender"][1] == "send" and labels["Bid (amount: 3)"][1] == "send"
     # Known types keep their labels and shortcut keys; the primary progress button is marked.
-    assert labels["End turn"] == ("e", "send") and labels["Next: Attack"] == ("n", "send")
+    # End turn asks first when it would give something up (here: A1 could still attack).
+    assert labels["End turn"] == ("e", "confirm") and labels["Next: Attack"] == ("n", "send")
     # A card with several spellings is aimed, and its choices (quadrants) become buttons.
     assert labels["Play Enemy Recon Detection"][1] == "aim"
     assert out["PLAY_TACTIC:enemy_recon_detection"]["choices"] == ["NW", "NE", "SW", "SE"]

@@ -110,7 +110,9 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
                             ("DISCARD_BONUS", "Discard"), ("ACCEPT_MALUS", "Accept"), ("PASS_REACTION", "Pass"),
                             ("CHOOSE_MALUS_TARGETS", "")):
             if kind in names:
-                if label:
+                if kind == "END_TURN":
+                    board.end_turn()
+                elif label:
                     board.press(label)
                 else:
                     victims = next(a for a in board.legal() if a["type"] == kind)["unit_ids"]

@@ -199,7 +199,7 @@ def test_a_whole_match_ends_on_the_victory_screen(web: WebServer, new_page: Any)
     dfn.wait_legal("PASS_REACTION")
     dfn.press("Pass")
     att.wait_legal("END_TURN")
-    att.press("End turn")
+    att.end_turn()  # units could still move: the panel asks first
     dfn.wait_legal("DRAW_CARD")
     dfn.press("Draw a card")
     dfn.wait_legal("ACCEPT_MALUS")
@@ -209,7 +209,7 @@ def test_a_whole_match_ends_on_the_victory_screen(web: WebServer, new_page: Any)
     dfn.wait_legal("NEXT_PHASE")
     dfn.press("Next: Move")
     dfn.wait_legal("END_TURN")
-    dfn.press("End turn")
+    dfn.end_turn()
     for board in (att, dfn):
         board.page.locator(".overlay.victory").wait_for()
         assert board.state()["phase"] == "VICTORY" and board.state()["legal"] == []

@@ -44,12 +44,17 @@ const KNOWN = /** @type {Record<string, [string, string]>} */ ({
   STORE_BONUS: ["Store it for later", "s"],
 });
 const PRIMARY = ["DRAW_CARD", "ROLL_DICE", "RESOLVE_ATTACK", "CONFIRM_DEPLOYMENT", "NEXT_PHASE"];
+/** Types that move the game on past what is left to do; END_TURN is drawn apart and may ask first. */
+const ENDS = ["NEXT_PHASE", "END_TURN"];
 
 /**
  * @typedef {{units: string[], cells: string[], values: string[], lists: boolean}} Refs
  * @typedef {{action: Action, refs: Refs, kind: "source"|"card"|"pick"|"button", group: string|null}} Read
- * @typedef {{kind: "send", action: Action} | {kind: "aim", group: string} | {kind: "pick", value: string}} Run
- * @typedef {{id: string, label: string, key: string, run: Run, primary: boolean, title: string}} Button
+ * @typedef {{kind: "send", action: Action} | {kind: "aim", group: string} | {kind: "pick", value: string}
+ *   | {kind: "confirm", action: Action, lose: string[]}} Run
+ *   `confirm`: send `action` only after the player confirms losing what `lose` says (the HUD asks).
+ * @typedef {{id: string, label: string, key: string, run: Run, primary: boolean, title: string, apart?: boolean}} Button
+ *   `apart`: a button that ends something (End turn), drawn away from the others
  * @typedef {{key: string, kind: "card"|"pick", type: string, label: string, reads: Read[]}} Group
  * @typedef {{
  *   reads: Read[], groups: Map<string, Group>, buttons: Button[], context: Button[], choices: Button[],
@@ -154,6 +159,9 @@ export function deriveControls(model, cards) {
  */
 function autoAim(groups, reads, model) {
   if (groups.size !== 1 || model.sel.unit) return null;
+  // With a way forward on offer (next phase, end turn) the pick is optional: a declared attack
+  // stays withdrawable, but the panel leads on rather than asking which one to withdraw.
+  if (reads.some((r) => ENDS.includes(r.action.type))) return null;
   const only = [...groups.values()][0];
   if (only.kind !== "pick") return null;
   return reads.every((r) => r.kind !== "source" || r.action.type === only.type) ? only.key : null;
@@ -259,8 +267,18 @@ function markSelection(ctl, model) {
 function buildButtons(ctl, model, cards) {
   /** @type {Button[]} */
   const out = [];
+  const endTurn = ctl.reads.some((r) => r.action.type === "END_TURN");
   for (const read of ctl.reads) {
-    if (read.kind === "button") out.push(makeButton(read.action, model, cards, ""));
+    if (read.kind !== "button") continue;
+    // One button per meaning: a next phase that only leads to the end of the turn is End turn.
+    if (read.action.type === "NEXT_PHASE" && endTurn && model.decision?.next_phase?.phase === "END_TURN") continue;
+    const button = makeButton(read.action, model, cards, "");
+    if (read.action.type === "END_TURN") {
+      button.apart = true;
+      const lose = forfeits(model, ctl.reads);
+      if (lose.length) button.run = { kind: "confirm", action: read.action, lose };
+    }
+    out.push(button);
   }
   for (const group of ctl.groups.values()) {
     const run = /** @type {Run} */ (group.reads.length === 1 && group.kind === "card"
@@ -271,7 +289,8 @@ function buildButtons(ctl, model, cards) {
   let digit = 1;
   const used = new Set();
   for (const button of out) {
-    const want = button.key || (button.run.kind === "send" ? KNOWN[button.run.action.type]?.[1] ?? "" : "");
+    const run = button.run;
+    const want = button.key || (run.kind === "send" || run.kind === "confirm" ? KNOWN[run.action.type]?.[1] ?? "" : "");
     if (want && !used.has(want)) button.key = want;
     else button.key = digit <= 9 ? String(digit++) : "";
     used.add(button.key);
@@ -279,6 +298,39 @@ function buildButtons(ctl, model, cards) {
   const primary = PRIMARY.map((t) => out.find((b) => b.run.kind === "send" && b.run.action.type === t)).find(Boolean);
   if (primary) primary.primary = true;
   return out;
+}
+
+/**
+ * What ending the turn now would give up, in words, read from the position and the legal
+ * actions (the engine's offers, not a rule of the client): declared attacks not yet resolved,
+ * units that could still move or attack.
+ * @param {Model} model @param {Read[]} reads
+ * @returns {string[]}
+ */
+export function forfeits(model, reads) {
+  const view = model.view;
+  const lose = [];
+  const declared = (view?.attack_queue.length ?? 0) + (view?.pending_attack ? 1 : 0);
+  if (declared) lose.push(`${declared} declared attack${declared === 1 ? "" : "s"} will not be resolved`);
+  const sources = (/** @type {string} */ type) => new Set(reads.filter((r) => r.kind === "source" && r.action.type === type).map((r) => r.refs.units[0]));
+  const movers = sources("MOVE_UNIT").size;
+  if (movers) lose.push(`${movers} unit${movers === 1 ? "" : "s"} could still move`);
+  const attackers = sources("DECLARE_ATTACK").size;
+  if (attackers) lose.push(`${attackers} unit${attackers === 1 ? "" : "s"} could still attack`);
+  return lose;
+}
+
+/**
+ * How many units a list pick takes and how many are picked (malus victims): null when the
+ * group's actions do not all take a list of the same length.
+ * @param {Group} group @param {string[]} picks
+ * @returns {{need: number, picked: number}|null}
+ */
+export function pickProgress(group, picks) {
+  const sizes = new Set(group.reads.map((r) => (r.refs.lists ? r.refs.units.length + r.refs.cells.length : 0)));
+  if (sizes.size !== 1) return null;
+  const need = [...sizes][0];
+  return need > 1 ? { need, picked: picks.length } : null;
 }
 
 /**

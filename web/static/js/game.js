@@ -41,7 +41,8 @@ export class Game {
     const seatTokens = tokens.length ? tokens : [null];
     /** @type {Model[]} */
     this.models = seatTokens.map(() => initialModel(kind, matchId));
-    this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay) : null;
+    this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
+    this.historyAsked = -1; // the version whose history was last asked for
     this.shown = 0;
     /** @type {Controls|null} */
     this.ctl = null;
@@ -67,6 +68,8 @@ export class Game {
     else if (msg.type === "state") {
       this.models[i] = applyState(before, msg, now);
       if (before.version < 0 && msg.version > 1) this.backfill(i, msg.version);
+      // The dice panel's earlier rolls and the end screen's turns come from the match's history.
+      if ((before.version < 0 && msg.version > 0) || (msg.status !== "live" && before.status === "live")) this.loadHistory(msg.version);
     }
     else if (msg.type === "reject") {
       this.models[i] = applyReject(before, msg, now);
@@ -125,22 +128,29 @@ export class Game {
     else this.update(model);
   }
 
+  /** Fetch the match's rolls and turn summaries for the HUD. @param {number} version */
+  async loadHistory(version) {
+    if (version <= this.historyAsked) return;
+    this.historyAsked = version;
+    const history = await request(`/api/matches/${encodeURIComponent(this.model.matchId)}/history`).catch(() => null);
+    if (history) this.screen.hud.setHistory(history);
+  }
+
   /**
-   * Send an offered action for the seat on screen (only ever one of its `legal_actions`).
-   * @param {Action} action
+   * Send an offered action for a seat (only ever one of its `legal_actions`).
+   * @param {Action} action @param {number} [i] the seat's model (default: the one on screen)
    */
-  send(action) {
-    const model = this.model;
+  send(action, i = this.shown) {
+    const model = this.models[i];
     const wanted = JSON.stringify(action);
     const offered = model.legal.find((a) => a === action || JSON.stringify(a) === wanted);
     if (model.busy || !offered) return;
-    const seq = this.sockets[this.shown].act(model.version, offered);
+    const seq = this.sockets[i].act(model.version, offered);
     if (!seq) {
-      this.update(notify(model, "Not connected: the action was not sent. Reconnecting…", "error", performance.now()));
-      this.sockets[this.shown].reconnectNow();
-      return;
-    }
-    this.update(markBusy(model));
+      this.models[i] = notify(model, "Not connected: the action was not sent. Reconnecting…", "error", performance.now());
+      this.sockets[i].reconnectNow();
+    } else this.models[i] = markBusy(model);
+    this.refresh();
   }
 
   /**

@@ -3,29 +3,118 @@
  * Hot-seat: one device plays both seats over two sockets. The screen shows the seat that
  * must decide; whenever that changes, a "pass the device" curtain hides everything until
  * the next player says they are ready, so neither hand is seen by the other player.
+ *
+ * The device is passed only when the other person has a real choice. A reaction window in
+ * which the engine says no response can help (`decision.useful` false, e.g. after a roll that
+ * already misses) keeps the screen where it is and asks in a small prompt whether to pass
+ * for them or hand the device over anyway; a remembered setting passes such windows at once.
  */
 
-import { esc, sideName } from "./labels.js";
+import { esc, sideName, windowText } from "./labels.js";
 
 /** @typedef {import("./types.js").Model} Model */
+/** @typedef {import("./types.js").Action} Action */
+
+const AUTOPASS_KEY = "taktik.autopass";
+
+/** Whether `model`'s seat must decide a reaction in which nothing can help it. @param {Model} model */
+export function uselessReaction(model) {
+  return model.decision?.kind === "react" && model.decision.useful === false && model.toAct === model.seat;
+}
 
 export class HotSeat {
-  /** @param {HTMLElement} overlay */
-  constructor(overlay) {
+  /**
+   * @param {HTMLElement} overlay the curtain @param {HTMLElement} prompt where the "pass for them?" prompt goes
+   * @param {(seat: number, action: Action) => void} send send an offered action for a seat
+   */
+  constructor(overlay, prompt, send) {
     this.overlay = overlay;
+    this.prompt = prompt;
+    this.send = send;
     this.revealed = -1;
     this.shown = 0;
     this.curtain = -1;
+    /** the seat whose useless reaction waits on the prompt (-1: none) */
+    this.skipped = -1;
+    /** "seat|version" of a useless reaction the player chose to hand over anyway */
+    this.forced = "";
+    this.autoPass = readAutoPass();
+    /** @type {Model[]|null} the models last seen */
+    this.models = null;
+    /** called when the player hands the device over from the prompt */
+    this.onChange = () => {};
+    prompt.addEventListener("click", (e) => {
+      const t = /** @type {HTMLElement} */ (e.target);
+      if (t.closest("[data-pass-for]")) this.passFor(this.skipped);
+      else if (t.closest("[data-hand-over]")) this.handOver();
+    });
+    prompt.addEventListener("change", (e) => {
+      const box = /** @type {HTMLInputElement} */ (e.target);
+      if (box.matches("[data-autopass]")) this.setAutoPass(box.checked);
+    });
   }
 
   /**
-   * Which seat's model to show: the one whose seat must decide, else the last one shown.
+   * Which seat's model to show: the one whose seat must decide, else the last one shown; a
+   * seat that can only make a useless reaction is not shown (see the class comment).
    * @param {Model[]} models
    */
   choose(models) {
+    this.models = models;
     const acting = models.findIndex((m) => m.seat && m.toAct === m.seat && m.status === "live");
-    if (acting >= 0) this.shown = acting;
+    const before = this.skipped;
+    this.skipped = -1;
+    if (acting >= 0 && acting !== this.shown && uselessReaction(models[acting]) && this.forced !== key(models[acting])) {
+      this.skipped = acting;
+      if (this.autoPass) this.passFor(acting);
+    } else if (acting >= 0) this.shown = acting;
+    if (this.skipped !== before || this.skipped >= 0) this.drawPrompt(models);
     return this.shown;
+  }
+
+  /** Send the pass of a useless reaction for `seat` (if the engine offers one). @param {number} seat */
+  passFor(seat) {
+    const model = this.models?.[seat];
+    const pass = model?.legal.find((a) => a.type === "PASS_REACTION");
+    if (!model || !pass || model.busy) return;
+    this.send(seat, pass);
+  }
+
+  /** The player wants the other person to choose after all: hand the device over. */
+  handOver() {
+    const model = this.models?.[this.skipped];
+    if (!model) return;
+    this.forced = key(model);
+    this.skipped = -1;
+    this.prompt.innerHTML = "";
+    this.onChange();
+  }
+
+  /** @param {boolean} on */
+  setAutoPass(on) {
+    this.autoPass = on;
+    try {
+      localStorage.setItem(AUTOPASS_KEY, on ? "1" : "0");
+    } catch {
+      // storage refused: the setting lasts for this page
+    }
+    if (on && this.skipped >= 0) this.passFor(this.skipped);
+  }
+
+  /** @param {Model[]} models */
+  drawPrompt(models) {
+    this.models = models;
+    const model = models[this.skipped];
+    if (!model || this.autoPass || !model.decision) {
+      this.prompt.innerHTML = this.autoPass && model ? `<div class="hsprompt quiet">Passed for ${esc(sideName(model.seat))}: no tactic could help.</div>` : "";
+      return;
+    }
+    const side = sideName(model.seat);
+    this.prompt.innerHTML = `<div class="hsprompt" role="dialog" aria-label="${esc(side)} may react">
+      <p><b class="side-${model.seat}">${esc(side)}</b>: ${esc(windowText(model.decision))}. No tactic can help ${esc(side)} here${model.view?.last_roll?.outcome === "MISS" ? " (the attack already misses)" : ""}.</p>
+      <div class="btns"><button type="button" class="btn primary" data-pass-for>Pass for ${esc(side)}</button>
+      <button type="button" class="btn" data-hand-over>${esc(side)} wants to choose</button></div>
+      <label class="autopass"><input type="checkbox" data-autopass> Always pass these for us</label></div>`;
   }
 
   /**
@@ -33,6 +122,8 @@ export class HotSeat {
    * @param {Model[]} models @param {() => void} onReady @param {string} [why] what the next player decides
    */
   gate(models, onReady, why = "") {
+    this.models = models;
+    this.onChange = onReady;
     const model = models[this.shown];
     const settled = model && model.version >= 0 && model.status !== "live";
     if (!model?.seat || model.version < 0 || this.revealed === this.shown || settled) {
@@ -71,5 +162,19 @@ export class HotSeat {
     window.addEventListener("keydown", onKey, true);
     button.focus();
     return true;
+  }
+}
+
+/** A decision's identity: the seat and the version it belongs to. @param {Model} model */
+function key(model) {
+  return `${model.seat}|${model.version}`;
+}
+
+/** Whether the players chose to pass useless reactions without asking. */
+function readAutoPass() {
+  try {
+    return localStorage.getItem(AUTOPASS_KEY) === "1";
+  } catch {
+    return false;
   }
 }

@@ -2,11 +2,16 @@
 /**
  * The DOM panels around the board: phase ruler, whose decision and why, the buttons the
  * legal actions became, cards, the roll and its modifiers, live effects, the log, the
- * hover info and the victory screen. Each panel re-renders only when its inputs change.
+ * hover info and the end screen. Each panel re-renders only when its inputs change.
  * Clicks are delegated: every button carries an index into the runs of the last render.
+ * A `confirm` run (End turn that would forfeit something) asks in the panel before it is run.
  */
 
-import { cardInfo, cardName, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { pickProgress } from "./controls.js";
+import { DicePanel } from "./dicepanel.js";
+import { endScreen } from "./endscreen.js";
+import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -14,6 +19,12 @@ import { sides } from "./state.js";
 /** @typedef {import("./controls.js").Controls} Controls */
 /** @typedef {import("./controls.js").Button} Button */
 /** @typedef {import("./controls.js").Run} Run */
+/** @typedef {import("./endscreen.js").MatchHistory} MatchHistory */
+/**
+ * Called after every render of the decision panel with the panel and what it showed; a hook
+ * may fill the panel's empty `[data-slot="hint"]` element (a hint button, say).
+ * @typedef {(panel: HTMLElement, model: Model, ctl: Controls|null) => void} DecisionHook
+ */
 
 /**
  * @typedef {{turn: HTMLElement, ruler: HTMLElement, seat: HTMLElement, conn: HTMLElement, decision: HTMLElement,
@@ -31,6 +42,22 @@ export class Hud {
   constructor(els, cards, onRun, onCancel) {
     this.els = els;
     this.cards = cards;
+    this.onRun = onRun;
+    this.dice = new DicePanel(els.roll, cards);
+    this.sheet = new Sheet();
+    /** @type {Extract<Run, {kind: "confirm"}>|null} an End turn waiting for the player's yes */
+    this.confirming = null;
+    /** @type {DecisionHook[]} */
+    this.decisionHooks = [];
+    /** @type {MatchHistory|null} the match's rolls and turns from the server */
+    this.history = null;
+    /** called when the decision becomes this screen's (a chime) */
+    this.onMyTurn = () => {};
+    this.wasMine = false;
+    /** @type {{model: Model, ctl: Controls|null}|null} what the panels last showed */
+    this.last = null;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    this.waitTimer = undefined;
     /** @type {Map<string, Run>} runs of the buttons on screen, by button id */
     this.runs = new Map();
     this.epoch = "";
@@ -48,10 +75,49 @@ export class Hud {
       const button = /** @type {HTMLElement|null} */ (target.closest("[data-run]"));
       if (button) {
         const run = this.runs.get(button.dataset.run ?? "");
-        if (run) onRun(run);
-      } else if (target.closest("[data-cancel]")) onCancel();
-      else if (target.closest("[data-close]")) els.overlay.hidden = true;
+        if (run) this.run(run);
+      } else if (target.closest("[data-cancel]")) {
+        if (this.confirming) this.cancelConfirm();
+        else onCancel();
+      } else if (target.closest("[data-close]")) els.overlay.hidden = true;
+      else if (target.closest("[data-sheet]")) {
+        this.sheet.toggle(els.decision.classList.contains("collapsed"));
+        this.redraw();
+      }
     });
+  }
+
+  /** Run a button's run: a `confirm` asks first (in the panel), anything else goes on. @param {Run} run */
+  run(run) {
+    if (run.kind === "confirm") {
+      this.confirming = run;
+      this.redraw();
+      return;
+    }
+    this.confirming = null;
+    this.onRun(run);
+  }
+
+  /** Drop a pending confirmation; true if there was one. */
+  cancelConfirm() {
+    if (!this.confirming) return false;
+    this.confirming = null;
+    this.redraw();
+    return true;
+  }
+
+  /** Render the decision panel again from what it last showed. */
+  redraw() {
+    this.keys.decision = "";
+    if (this.last) this.renderDecision(this.last.model, this.last.ctl);
+  }
+
+  /** The match's history arrived (or changed). @param {MatchHistory} history */
+  setHistory(history) {
+    this.history = history;
+    this.dice.setHistory(history.rolls);
+    if (this.last) this.dice.render(this.last.model, false);
+    if (!this.els.overlay.hidden && this.els.overlay.classList.contains("victory") && this.last) this.renderVictory(this.last.model);
   }
 
   /** @param {string} name @param {string} key */
@@ -94,6 +160,7 @@ export class Hud {
       e.hover.innerHTML = model.hover ? describe(model.hover) : "";
     }
     if (!view) return;
+    this.last = { model, ctl };
     const base = `${model.version}|${model.seat}|${model.status}`;
     if (this.changed("top", base)) this.renderTop(model);
     // One epoch per state received by this seat's model (hot-seat switches models: the seat counts).
@@ -101,11 +168,12 @@ export class Hud {
     if (epoch !== this.epoch) {
       this.epoch = epoch;
       this.runs.clear();
+      this.confirming = null; // a new position: ask again if it still forfeits something
     }
     const decisionKey = `${epoch}|${JSON.stringify(model.sel)}|${model.status}|${model.toAct}|${model.conn}`;
     if (this.changed("decision", decisionKey)) this.renderDecision(model, ctl);
     if (this.changed("status", `${base}|${model.busy}`)) this.renderStatus(model, ctl);
-    if (this.changed("roll", `${model.lastRoll?.key}|${!!view.last_roll}|${model.seat}`)) this.renderRoll(model);
+    this.dice.render(model, this.animate);
     this.renderCards(model, ctl);
     if (this.changed("effects", base)) this.renderEffects(model);
     if (this.changed("log", `${model.seat}|${model.log.length}|${model.log.at(-1)?.version}`)) this.renderLog(model);
@@ -135,15 +203,25 @@ export class Hud {
     const el = this.els.decision;
     if (!model.decision) return;
     const d = decisionText(model.decision, view, model.seat, this.cards, model.legal);
-    if (model.kind !== "replay") document.title = d.mine ? "▶ Your move · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
-    el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}`;
+    const botThinking = !d.mine && !!view.to_act && view.to_act === model.botSide && model.kind !== "replay";
+    if (model.kind !== "replay") {
+      document.title = d.mine ? "▶ Your move · Taktik" : botThinking ? "The bot is thinking… · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
+      const mineNow = d.mine && model.status === "live";
+      if (mineNow && !this.wasMine) this.onMyTurn();
+      this.wasMine = mineNow;
+    }
+    const collapsed = this.sheet.collapsed(model, ctl);
+    el.className = `decision${d.mine ? " mine" : ""}${ctl?.question && d.mine ? " question" : ""}${collapsed ? " collapsed" : ""}`;
     if (model.status === "broken" || model.status === "other_rules") {
       const title = model.status === "broken" ? "This match is read-only" : "Played under other rules — read only";
       el.innerHTML = `<div class="who">${title}</div><div class="detail">${esc(model.brokenReason ?? "")}</div>`;
       return;
     }
     const actor = model.decision.side ? `<span class="dot side-${model.decision.side}"></span>` : "";
-    let html = `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
+    const aim = d.mine && ctl?.aiming ? this.aimText(model, ctl) : "";
+    let html = `<button type="button" class="sheetbar" data-sheet aria-label="${collapsed ? "Show the whole panel" : "Fold the panel to one line"}">${collapsed ? "▴" : "▾"}</button>`
+      + `<div class="oneline">${actor}${esc(aim || `${d.who}: ${d.why}`)}</div>`
+      + `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
     const roll = view.last_roll;
     if (roll) {
       const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${modifierText(this.cards, m.source)}`).join(",");
@@ -151,11 +229,35 @@ export class Hud {
     }
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
     else if (d.mine && ctl) html += this.decisionBody(model, ctl);
-    else if (view.to_act && model.kind !== "replay") {
-      const who = view.to_act === model.botSide ? `the bot (${sideName(view.to_act)})` : sideName(view.to_act);
-      html += `<div class="detail waiting">Waiting for ${esc(who)}…</div>`;
-    }
-    el.innerHTML = html;
+    else if (botThinking) {
+      html += `<div class="detail waiting bot">The bot (${esc(sideName(view.to_act))}) is thinking… <span class="elapsed"></span></div>`;
+    } else if (view.to_act && model.kind !== "replay") html += `<div class="detail waiting">Waiting for ${esc(sideName(view.to_act))}…</div>`;
+    el.innerHTML = `${html}<div class="slot" data-slot="hint"></div>`;
+    this.tickWaiting(botThinking);
+    for (const hook of this.decisionHooks) hook(el, model, ctl);
+  }
+
+  /** Count the seconds while the bot thinks (the server reports no progress of its own). @param {boolean} on */
+  tickWaiting(on) {
+    clearInterval(this.waitTimer);
+    this.waitTimer = undefined;
+    if (!on) return;
+    const since = performance.now();
+    const tick = () => {
+      const el = this.els.decision.querySelector(".waiting .elapsed");
+      if (el) el.textContent = `${Math.floor((performance.now() - since) / 1000)} s`;
+    };
+    tick();
+    this.waitTimer = setInterval(tick, 1000);
+  }
+
+  /** What the player is aiming for, in one line ("Choose malus targets: pick 2 — 1 picked"). @param {Model} model @param {Controls} ctl */
+  aimText(model, ctl) {
+    const group = /** @type {import("./controls.js").Group} */ (ctl.aiming);
+    const what = group.label.replace(/…$/, "");
+    const progress = pickProgress(group, model.sel.picks);
+    if (progress) return `${what}: pick ${progress.need} — ${progress.picked} of ${progress.need} picked`;
+    return `${what}: ${ctl.choices.length ? "choose an option" : "pick a highlighted target"}`;
   }
 
   /** @param {Model} model @param {Controls} ctl */
@@ -163,13 +265,22 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     let html = "";
     const pending = view.pending_card;
-    if (ctl.question && pending && pending.card !== "?") html += cardFace(this.cards, pending.card, "drawn");
+    if (ctl.question && pending && pending.card !== "?") html += cardFace(this.cards, pending.card, "drawn", "", pending.drawer, model.seat);
+    if (this.confirming) {
+      const lose = this.confirming.lose;
+      const yes = { id: "confirm:yes", label: "End turn anyway", key: "e", run: /** @type {Run} */ ({ kind: "send", action: this.confirming.action }), primary: false, title: "" };
+      return `${html}<div class="confirm"><div class="detail"><b>End the turn now?</b> ${esc(lose.join("; "))}.</div>
+        <div class="btns">${this.button(yes, "danger")}<button type="button" class="btn" data-cancel>Keep playing <kbd>Esc</kbd></button></div></div>`;
+    }
     if (ctl.aiming) {
       const what = ctl.aiming.label.replace(/…$/, "");
       const targets = ctl.cellMarks.size > 0;
-      const how = ctl.choices.length && targets ? "choose below, or click a highlighted target on the board"
-        : ctl.choices.length ? "choose an option" : "pick a highlighted target on the board";
-      html += `<div class="detail aim">${esc(what)}: ${how}.</div>`;
+      const progress = pickProgress(ctl.aiming, model.sel.picks);
+      const picked = model.sel.picks.filter((p) => p.startsWith("unit:") || p.startsWith("cell:")).map((p) => p.slice(5));
+      const how = progress ? `pick ${progress.need} highlighted units on the board — ${progress.picked} of ${progress.need} picked${picked.length ? ` (${picked.join(", ")})` : ""}`
+        : ctl.choices.length && targets ? "choose below, or click a highlighted target on the board"
+          : ctl.choices.length ? "choose an option" : "pick a highlighted target on the board";
+      html += `<div class="detail aim">${esc(what)}: ${esc(how)}.</div>`;
       html += `<div class="btns">${ctl.choices.map((b) => this.button(b, "choice")).join("")}`
         + (model.sel.group ? `<button type="button" class="btn ghost" data-cancel>Cancel <kbd>Esc</kbd></button>` : "") + "</div>";
       // Aimed without being asked (the only thing to pick): the other choices stay at hand.
@@ -182,7 +293,9 @@ export class Hud {
     if (ctl.context.length) {
       html += `<div class="btns context"><span>${esc(model.sel.unit ?? "")}:</span>${ctl.context.map((b) => this.button(b)).join("")}</div>`;
     }
-    html += `<div class="btns">${ctl.buttons.map((b) => this.button(b)).join("")}</div>`;
+    const apart = ctl.buttons.filter((b) => b.apart);
+    html += `<div class="btns">${ctl.buttons.filter((b) => !b.apart).map((b) => this.button(b)).join("")}`
+      + (apart.length ? `<span class="apart">${apart.map((b) => this.button(b, "end")).join("")}</span>` : "") + "</div>";
     return html;
   }
 
@@ -208,28 +321,6 @@ export class Hud {
     this.els.status.innerHTML = parts.join("");
   }
 
-  /** @param {Model} model */
-  renderRoll(model) {
-    const roll = model.lastRoll;
-    const el = this.els.roll;
-    if (!roll) {
-      el.innerHTML = `<h3>Dice</h3><p class="muted">No roll yet this game.</p>`;
-      return;
-    }
-    const live = !!model.view?.last_roll;
-    const mods = roll.modifiers.map((m) => `<li><b>${m.value > 0 ? "+" : "−"}${Math.abs(m.value)}</b> ${esc(modifierText(this.cards, m.source))}</li>`).join("");
-    el.innerHTML = `<h3>Dice ${live ? "" : "<small>(last roll)</small>"}</h3>
-      <div class="rollrow"><div class="die" data-face="${roll.natural}">${pips(roll.natural)}</div>
-      <div class="rollmath"><div>${esc(roll.unit)} → ${esc(roll.target)} at distance ${roll.distance}</div>
-      <ul class="mods"><li><b>${roll.natural}</b> on the die</li>${mods}</ul>
-      <div>= <b>${roll.modified}</b>, needs <b>${roll.required}+</b></div></div>
-      <div class="outcome outcome-${roll.outcome}">${roll.outcome}</div></div>`;
-    if (live && this.rolled !== roll.key && this.animate) {
-      this.rolled = roll.key;
-      el.querySelector(".die")?.classList.add("rolling");
-    }
-  }
-
   /** @param {Model} model @param {Controls|null} ctl */
   renderCards(model, ctl) {
     const view = /** @type {import("./types.js").View} */ (model.view);
@@ -247,7 +338,7 @@ export class Hud {
     const pending = view.pending_card;
     if (pending) {
       html += `<h3>Drawn this turn <small>by ${esc(sideName(pending.drawer))}</small></h3>`;
-      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"));
+      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"), pending.drawer, model.seat);
     }
     if (model.seat) {
       html += `<h3>Your stored bonuses <small>${mine.stored.length}</small></h3>`;
@@ -292,21 +383,13 @@ export class Hud {
     this.els.log.innerHTML = `<h3>Log</h3>${lines.length ? `<ol>${lines.join("")}</ol>` : `<p class="muted">Nothing has happened yet.</p>`}`;
   }
 
-  /** @param {Model} model */
+  /** The end screen over the board (its turn summary fills in when the history arrives). @param {Model} model */
   renderVictory(model) {
-    const view = /** @type {import("./types.js").View} */ (model.view);
     this.victoryShown = model.version;
-    const won = model.seat && view.winner === model.seat;
-    const title = model.seat ? (won ? "Victory!" : "Defeat") : `${sideName(view.winner)} wins`;
     const o = this.els.overlay;
     o.hidden = false;
     o.className = "overlay victory";
-    o.innerHTML = `<div class="card-panel"><h1 class="${won ? "won" : ""}">${esc(title)}</h1>
-      <p><b class="side-${view.winner}">${esc(sideName(view.winner))}</b> wins by ${esc(humanize(view.victory_reason ?? ""))} after ${view.turn} turns.</p>
-      <p class="muted">${view.players.map((p) => `${sideName(p.side)}: ${p.destroyed.length} unit${p.destroyed.length === 1 ? "" : "s"} lost`).join(" · ")}</p>
-      <div class="btns"><a class="btn primary" href="/replay/${encodeURIComponent(model.matchId)}">Watch the replay &amp; verify the dice</a>
-      <a class="btn" href="/api/matches/${encodeURIComponent(model.matchId)}/record" download="taktik-${esc(model.matchId)}.json">Download record</a>
-      <a class="btn" href="/">New game</a><button type="button" class="btn ghost" data-close>See the board</button></div></div>`;
+    o.innerHTML = endScreen(model, this.history && this.history.steps >= model.version ? this.history : null);
   }
 
   /** The shortcut table of the last render: key → run. */
@@ -339,21 +422,16 @@ function countUnits(view, side) {
 }
 
 /**
- * A card as a tile: name, kind, timing and text.
+ * A card as a tile: name, kind, timing and text (worded for `reader` when `owner` is given).
  * @param {Map<string, CardInfo>} cards @param {string} id @param {string} where @param {string} [buttons]
+ * @param {import("./types.js").Side} [owner] who drew or holds it @param {import("./types.js").Side|null} [reader] who reads (null: spectator)
  */
-export function cardFace(cards, id, where, buttons = "") {
+export function cardFace(cards, id, where, buttons = "", owner = undefined, reader = null) {
   const info = cardInfo(cards, id);
   if (!info) return `<div class="cardface hidden ${where}"><b>Hidden card</b><p class="muted">Only its owner can see it.</p></div>`;
   const tags = [humanize(info.kind)];
   if (info.window) tags.push(`${humanize(info.window.replace(/([A-Z])/g, " $1"))} · ${info.side}`);
   if (info.cancel_power && info.cancel_power !== "none") tags.push(`cancels ${info.cancel_power} malus`);
   return `<div class="cardface kind-${info.kind} ${where}" data-card="${esc(info.id)}"><div class="cardtop"><b>${esc(info.name)}</b>${buttons}</div>
-    <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(info.text)}</p></div>`;
-}
-
-/** Pips of a die face. @param {number} n */
-function pips(n) {
-  const layout = /** @type {Record<number, number[]>} */ ({ 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] });
-  return Array.from({ length: 9 }, (_, i) => `<i class="${(layout[n] ?? []).includes(i) ? "on" : ""}"></i>`).join("");
+    <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(owner ? cardTextFor(info.text, owner, reader) : info.text)}</p></div>`;
 }

@@ -41,6 +41,28 @@ export function cardInfo(cards, id) {
 }
 
 /**
+ * A card's text worded for whoever reads it. Card texts speak to the card's owner ("Your
+ * opponent picks two of your units"); the owner's opponent reads "You pick two of the
+ * Attacker's units" and a spectator "The Defender picks two of the Attacker's units".
+ * @param {string} text @param {Side} owner who drew or holds the card @param {Side|null} reader null: a spectator
+ */
+export function cardTextFor(text, owner, reader) {
+  if (reader === owner) return text;
+  const other = owner === "ATTACKER" ? "DEFENDER" : "ATTACKER";
+  const them = `the ${sideName(owner)}`;
+  const opp = reader === other ? null : `the ${sideName(other)}`; // null: the reader is the opponent
+  // Words about the opponent first, kept apart (\u0001…) so the owner's "you/your" pass leaves them alone.
+  const out = text
+    .replace(/\byour opponent picks\b/gi, opp ? `\u0001${opp} picks` : "\u0001you pick")
+    .replace(/\byour opponent's\b/gi, opp ? `\u0001${opp}'s` : "\u0001your")
+    .replace(/\byour opponent\b/gi, opp ? `\u0001${opp}` : "\u0001you")
+    .replace(/(^|[^\u0001])\byour\b/gi, `$1${them}'s`)
+    .replace(/(^|[^\u0001])\byou\b/gi, `$1${them}`)
+    .replaceAll("\u0001", "");
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
+/**
  * A modifier source of a roll in words: card ids become card names.
  * @param {Map<string, CardInfo>} cards @param {string} source
  */

@@ -8,11 +8,13 @@
 import { Animator } from "./anim.js";
 import { clamp, fit, minZoom, panBy, viewToWorld, worldToView, zoomAt } from "./camera.js";
 import { bindBoard, bindKeys } from "./events.js";
+import { Help } from "./help.js";
 import { Hud } from "./hud.js";
 import { boardBounds, parseLabel } from "./iso.js";
 import { esc, humanize, sideName } from "./labels.js";
 import { hitTest } from "./pick.js";
 import { Painter, Renderer } from "./render.js";
+import { EVENT_CUES, Sound } from "./sound.js";
 import { describeCell } from "./terrain.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -37,15 +39,17 @@ const LAYOUT = `
     <ol class="ruler"></ol>
     <div class="seat"></div>
     <div class="conn"></div>
+    <button type="button" class="iconbtn" data-mute title="Sound on/off (M)" aria-pressed="false">🔊</button>
+    <button type="button" class="iconbtn" data-help title="How to play (?)">?</button>
   </header>
   <main class="board">
     <canvas class="board-canvas" aria-label="Game board"></canvas>
     <div class="hoverinfo" hidden></div>
     <div class="zoombar"><button type="button" data-zoom="in" title="Zoom in (+)">+</button><button type="button" data-zoom="out" title="Zoom out (−)">−</button><button type="button" data-zoom="fit" title="Show the whole board (0)">⤢</button></div>
     <div class="notice" hidden></div>
-    <section class="decision" aria-live="polite"></section>
     <div class="extra"></div>
   </main>
+  <section class="decision" aria-live="polite"></section>
   <aside class="side">
     <nav class="tabs"><button type="button" data-tab="cards" class="on">Cards</button><button type="button" data-tab="roll">Dice</button><button type="button" data-tab="log">Log</button></nav>
     <section class="panel status"></section>
@@ -55,6 +59,7 @@ const LAYOUT = `
     <section class="panel log" data-pane="log"></section>
   </aside>
   <div class="overlay" hidden></div>
+  <div class="helpbox" hidden></div>
 </div>`;
 
 export class Screen {
@@ -80,6 +85,12 @@ export class Screen {
       status: q(".status"), roll: q(".roll"), cards: q(".cards"), effects: q(".effects"), log: q(".log"),
       hover: q(".hoverinfo"), notice: q(".notice"), overlay: this.overlay,
     }, cards, on.onRun, on.onCancel);
+    this.sound = new Sound();
+    this.hud.onMyTurn = () => {
+      if (this.model?.kind !== "replay") this.sound.play("turn");
+    };
+    this.help = new Help(q(".helpbox"));
+    this.showMute();
     /** @type {Model|null} */
     this.model = null;
     /** @type {Controls|null} */
@@ -118,7 +129,12 @@ export class Screen {
       if (zoom) this.zoomButton(zoom);
       const tab = /** @type {HTMLElement|null} */ (t.closest("[data-tab]"))?.dataset.tab;
       if (tab) this.tab(tab);
+      if (t.closest("[data-mute]")) this.toggleMute();
+      if (t.closest("[data-help]")) this.help.toggle();
     });
+    // The phone's bottom sheet covers the foot of the page: the side panel scrolls clear of it.
+    const decision = q(".decision");
+    new ResizeObserver(() => this.root.style.setProperty("--sheet-h", `${decision.offsetHeight}px`)).observe(decision);
     this.resize(this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
@@ -142,6 +158,21 @@ export class Screen {
   animate(events, before) {
     this.anim.fromEvents(events, before, performance.now());
     this.painter.request();
+    if (this.model?.kind === "replay") return; // scrubbing a replay stays quiet
+    const cues = new Set(events.map((e) => EVENT_CUES[e.event.kind]).filter(Boolean));
+    for (const cue of cues) this.sound.play(cue);
+  }
+
+  toggleMute() {
+    this.sound.setMuted(!this.sound.muted);
+    this.showMute();
+  }
+
+  showMute() {
+    const button = /** @type {HTMLElement} */ (this.root.querySelector("[data-mute]"));
+    button.textContent = this.sound.muted ? "🔇" : "🔊";
+    button.setAttribute("aria-pressed", String(this.sound.muted));
+    button.title = this.sound.muted ? "Sound is off: turn it on (M)" : "Sound is on: mute it (M)";
   }
 
   paint() {
@@ -174,6 +205,14 @@ export class Screen {
     this.painter.request();
   }
 
+  /** How much of the board's foot the decision panel covers (0 where it is docked beside the board). */
+  covered() {
+    const panel = this.root.querySelector(".decision")?.getBoundingClientRect();
+    const board = this.canvas.getBoundingClientRect();
+    if (!panel || panel.height === 0 || panel.left >= board.right || panel.right <= board.left) return 0;
+    return Math.max(0, Math.min(board.bottom, panel.bottom) - Math.max(board.top, panel.top));
+  }
+
   bounds() {
     const grid = this.renderer.grid;
     return grid ? boardBounds(grid, 60) : { x: 0, y: 0, w: 1, h: 1 };
@@ -181,7 +220,7 @@ export class Screen {
 
   fitCamera() {
     if (!this.renderer.grid || this.vw < 2) return;
-    const reserve = this.board.querySelector(".decision")?.clientHeight ?? 0;
+    const reserve = this.covered();
     const cam = fit(this.bounds(), this.vw, Math.max(120, this.vh - reserve));
     this.camera = { ...cam, cy: cam.cy + reserve / 2 / cam.zoom };
     this.fitted = true;
@@ -239,8 +278,13 @@ export class Screen {
   /** @param {string} key @param {KeyboardEvent} e */
   key(key, e) {
     if (!this.overlay.hidden && this.overlay.classList.contains("pass")) return; // hot-seat curtain: nothing behind it
+    if (key === "?" || (key === "h" && !this.hud.shortcuts().has("h"))) return this.help.toggle();
+    if (key === "Escape" && this.help.open) return this.help.close();
+    if (this.help.open) return;
+    if (key === "m" && !this.hud.shortcuts().has("m")) return this.toggleMute();
     if (key === "Escape") {
       this.skipAnimations();
+      if (this.hud.cancelConfirm()) return;
       this.overlay.hidden = this.overlay.classList.contains("victory") ? true : this.overlay.hidden;
       this.on.onCancel();
       return;
@@ -253,7 +297,7 @@ export class Screen {
     const run = this.hud.shortcuts().get(key.toLowerCase());
     if (run) {
       e.preventDefault();
-      this.on.onRun(run);
+      this.hud.run(run);
     }
   }
 

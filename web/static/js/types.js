@@ -33,7 +33,7 @@
  * @typedef {{side: Side|null, kind: "deploy"|"draw_card"|"resolve_bonus"|"resolve_malus"|"choose_victims"|"play_stored"
  *   |"move"|"declare_attacks"|"roll"|"apply_roll"|"finish_turn"|"react"|"game_over", phase: Phase, phase_name: string,
  *   windows: Window[], card: string|null, attack: Attack|null, ruler: PhaseStep[], at: number|null,
- *   next_phase: PhaseStep|null}} Decision
+ *   next_phase: PhaseStep|null, useful?: boolean}} Decision
  */
 
 /**

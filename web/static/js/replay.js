@@ -109,7 +109,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
       }
       bar.verifyDice.hidden = !canVerifyDice(replay);
       await loadFirstPage();
-      await go(0);
+      await go(Number(/^#step=(\d+)$/.exec(location.hash)?.[1] ?? 0)); // the end screen links to a turn's first step
     } catch (err) {
       renderNotice(bar, `<span class="error">${esc(/** @type {Error} */ (err).message)}</span>`);
     }

@@ -39,7 +39,7 @@ const LAYOUT = `
     <ol class="ruler"></ol>
     <div class="seat"></div>
     <div class="conn"></div>
-    <button type="button" class="iconbtn" data-mute title="Sound on/off (M)" aria-pressed="false">🔊</button>
+    <button type="button" class="iconbtn" data-mute title="Sound on/off (M)" aria-label="Sound" aria-pressed="false"></button>
     <button type="button" class="iconbtn" data-help title="How to play (?)">?</button>
   </header>
   <main class="board">
@@ -170,7 +170,9 @@ export class Screen {
 
   showMute() {
     const button = /** @type {HTMLElement} */ (this.root.querySelector("[data-mute]"));
-    button.textContent = this.sound.muted ? "🔇" : "🔊";
+    // Drawn, not an emoji: fonts on some systems have no speaker glyph.
+    const waves = this.sound.muted ? `<path d="M16 9l5 6M21 9l-5 6"/>` : `<path d="M16 9.5a4 4 0 0 1 0 5M18.5 7a7.5 7.5 0 0 1 0 10"/>`;
+    button.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M4 9.5h3.5L12 5.5v13l-4.5-4H4z" fill="currentColor"/>${waves}</svg>`;
     button.setAttribute("aria-pressed", String(this.sound.muted));
     button.title = this.sound.muted ? "Sound is off: turn it on (M)" : "Sound is on: mute it (M)";
   }

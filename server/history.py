@@ -93,7 +93,7 @@ class MatchHistory(msgspec.Struct, frozen=True, kw_only=True):
 _HIGHLIGHTS = {
     EventKind.BONUS_PLAYED, EventKind.MALUS_APPLIED, EventKind.MALUS_CANCELLED, EventKind.TACTIC_PLAYED,
     EventKind.ATTACK_HIT, EventKind.ATTACK_MISSED, EventKind.ATTACK_CANCELLED, EventKind.UNIT_DESTROYED,
-    EventKind.POINT_CAPTURED, EventKind.VICTORY,
+    EventKind.POINT_CAPTURED,
 }
 
 

@@ -1,0 +1,97 @@
+"""The end screen: why the game ended, the final VP and a turn-by-turn summary linking into the replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import WebServer, scenario, shot
+from .driver import Board
+
+pytestmark = pytest.mark.browser
+
+
+def one_round(web: WebServer, new_page: Any, **size: Any) -> tuple[dict[str, Any], Board, Board]:
+    """A one-round match played to its end: A7 moves and misses D9, then both sides end their turns."""
+    config = scenario(seed=1, victory={"round_limit": {"max_rounds": 1}},
+                      draw_pile=["artillery_support#1", "supply_interruption#1"])
+    created = web.create(config)
+    att = Board(new_page(**size)).open(web.base + created["seats"][0]["path"])
+    dfn = Board(new_page(**size)).open(web.base + created["seats"][1]["path"])
+    att.press("Draw a card")
+    att.press("Store it")
+    att.press("Next: Move")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.wait_legal("MOVE_UNIT")
+    att.click_unit("A7")
+    att.wait("s.selected === 'A7'")
+    version = att.state()["version"]
+    att.click_cell("G4")
+    att.wait_version(version + 1)
+    att.press("Next: Attack")
+    att.click_unit("A7")
+    att.wait("s.selected === 'A7'")
+    version = att.state()["version"]
+    att.click_unit("D9")
+    att.wait_version(version + 1)
+    att.press("Next: Dice")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.press("Roll the die")
+    dfn.wait_legal("PASS_REACTION")
+    dfn.press("Pass")
+    att.press("Apply the result")
+    att.end_turn()
+    dfn.wait_legal("DRAW_CARD")
+    dfn.press("Draw a card")
+    dfn.press("Accept the malus")
+    dfn.wait_legal("NEXT_PHASE")
+    dfn.press("Next: Move")
+    dfn.wait_legal("END_TURN")
+    dfn.end_turn()
+    return created, att, dfn
+
+
+@pytest.mark.parametrize("size", [{"width": 1280, "height": 800}, {"width": 390, "height": 844}], ids=["1280", "390"])
+def test_the_end_screen_says_why_shows_the_vp_and_each_turn_links_into_the_replay(
+        web: WebServer, new_page: Any, size: dict[str, int]) -> None:
+    created, att, dfn = one_round(web, new_page, **size)
+    screen = dfn.page.locator(".overlay.victory")
+    screen.locator(".turns tbody tr").nth(1).wait_for()
+    assert "Victory!" in screen.inner_text() and "Defeat" in att.page.locator(".overlay").inner_text()
+    assert screen.locator(".reason").get_attribute("data-reason") == "round_limit"
+    assert "Round limit reached: Defender had more victory points" in screen.locator(".reason").inner_text()
+    assert screen.locator(".finalvp").inner_text().replace("\n", " ") == "Attacker 0 VP · Defender 0 VP"
+    rows = screen.locator(".turns tbody tr")
+    assert rows.count() == 2
+    first = rows.nth(0).inner_text()
+    assert "Turn 1" in first and "Attacker" in first and "1 miss" in first
+    assert "Turn 2" in rows.nth(1).inner_text() and "Defender" in rows.nth(1).inner_text()
+    shot(dfn, f"end-screen-{size['width']}")
+
+    # "Turn 2" opens the replay at the first step of turn 2.
+    link = rows.nth(1).get_by_role("link", name="Turn 2")
+    step = int((link.get_attribute("href") or "").split("#step=")[1])
+    history = web.get(f"/api/matches/{created['match_id']}/history")
+    assert step == history["turns"][1]["step"] and step > 0
+    link.click()
+    dfn.page.wait_for_function("(s) => window.taktik && window.taktik.replay && window.taktik.replay.index() === s",
+                               arg=step)
+    assert dfn.state()["turn"] == 2
+    assert att.page.errors == [] and dfn.page.errors == []
+
+
+def test_an_ending_the_client_has_no_words_for_still_reads_and_others_can_be_added(
+        web: WebServer, new_page: Any) -> None:
+    page = new_page()
+    page.goto(web.base + "/static/index.html")
+    words = page.evaluate("""async () => {
+      const m = await import('/static/js/endscreen.js');
+      const before = m.endReason('resigned', 'DEFENDER');
+      m.addEndReason('resigned', '{loser} resigned: {winner} wins.');
+      return [before, m.endReason('resigned', 'DEFENDER'), m.endReason('annihilation', 'ATTACKER')];
+    }""")
+    assert words == ["Defender wins (Resigned).", "Attacker resigned: Defender wins.",
+                     "Attacker destroyed every unit of Defender."]

@@ -133,3 +133,23 @@ def test_victims_are_counted_and_the_card_speaks_to_its_reader(web: WebServer, n
     dfn.click_unit(second)
     dfn.wait_version(version + 1)
     assert dfn.page.errors == [] and att.page.errors == []
+
+
+def test_while_the_bot_thinks_the_panel_and_the_title_say_so(web: WebServer, new_page: Any) -> None:
+    created = web.create(opponent="bot")
+    att = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    assert att.page.title().startswith("▶ Your move")
+    # Record every wording the panel and the title take while the bot answers.
+    att.page.evaluate("""() => {
+      window.seen = [];
+      const note = () => window.seen.push(document.querySelector('.decision').innerText + ' | ' + document.title);
+      new MutationObserver(note).observe(document.querySelector('.decision'), {childList: true, subtree: true});
+    }""")
+    att.press("Draw a card")
+    att.press("Store it")
+    att.press("Next: Move")
+    att.wait_legal("MOVE_UNIT")  # the bot (Defender) has decided its reaction window
+    seen = att.page.evaluate("window.seen")
+    thinking = [s for s in seen if "The bot (Defender) is thinking" in s]
+    assert thinking and all(s.endswith("The bot is thinking… · Taktik") for s in thinking), seen
+    assert att.page.title().startswith("▶ Your move") and att.page.errors == []

@@ -290,6 +290,10 @@ export class Hud {
     }
     const hint = hintOf(ctl);
     if (hint) html += `<div class="detail">${esc(hint)}</div>`;
+    else if (model.decision?.kind === "declare_attacks" || model.decision?.kind === "move") {
+      // The phase is open but the engine offers nothing to do in it (a malus, no unit in range…).
+      html += `<div class="detail">No unit can ${model.decision.kind === "move" ? "move" : "attack"} now: go on when ready.</div>`;
+    }
     if (ctl.context.length) {
       html += `<div class="btns context"><span>${esc(model.sel.unit ?? "")}:</span>${ctl.context.map((b) => this.button(b)).join("")}</div>`;
     }
@@ -311,8 +315,11 @@ export class Hud {
     }
     const { mine, theirs } = sides(view, model.seat);
     const limits = model.limits;
-    const parts = [`<span>Moves <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
-      `<span>Attacks <b>${view.attack_queue.length}</b>${limits ? ` of ${limits.attacks}` : ""}${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
+    // The counters are the active side's: say whose when they are not the viewer's own.
+    const whose = model.seat && view.active !== model.seat ? `${sideName(view.active)}'s ` : "";
+    const Cap = (/** @type {string} */ t) => (whose ? t : t.charAt(0).toUpperCase() + t.slice(1));
+    const parts = [`<span>${esc(whose)}${Cap("moves")} <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
+      `<span>${esc(whose)}${Cap("declared attacks")} <b>${view.attack_queue.length + (view.pending_attack ? 1 : 0)}</b>${limits ? ` of ${limits.attacks}` : ""}${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
       `<span>Units <b class="side-${mine.side}">${countUnits(view, mine.side)}</b> vs <b class="side-${theirs.side}">${countUnits(view, theirs.side)}</b></span>`,
       `<span>Deck ${view.draw_pile.length} · discard ${view.discard_pile.length}</span>`];
     if (model.seat) {

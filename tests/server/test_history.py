@@ -88,3 +88,15 @@ def test_a_running_match_has_a_history_without_hidden_cards(server: LiveServer) 
 def test_an_unknown_match_has_no_history(server: LiveServer) -> None:
     assert http_json(server, "GET", "/api/matches/nosuchmatch/history")[0] == 404
     assert http_json(server, "GET", "/api/matches/bad%20id/history")[0] == 404
+
+
+def test_a_fork_keeps_the_history_of_the_steps_it_was_forked_from(server: LiveServer) -> None:
+    parent = finished(server, seed=83)
+    _, history = http_json(server, "GET", f"/api/matches/{parent['match_id']}/history")
+    step = history["steps"] - 1
+    status, fork = http_json(server, "POST", f"/api/matches/{parent['match_id']}/fork", {"step": step})
+    assert status == 201
+    _, forked = http_json(server, "GET", f"/api/matches/{fork['match_id']}/history")
+    assert forked["steps"] == step
+    assert forked["rolls"] == [r for r in history["rolls"] if r["step"] <= step]
+    assert [t["turn"] for t in forked["turns"]] == [t["turn"] for t in history["turns"] if t["step"] <= step]

@@ -74,7 +74,7 @@ from .flow import decide_to_act
 from .grid import label, parse_label
 from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
-from .match_actions import match_actions
+from .match_actions import acting_side, match_actions
 from .preview import (
     AttackOdds,
     AttackPreview,
@@ -199,6 +199,7 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "acting_side",
     "attack_odds",
     "attack_preview",
     "board_info",

@@ -44,7 +44,7 @@ from .state import Event, GameState
 from .types import EventKind, Phase, Side
 from .victory import declare_winner
 
-__all__ = ["MATCH_ACTION_TYPES", "apply_match_action", "match_actions", "match_problem"]
+__all__ = ["MATCH_ACTION_TYPES", "acting_side", "apply_match_action", "match_actions", "match_problem"]
 
 MATCH_ACTION_TYPES: frozenset[type] = frozenset({Resign, Timeout, ClaimVictory})
 
@@ -70,6 +70,13 @@ def match_actions(state: GameState) -> list[Action]:
         Timeout(side=actor, clock="turn"),
         ClaimVictory(side=actor.other),
     ]
+
+
+def acting_side(state: GameState, action: Action) -> Side | None:
+    """Who plays ``action`` in ``state``: a match action's ``side``, else the side to act (a log's seat)."""
+    if isinstance(action, (Resign, Timeout, ClaimVictory)):
+        return action.side
+    return state.to_act
 
 
 def match_problem(state: GameState, action: Action) -> IllegalAction | None:

@@ -321,6 +321,13 @@ class Store:
         ).fetchall()
         return [_match_row(r) for r in rows]
 
+    def timed_live(self) -> list[str]:
+        """The ids of live matches with a clock and both seats taken (their clocks run)."""
+        rows = self._db.execute(
+            "SELECT id FROM matches WHERE status='live' AND clock IS NOT NULL AND open_seat IS NULL ORDER BY id"
+        ).fetchall()
+        return [r[0] for r in rows]
+
     def join_seat(self, match_id: str, seat: str, digest: bytes) -> None:
         """Give the free seat of an open challenge its token hash; `StoreConflict` if it is not free."""
         with self._transaction():

@@ -424,7 +424,7 @@ class MatchService:
                 wake = [t for t in (self._deadline(match), self._claim_wake(match)) if t is not None]
                 waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(match.changed.wait())]
                 if wake:
-                    waits.append(asyncio.ensure_future(self.clock.sleep(min(wake) - self.clock.now())))
+                    waits.append(asyncio.ensure_future(self.clock.sleep_until(min(wake))))
                 try:
                     await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
                 finally:

@@ -328,5 +328,5 @@ class Match:
             clock=None if self.clock is None else self.clock.view(self.running, now),
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
-            rematch=self.rematch.view(seat) if self.status == "over" else None,
+            rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
         )

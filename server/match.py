@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from engine import (
+    MATCH_ACTION_ORDER,
     MAX_ATTACKS_PER_TURN,
     RULES_VERSION,
     TERRAIN_LEGEND,
@@ -30,6 +31,7 @@ from engine import (
     attack_preview,
     decision,
     describe_event,
+    encode_action,
     explain,
     legal_actions,
     max_moves,
@@ -296,6 +298,11 @@ class Match:
             refused = ("forbidden", "spectators do not act")
         elif self.status == "broken":
             refused = ("forbidden", "this match is read-only")
+        elif type(query.action) in MATCH_ACTION_ORDER and self.status == "live":
+            if query.action in self.seat_match_actions(seat, self.timer.now()):
+                return Explanation(id=query.id, version=self.version, legal=True)
+            refused = ("forbidden", f"{seat.value} may not send {encode_action(query.action)} now "
+                                    "(see match_actions in your latest state)")
         elif to_act is not None and to_act is not seat:
             refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
         if refused is not None:

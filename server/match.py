@@ -198,20 +198,21 @@ class Match:
         self._texts.clear()
         self._legal = None
 
-    def state_text(self, seat: Side | None) -> str:
+    def state_text(self, seat: Side | None, now: float | None = None) -> str:
         """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version.
 
-        Cached per version and viewer kind; a running clock makes the text depend on the time
-        too (``server_time``), so then it is cached only for one instant (one fan-out).
+        Cached per version and viewer kind. While a clock runs the text depends on the time
+        too (``server_time``), so then it is cached for one instant only: a fan-out passes
+        one ``now`` for every socket. Presence, claims and rematches clear it (`refresh`).
         """
-        if self.clock is not None or self.presence is not None:
+        if now is None:
             now = self.timer.now()
-            if now != self._texts_at:
-                self._texts.clear()
-                self._texts_at = now
+        if self.running is not None and now != self._texts_at:
+            self._texts.clear()
+            self._texts_at = now
         text = self._texts.get(seat)
         if text is None:
-            text = self._texts[seat] = encode(self._update(seat))
+            text = self._texts[seat] = encode(self._update(seat, now))
         return text
 
     def refresh(self) -> None:
@@ -312,8 +313,7 @@ class Match:
             return Explanation(id=query.id, version=self.version, legal=True)
         return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
 
-    def _update(self, seat: Side | None) -> StateUpdate:
-        now = self.timer.now()
+    def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
         mine = seat is not None and to_act is seat and self.status == "live"

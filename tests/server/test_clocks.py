@@ -259,6 +259,10 @@ def test_a_timed_out_record_replays_to_every_hash(timed: tuple[InProcessServer, 
         assert (await seats["DEFENDER"].reply(seq))["type"] == "ack"
         _, answer = http_json(server, "GET", f"/api/matches/{match_id}/record")
         assert len(answer["clocks"]) == len(answer["record"]["actions"]) + 1
+        assert answer["clocks"][0] == {"attacker": 15000, "defender": 15000}
+        for k, expected in enumerate(answer["clocks"]):  # the replay viewer's clocks, step by step
+            status, step = http_json(server, "GET", f"/api/matches/{match_id}/steps/{k}")
+            assert status == 200 and step["clock"] == expected
         return decode_record(_record_bytes(answer))
 
     record = arun(run())

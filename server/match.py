@@ -229,8 +229,8 @@ class Match:
 
     def claim_at(self) -> float | None:
         """When the seat not to act may claim the absent seat to act (None: no claim coming)."""
-        if self.presence is None or self.status != "live" or self.open_seat is not None:
-            return None
+        if self.presence is None or self.status != "live" or self.open_seat is not None or self.row.mode == "hotseat":
+            return None  # a hotseat's two seats are one person: nobody to claim against
         return self.presence.claim_at(self.state.to_act)
 
     def claimable(self, now: float) -> bool:

@@ -17,17 +17,21 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from engine import (
+    MATCH_ACTION_ORDER,
     MAX_ATTACKS_PER_TURN,
     RULES_VERSION,
     TERRAIN_LEGEND,
     Action,
     Attack,
+    ClaimVictory,
     GameConfig,
     GameState,
+    Resign,
     Side,
     attack_preview,
     decision,
     describe_event,
+    encode_action,
     explain,
     legal_actions,
     max_moves,
@@ -36,7 +40,9 @@ from engine import (
 )
 
 from . import __version__
+from .clocks import Clock, MatchClock, SystemClock
 from .outbox import Outbox
+from .presence import Presence
 from .protocol import (
     AttackPreviewAnswer,
     EventText,
@@ -51,6 +57,7 @@ from .protocol import (
     Welcome,
     encode,
 )
+from .rematch import Rematch
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
@@ -111,7 +118,16 @@ class Match:
     bot_task: asyncio.Task[None] | None = None
     bot_rng: int = 0
     touched: float = field(default_factory=time.monotonic)
+    clock: MatchClock | None = None  # None: the match has no clock
+    timer: Clock = field(default_factory=SystemClock)  # where this match reads the time
+    presence: Presence | None = None  # set by the match service when it takes the match in
+    open_seat: Side | None = None  # an open challenge's seat nobody has joined yet
+    rematch: Rematch = field(default_factory=Rematch)
+    claim_open: bool = False  # the absent seat to act may be claimed now (as last told to the sockets)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # wakes the clock watcher
+    watcher: asyncio.Task[None] | None = None
     _texts: dict[Side | None, str] = field(default_factory=dict)
+    _texts_at: float | None = None
     _legal: tuple[Action, ...] | None = None
 
     @property
@@ -155,6 +171,8 @@ class Match:
 
         ``legal`` may carry ``legal_actions(state)`` when the caller already computed it.
         """
+        if self.clock is not None and row.elapsed_ms is not None:  # a fork's prefix is untimed
+            self.clock.step(self.state, state, row.elapsed_ms)
         self.state = state
         self.actions.append(action)
         self.hashes.append(row.state_hash)
@@ -164,6 +182,7 @@ class Match:
         self._texts.clear()
         self._legal = legal if self.status == "live" else ()
         self.touched = time.monotonic()
+        self.changed.set()
 
     def mark_broken(self, reason: str) -> None:
         """Serve this match read-only from now on: its log no longer replays."""
@@ -179,12 +198,54 @@ class Match:
         self._texts.clear()
         self._legal = None
 
-    def state_text(self, seat: Side | None) -> str:
-        """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version."""
+    def state_text(self, seat: Side | None, now: float | None = None) -> str:
+        """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version.
+
+        Cached per version and viewer kind. While a clock runs the text depends on the time
+        too (``server_time``), so then it is cached for one instant only: a fan-out passes
+        one ``now`` for every socket. Presence, claims and rematches clear it (`refresh`).
+        """
+        if now is None:
+            now = self.timer.now()
+        if self.running is not None and now != self._texts_at:
+            self._texts.clear()
+            self._texts_at = now
         text = self._texts.get(seat)
         if text is None:
-            text = self._texts[seat] = encode(self._update(seat))
+            text = self._texts[seat] = encode(self._update(seat, now))
         return text
+
+    def refresh(self) -> None:
+        """Forget the encoded states: something besides the position changed (presence, rematch, claims)."""
+        self._texts.clear()
+        self.changed.set()
+
+    @property
+    def running(self) -> Side | None:
+        """The seat whose clock runs now, or None."""
+        if self.clock is None or self.clock.since is None or self.status != "live":
+            return None
+        return self.state.to_act
+
+    def claim_at(self) -> float | None:
+        """When the seat not to act may claim the absent seat to act (None: no claim coming)."""
+        if self.presence is None or self.status != "live" or self.open_seat is not None or self.row.mode == "hotseat":
+            return None  # a hotseat's two seats are one person: nobody to claim against
+        return self.presence.claim_at(self.state.to_act)
+
+    def claimable(self, now: float) -> bool:
+        """Whether the seat not to act may claim the win now."""
+        at = self.claim_at()
+        return at is not None and now >= at
+
+    def seat_match_actions(self, seat: Side | None, now: float) -> tuple[Action, ...]:
+        """The match actions ``seat`` may send now: RESIGN while the game runs, CLAIM_VICTORY when allowed."""
+        if seat is None or self.status != "live":
+            return ()
+        actions: list[Action] = [Resign(side=seat)]
+        if seat is not self.state.to_act and self.claimable(now):
+            actions.append(ClaimVictory(side=seat))
+        return tuple(actions)
 
     def welcome(self, seat: Side | None, max_message_bytes: int) -> str:
         """The encoded `Welcome` for a socket bound to ``seat``."""
@@ -238,6 +299,11 @@ class Match:
             refused = ("forbidden", "spectators do not act")
         elif self.status == "broken":
             refused = ("forbidden", "this match is read-only")
+        elif type(query.action) in MATCH_ACTION_ORDER and self.status == "live":
+            if query.action in self.seat_match_actions(seat, self.timer.now()):
+                return Explanation(id=query.id, version=self.version, legal=True)
+            refused = ("forbidden", f"{seat.value} may not send {encode_action(query.action)} now "
+                                    "(see match_actions in your latest state)")
         elif to_act is not None and to_act is not seat:
             refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
         if refused is not None:
@@ -247,7 +313,7 @@ class Match:
             return Explanation(id=query.id, version=self.version, legal=True)
         return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
 
-    def _update(self, seat: Side | None) -> StateUpdate:
+    def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
         mine = seat is not None and to_act is seat and self.status == "live"
@@ -266,4 +332,8 @@ class Match:
             decision=decision(self.state, view),
             legend=TERRAIN_LEGEND,
             broken_reason=self.read_only_reason,
+            clock=None if self.clock is None else self.clock.view(self.running, now),
+            presence=None if self.presence is None else self.presence.view(self.claim_at()),
+            match_actions=self.seat_match_actions(seat, now),
+            rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
         )

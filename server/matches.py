@@ -12,6 +12,7 @@ worker thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Coroutine
@@ -20,6 +21,7 @@ from typing import Any
 import msgspec
 
 from engine import (
+    MATCH_ACTION_ORDER,
     RULES_VERSION,
     Action,
     GameConfig,
@@ -27,6 +29,7 @@ from engine import (
     InvalidAction,
     ReplayMismatch,
     Side,
+    acting_side,
     check_references,
     decode_action,
     encode_action,
@@ -39,11 +42,13 @@ from engine import (
 )
 
 from .bots import BotRoster
+from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Database
 from .match import Match, Viewer, progress_of
 from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
 from .settings import Limits
 from .store import ActionRow, MatchRow
+from .timekeeper import Timekeeper
 
 __all__ = ["MatchService", "MatchUnavailable", "rebuild"]
 
@@ -73,14 +78,17 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
         raise MatchUnavailable(f"cannot build the starting position: {err}{versions}") from None
     match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
                   actions=[], hashes=[])
+    spec = decode_spec(row.clock) if row.clock is not None else None
+    match.clock = MatchClock(spec) if spec is not None else None
     problem: str | None = None
     for expected_ply, logged in enumerate(rows):
         try:
             if logged.ply != expected_ply:
                 raise ValueError(f"ply {expected_ply} is missing from the log")
             action = decode_action(logged.action, state)
-            if state.to_act is None or state.to_act.value != logged.seat:
-                raise ValueError(f"the log says {logged.seat} played, but {state.to_act} was to act")
+            actor = acting_side(state, action) if state.to_act is not None else None
+            if actor is None or actor.value != logged.seat:
+                raise ValueError(f"the log says {logged.seat} played, but {actor} was to act")
             state = reduce(state, action)
             actual = state_hash(state)
             if actual != logged.state_hash:
@@ -106,27 +114,44 @@ def _versions(row: MatchRow) -> str:
 class MatchService:
     """Loaded matches by id, and everything that happens to them."""
 
-    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None) -> None:
+    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None,
+                 clock: Clock | None = None) -> None:
         self.db = db
         self.limits = limits
         self.bots = bots or BotRoster()
+        self.clock: Clock = clock or SystemClock()
+        self.time = Timekeeper(self, self.clock)  # clocks, presence and claims (issue 17)
         self._matches: dict[str, Match] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._unavailable: dict[str, str] = {}  # matches whose start cannot even be built
         self._inflight: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._janitor: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start unloading idle matches (call from the running event loop)."""
+        """Start unloading idle matches and resume every running clock (call from the running event loop)."""
         self._janitor = asyncio.create_task(self._unload_idle())
+        self._resumer = asyncio.create_task(self._resume_clocks())
+
+    async def _resume_clocks(self) -> None:
+        """Load every live match with a clock, so its clock runs (and can run out) after a restart."""
+        try:
+            for match_id in await self.db.timed_live():
+                with contextlib.suppress(MatchUnavailable):
+                    await self.get(match_id)
+        except Exception:
+            log.exception("could not resume the clocks of live matches")
 
     async def close(self) -> None:
         """Stop bots, finish every action already being committed; the database stays open."""
         self._closing = True
         tasks = [m.bot_task for m in self._matches.values() if m.bot_task is not None]
+        tasks += [m.watcher for m in self._matches.values() if m.watcher is not None]
         if self._janitor is not None:
             tasks.append(self._janitor)
+        if self._resumer is not None:
+            tasks.append(self._resumer)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -151,13 +176,17 @@ class MatchService:
             if match is None:
                 self._load_locks.pop(match_id, None)
                 return None
-            self._matches.setdefault(match_id, match)
+            if match_id not in self._matches:
+                self._matches[match_id] = match
+                self.time.equip(match)
+            match = self._matches[match_id]
         self._play_bot(match)
         return match
 
     def adopt(self, match: Match) -> None:
         """Take a newly created match into memory."""
         self._matches[match.id] = match
+        self.time.equip(match)
         self._play_bot(match)
 
     async def _load(self, match_id: str) -> Match | None:
@@ -203,25 +232,49 @@ class MatchService:
                 match.spectator_addresses[viewer] = address
         match.viewers.add(viewer)
         match.touched = time.monotonic()
+        arrived = self.time.arrived(match, viewer)
         viewer.outbox.put_reply(match.welcome(viewer.seat, self.limits.max_message_bytes))
         viewer.outbox.put_state(match.state_text(viewer.seat))
+        if arrived:
+            self.time.start_clock(match)
         return None
 
     def leave(self, match: Match, viewer: Viewer) -> None:
         """Stop sending to ``viewer``."""
+        if viewer not in match.viewers:
+            return
         match.viewers.discard(viewer)
         match.spectator_addresses.pop(viewer, None)
         match.touched = time.monotonic()
+        self.time.departed(match, viewer)
+
+    def fan_out(self, match: Match) -> None:
+        """Send every socket of ``match`` its state now."""
+        self._fan_out(match)
 
     def _fan_out(self, match: Match) -> None:
+        now = self.clock.now()  # one instant for every socket: one encoding per viewer kind
         for viewer in list(match.viewers):
-            viewer.outbox.put_state(match.state_text(viewer.seat))
+            viewer.outbox.put_state(match.state_text(viewer.seat, now))
 
     # -- actions ---------------------------------------------------------------------
 
     async def submit(self, match: Match, seat: Side, act: Act) -> Outcome:
         """Play ``act`` for ``seat``; the answer for the sender (`Ack` once durable, or `Reject`)."""
         return await self._shielded(self._submit(match, seat, act.seq, act.version, act.action))
+
+    @property
+    def closing(self) -> bool:
+        """The server is shutting down: start nothing new."""
+        return self._closing
+
+    async def apply(self, match: Match, seat: Side, seq: int | None, action: Action) -> Outcome:
+        """Apply ``action`` for ``seat`` now; the caller holds ``match.lock`` (the timekeeper's TIMEOUT)."""
+        return await self._apply(match, seat, seq, action, encode_action(action))
+
+    async def shielded(self, work: Coroutine[Any, Any, Outcome]) -> Outcome:
+        """Run ``work`` to its end even if the caller is cancelled."""
+        return await self._shielded(work)
 
     async def _shielded(self, work: Coroutine[Any, Any, Outcome]) -> Outcome:
         # Once started, an action runs to its end even if the socket that sent it goes away:
@@ -233,17 +286,18 @@ class MatchService:
 
     async def _submit(self, match: Match, seat: Side, seq: int | None, version: int, action: Action) -> Outcome:
         async with match.lock:
+            await self.time.flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
             payload = encode_action(action)
             prior = match.seqs.get((seat, seq)) if seq is not None else None
             if prior is not None and prior == (version, payload):
                 return Ack(seq=seq or 0, version=prior[0] + 1)
-            problem = self._check(match, seat, seq, version, prior is not None)
+            problem = self._check(match, seat, seq, version, prior is not None, action)
             if problem is not None:
                 return _reject(problem[0], problem[1], seq)
             return await self._apply(match, seat, seq, action, payload)
 
     def _check(self, match: Match, seat: Side, seq: int | None, version: int,
-               seq_used: bool) -> tuple[ErrorCode, str] | None:
+               seq_used: bool, action: Action | None = None) -> tuple[ErrorCode, str] | None:
         if match.status == "broken":
             return "forbidden", f"this match is broken and read-only ({match.read_only_reason})"
         if match.status == "other_rules":
@@ -255,12 +309,16 @@ class MatchService:
         if seq is not None and (seq_used or seq <= match.last_seq.get(seat, 0)):
             return "bad_message", (f"seq {seq} was already used; the last accepted seq of {seat.value} is "
                                    f"{match.last_seq.get(seat, 0)}")
+        if action is not None and type(action) in MATCH_ACTION_ORDER:
+            return self.time.match_action_problem(match, seat, action)
         if match.state.to_act is not seat:
             who = match.state.to_act.value if match.state.to_act else "nobody"
             return "not_your_turn", f"{who} must decide now"
         return None
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
+        now = self.clock.now()
+        elapsed = self.time.elapsed_ms(match, action, now)
         try:
             check_references(action, match.state)
             state = reduce(match.state, action)
@@ -275,7 +333,8 @@ class MatchService:
         except Exception:
             log.exception("engine failure in match %s on %s", match.id, payload)
             return _reject("internal_error", "the engine failed on this action; nothing changed", seq)
-        row = ActionRow(ply=match.version, seat=seat.value, client_seq=seq, action=payload, state_hash=digest)
+        row = ActionRow(ply=match.version, seat=seat.value, client_seq=seq, action=payload, state_hash=digest,
+                        elapsed_ms=elapsed)
         status: MatchStatus = "over" if state.to_act is None else "live"
         try:
             await self.db.append(match.id, row, progress_of(state, row.ply + 1, status))
@@ -284,6 +343,7 @@ class MatchService:
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)
         match.advance(state, action, row, legal)
+        self.time.restart_clock(match, now)
         self._fan_out(match)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)
@@ -355,7 +415,10 @@ class MatchService:
         """Forget matches nobody has watched for a while (they reload from the log on access)."""
         limit = (time.monotonic() if now is None else now) - self.limits.idle_unload_seconds
         for match_id, match in list(self._matches.items()):
-            if not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit:
+            if (not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit
+                    and match.running is None):  # a running clock keeps its match in memory to time it out
+                if match.watcher is not None:
+                    match.watcher.cancel()
                 del self._matches[match_id]
                 self._load_locks.pop(match_id, None)
 

@@ -45,6 +45,7 @@ BAD = [
     (["serve", "--port", "-5"], "-5 is outside 0..65535"),
     (["serve", "--data", "{file}", "--port", "0"], "is a file, not a folder"),
     (["serve", "--limits", "{tmp}/missing.json", "--port", "0"], "cannot read limits file"),
+    (["serve", "--abandon-after", "0", "--port", "0"], "0 is outside 1..2592000"),
     (["nonsense"], "invalid choice"),
 ]
 

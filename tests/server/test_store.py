@@ -73,12 +73,12 @@ def test_unique_keys_forbid_a_second_ply_or_a_reused_client_seq(store: Store) ->
     store.append("m1", step(0, seq=7), progress(1))
     db = store._db
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO actions VALUES ('m1', 0, 'DEFENDER', NULL, 'x', 'h', 0)")
+        db.execute("INSERT INTO actions VALUES ('m1', 0, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO actions VALUES ('m1', 1, 'ATTACKER', 7, 'x', 'h', 0)")
-    db.execute("INSERT INTO actions VALUES ('m1', 1, 'DEFENDER', 7, 'x', 'h', 0)")  # seqs are per seat
-    db.execute("INSERT INTO actions VALUES ('m1', 2, 'DEFENDER', NULL, 'x', 'h', 0)")
-    db.execute("INSERT INTO actions VALUES ('m1', 3, 'DEFENDER', NULL, 'x', 'h', 0)")  # bots: no seq
+        db.execute("INSERT INTO actions VALUES ('m1', 1, 'ATTACKER', 7, 'x', 'h', 0, NULL)")
+    db.execute("INSERT INTO actions VALUES ('m1', 1, 'DEFENDER', 7, 'x', 'h', 0, NULL)")  # seqs are per seat
+    db.execute("INSERT INTO actions VALUES ('m1', 2, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")
+    db.execute("INSERT INTO actions VALUES ('m1', 3, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")  # bots: no seq
 
 
 def test_recent_lists_newest_first_and_broken_is_remembered(store: Store) -> None:
@@ -124,7 +124,7 @@ def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_t
     db.close()
     store = Store.open(tmp_path / "data")
     try:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
         loaded = store.load("old")
         assert loaded is not None
         row, seats, actions = loaded
@@ -181,3 +181,24 @@ def test_a_background_checkpoint_never_waits_for_the_writer(tmp_path: Path) -> N
         store.close()
     assert not (tmp_path / "data" / "taktik.sqlite3-wal").exists() or \
         (tmp_path / "data" / "taktik.sqlite3-wal").stat().st_size == 0
+
+
+def test_a_schema_2_database_gains_the_clock_columns_and_its_old_rows_read_untimed(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        db.executescript(SCHEMA_1.replace("rules_version INTEGER", "rules_version TEXT")
+                         .replace("PRAGMA user_version=1", "PRAGMA user_version=2"))
+    db.close()
+    store = Store.open(tmp_path / "data")
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
+        loaded = store.load("old")
+        assert loaded is not None
+        row, _, actions = loaded
+        assert (row.clock, row.open_seat) == (None, None) and actions[0].elapsed_ms is None
+        timed = ActionRow(ply=1, seat="DEFENDER", client_seq=1, action="{}", state_hash="h1", elapsed_ms=1234)
+        store.append("old", timed, progress(2))
+        assert store.action_at("old", 1) == timed
+        assert store.timed_live() == [] and store.open_challenges(5) == []
+    finally:
+        store.close()

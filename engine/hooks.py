@@ -8,7 +8,9 @@ product) is order-independent, so the result never depends on effect order.
 from __future__ import annotations
 
 from .boardinfo import board_info
-from .cards import CardDef
+from .card_language import clause_text, rule_of
+from .cards import CARDS, CardDef, EffectDef
+from .conditions import Context
 from .grid import chebyshev
 from .state import Effect, GameState, Modifier, Unit
 from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS
@@ -16,6 +18,7 @@ from .types import Hook, Side
 
 __all__ = [
     "attack_damage",
+    "attack_effects",
     "attack_roll_effects",
     "attack_roll_modifiers",
     "can_attack",
@@ -25,18 +28,84 @@ __all__ = [
     "can_play_tactic",
     "can_resupply",
     "combine_damage",
+    "damage_cap",
     "damage_effects",
     "defense_effects",
     "defense_modifiers",
+    "effect_def",
+    "explain",
+    "ignore_hit_effects",
     "ignores_defender_terrain",
     "max_moves",
     "movement_allowance",
+    "recorded_clause",
     "storage_limit",
     "unit_distance",
 ]
 
 
-def _unit_applies(effect: Effect, unit: Unit) -> bool:
+def _index_of(card: CardDef, effect: Effect) -> int | None:
+    """Which effect of ``card`` a live effect comes from: its recorded clause, else the first of its hook and op."""
+    if effect.conditions.clause is not None:
+        return effect.conditions.clause
+    return next((i for i, e in enumerate(card.effects) if e.hook is effect.hook and e.op == effect.op), None)
+
+
+def effect_def(effect: Effect) -> EffectDef:
+    """The card data a live effect comes from."""
+    card = CARDS[effect.source_card]
+    index = _index_of(card, effect)
+    assert index is not None, f"{effect.source_card} has no {effect.hook.value} {effect.op} effect"
+    return card.effects[index]
+
+
+_EXPLAINED: dict[tuple[str, int | None, Hook, str], tuple[CardDef, str]] = {}
+
+
+def explain(effect: Effect) -> str:
+    """The card and clause behind a live effect: ``Forest Ambush: infantry units in forest, +1 defense``.
+
+    An effect whose card is unknown (or has no such effect) is named by its card id.
+    """
+    card = CARDS.get(effect.source_card)
+    if card is None:
+        return effect.source_card
+    key = (effect.source_card, effect.conditions.clause, effect.hook, effect.op)
+    known = _EXPLAINED.get(key)
+    if known is not None and known[0] is card:  # the same card object: a test may swap a card under one id
+        return known[1]
+    index = _index_of(card, effect)
+    text = effect.source_card if index is None else clause_text(card, index)
+    _EXPLAINED[key] = (card, text)
+    return text
+
+
+def recorded_clause(effect: Effect) -> str | None:
+    """The clause a roll record names for ``effect``: only for an effect written in the condition language."""
+    return None if effect.conditions.clause is None else explain(effect)
+
+
+def _rule_holds(
+    state: GameState,
+    effect: Effect,
+    subject: Unit | None,
+    attacker: Unit | None = None,
+    target: Unit | None = None,
+    distance: int | None = None,
+) -> bool:
+    """The effect's compiled ``when`` and ``aura`` (true for an effect without them)."""
+    index = effect.conditions.clause
+    if index is None:
+        return True
+    rule = rule_of(CARDS[effect.source_card], index)
+    return rule(Context(state, effect.controller, subject, attacker, target, distance, effect.targets))
+
+
+def _unit_applies(effect: Effect, unit: Unit, state: GameState) -> bool:
+    return _in_unit_scope(effect, unit) and _unit_conditions(effect, unit) and _rule_holds(state, effect, unit)
+
+
+def _in_unit_scope(effect: Effect, unit: Unit) -> bool:
     scope = effect.scope
     if scope == "targets":
         hit = unit.id in effect.targets
@@ -46,7 +115,7 @@ def _unit_applies(effect: Effect, unit: Unit) -> bool:
         hit = unit.side is not effect.controller
     else:  # all_units
         hit = True
-    return hit and _unit_conditions(effect, unit)
+    return hit
 
 
 def _unit_conditions(effect: Effect, unit: Unit) -> bool:
@@ -83,11 +152,11 @@ def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Un
         info = board_info(state.board)
         if target.cell is None or info.quadrant[info.index[target.cell]] is not cond.target_quadrant:
             return False
-    return True
+    return _rule_holds(state, effect, attacker, attacker, target, distance)
 
 
-def _player_applies(effect: Effect, side: Side, card: CardDef | None = None) -> bool:
-    if effect.controller is not side:
+def _player_applies(effect: Effect, side: Side, card: CardDef | None, state: GameState) -> bool:
+    if effect.controller is not side or not _rule_holds(state, effect, None):
         return False
     cond = effect.conditions
     if card is not None:
@@ -113,7 +182,7 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
     for effect in _effects(state, Hook.CAN_MOVE_UNIT):
-        if _unit_applies(effect, unit):
+        if _unit_applies(effect, unit, state):
             if effect.op == "deny":
                 denied = True
             else:
@@ -126,7 +195,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     allowance = 2 * UNITS[unit.type].movement_mp
     halvings = 0
     for effect in _effects(state, Hook.MODIFY_MOVEMENT):
-        if _unit_applies(effect, unit):
+        if _unit_applies(effect, unit, state):
             if effect.op == "add":
                 allowance += effect.value  # already in half-points
             else:
@@ -141,7 +210,7 @@ def max_moves(state: GameState, side: Side) -> int:
     moves = BASE_MAX_MOVES
     caps: list[int] = []
     for effect in _effects(state, Hook.MODIFY_MAX_MOVES):
-        if _player_applies(effect, side):
+        if _player_applies(effect, side, None, state):
             if effect.op == "add":
                 moves += effect.value
             else:
@@ -160,7 +229,7 @@ def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | N
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
-    return any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
+    return any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
@@ -177,7 +246,7 @@ def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distan
 
 def defense_effects(state: GameState, target: Unit) -> list[Effect]:
     """Every modify_defense effect on ``target``, in effect order (Σ add, subtracted from the roll)."""
-    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target)]
+    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target, state)]
 
 
 def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
@@ -188,6 +257,28 @@ def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
 def damage_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_damage effect on the attack, in effect order."""
     return [e for e in _effects(state, Hook.MODIFY_DAMAGE) if _attack_applies(state, e, attacker, target, distance)]
+
+
+def attack_effects(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every effect of an attack hook (``reroll_attack_die``, ``natural_result``, ``cap_damage`` ...) on the attack."""
+    return [e for e in _effects(state, hook) if _attack_applies(state, e, attacker, target, distance)]
+
+
+def ignore_hit_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every ``ignore_hit`` effect on ``target`` when ``attacker`` hits it, in effect order."""
+    return [
+        e
+        for e in _effects(state, Hook.IGNORE_HIT)
+        if _in_unit_scope(e, target)
+        and _unit_conditions(e, target)
+        and _rule_holds(state, e, target, attacker, target, distance)
+    ]
+
+
+def damage_cap(state: GameState, attacker: Unit, target: Unit, distance: int) -> Effect | None:
+    """The ``cap_damage`` effect with the smallest cap on the attack (the first of equals), if any."""
+    caps = attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance)
+    return min(caps, key=lambda e: e.value) if caps else None
 
 
 def combine_damage(base: int, effects: list[Effect]) -> int:
@@ -207,7 +298,9 @@ def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int 
         return combine_damage(UNITS[attacker.type].damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    return combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+    damage = combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+    cap = damage_cap(state, attacker, target, distance)
+    return damage if cap is None else min(damage, cap.value)
 
 
 def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
@@ -221,20 +314,20 @@ def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, dis
 
 def can_play_card(state: GameState, side: Side, card: CardDef) -> bool:
     """False if any *deny* matches ``card`` for ``side`` (for effect and for cancelling)."""
-    return not any(_player_applies(e, side, card) for e in _effects(state, Hook.CAN_PLAY_CARD))
+    return not any(_player_applies(e, side, card, state) for e in _effects(state, Hook.CAN_PLAY_CARD))
 
 
 def can_play_tactic(state: GameState, side: Side) -> bool:
     """False if any *deny* applies to ``side``."""
-    return not any(_player_applies(e, side) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
+    return not any(_player_applies(e, side, None, state) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
 
 
 def storage_limit(state: GameState, side: Side) -> int:
     """Stored bonuses ``side`` may keep: ``6 + max(add)``."""
-    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side)]
+    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side, None, state)]
     return BASE_STORAGE_LIMIT + max(adds, default=0)
 
 
 def can_resupply(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit``."""
-    return not any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_RESUPPLY))
+    return not any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_RESUPPLY))

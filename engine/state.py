@@ -80,11 +80,12 @@ class Attack(_Data, frozen=True, kw_only=True):
     target: str
 
 
-class Modifier(_Data, frozen=True, kw_only=True):
+class Modifier(_Data, frozen=True, kw_only=True, omit_defaults=True):
     """One term of a roll, for explaining it: where it comes from and how much it adds."""
 
     source: str  # e.g. "artillery_support", "terrain URBAN defense", "combat rule: flank"
     value: int
+    clause: str | None = None  # a card written in the condition language: its name and clause
 
 
 class Roll(_Data, frozen=True, kw_only=True):
@@ -108,6 +109,7 @@ class Conditions(_Data, frozen=True, kw_only=True, omit_defaults=True):
     target_quadrant: Quadrant | None = None
     card_category: tuple[str, ...] = ()
     card_class: tuple[str, ...] = ()
+    clause: int | None = None  # the index of the card's effect whose `when`/`aura` also applies (compiled)
 
 
 class Effect(_Data, frozen=True, kw_only=True):

@@ -1,0 +1,446 @@
+"""The condition language of cards: a tree of facts, validated at load and compiled once.
+
+A condition is a JSON object whose ``"if"`` names the fact (docs/cards.md lists them
+all with an example each)::
+
+    {"if": "all", "of": [{"if": "type", "is": ["LIGHT_INFANTRY"]}, {"if": "terrain", "is": ["FOREST"]}]}
+
+Facts read a *subject* unit (the unit an effect applies to; for an attack hook, the
+attacker), the attack (``distance``, ``attacker``, ``target``) and the game (``phase``,
+``round``, ``active``). ``owner`` and ``active`` are relative to the effect's controller.
+`compile_condition` turns a tree into one closure when the card data loads, so a hook
+asks a compiled predicate, never a dict. `needs` says which context a tree reads, so a
+card cannot put an attack fact on a hook that has no attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Literal, Union
+
+import msgspec
+from msgspec import Meta
+
+from .boardinfo import BoardInfo, board_info
+from .grid import chebyshev
+from .tables import UNITS
+from .types import Phase, Quadrant, Side, TerrainType, UnitType
+
+if TYPE_CHECKING:
+    from .state import GameState, Unit
+
+__all__ = [
+    "MAX_RADIUS",
+    "AllOf",
+    "AnyOf",
+    "AttackerIs",
+    "Condition",
+    "Context",
+    "Predicate",
+    "compile_condition",
+    "describe",
+    "needs",
+]
+
+MAX_RADIUS = 6
+"""The largest radius a ``near`` condition or an aura may reach (cells, Chebyshev)."""
+
+Radius = Annotated[int, Meta(ge=1, le=MAX_RADIUS, description=f"cells, 1..{MAX_RADIUS}")]
+Small = Annotated[int, Meta(ge=0, le=99)]
+
+
+class _Node(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="if"):
+    """Base of condition nodes: the tag ``if`` names the fact."""
+
+
+class AllOf(_Node, frozen=True, kw_only=True, tag="all"):
+    """Every sub-condition holds."""
+
+    of: Annotated[tuple[Condition, ...], Meta(min_length=1)]
+
+
+class AnyOf(_Node, frozen=True, kw_only=True, tag="any"):
+    """At least one sub-condition holds."""
+
+    of: Annotated[tuple[Condition, ...], Meta(min_length=1)]
+
+
+class Not(_Node, frozen=True, kw_only=True, tag="not"):
+    """The one sub-condition does not hold."""
+
+    of: Condition
+
+
+class IsType(_Node, frozen=True, kw_only=True, tag="type"):
+    """The subject is of one of these unit types."""
+
+    is_: Annotated[tuple[UnitType, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class HasTag(_Node, frozen=True, kw_only=True, tag="tag"):
+    """The subject's type carries one of these tags (``infantry``, ``move_or_fire`` ...)."""
+
+    is_: Annotated[tuple[str, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class Owner(_Node, frozen=True, kw_only=True, tag="owner"):
+    """The subject belongs to the effect's controller, to their opponent, or to a named side."""
+
+    is_: Literal["controller", "opponent", "ATTACKER", "DEFENDER"] = msgspec.field(name="is")
+
+
+class Damaged(_Node, frozen=True, kw_only=True, tag="damaged"):
+    """The subject has lost HP."""
+
+
+class Moved(_Node, frozen=True, kw_only=True, tag="moved"):
+    """The subject moved this turn."""
+
+
+class Attacked(_Node, frozen=True, kw_only=True, tag="attacked"):
+    """The subject declared (or supported) an attack this turn."""
+
+
+class HpAtMost(_Node, frozen=True, kw_only=True, tag="hp_at_most"):
+    """The subject has at most ``value`` HP."""
+
+    value: Small
+
+
+class StatAbove(_Node, frozen=True, kw_only=True, tag="stat_above"):
+    """A stat of the subject's type is above ``value``."""
+
+    stat: Literal["hp", "movement_mp", "range", "damage"]
+    value: Small
+
+
+class Targeted(_Node, frozen=True, kw_only=True, tag="targeted"):
+    """The subject is one of the units the card's play named (its targets or victims)."""
+
+
+class OnTerrain(_Node, frozen=True, kw_only=True, tag="terrain"):
+    """The subject stands on one of these terrain types."""
+
+    is_: Annotated[tuple[TerrainType, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class OnOverlay(_Node, frozen=True, kw_only=True, tag="on"):
+    """The subject stands on a road or a river cell."""
+
+    is_: Literal["road", "river"] = msgspec.field(name="is")
+
+
+class InQuadrant(_Node, frozen=True, kw_only=True, tag="quadrant"):
+    """The subject stands in one of these quadrants."""
+
+    is_: Annotated[tuple[Quadrant, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class Near(_Node, frozen=True, kw_only=True, tag="near"):
+    """At least ``at_least`` other placed units matching ``unit`` stand within ``within`` cells of the subject."""
+
+    within: Radius
+    unit: Condition
+    at_least: Annotated[int, Meta(ge=1, le=99)] = 1
+
+
+class PhaseIs(_Node, frozen=True, kw_only=True, tag="phase"):
+    """The game is in one of these phases."""
+
+    is_: Annotated[tuple[Phase, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class RoundIs(_Node, frozen=True, kw_only=True, tag="round"):
+    """The round (turns 1-2 are round 1) is within the given bounds."""
+
+    at_least: Small | None = None
+    at_most: Small | None = None
+
+
+class ActiveIs(_Node, frozen=True, kw_only=True, tag="active"):
+    """The active side is the effect's controller, or their opponent."""
+
+    is_: Literal["controller", "opponent"] = msgspec.field(name="is")
+
+
+class Distance(_Node, frozen=True, kw_only=True, tag="distance"):
+    """The attack's distance is within the given bounds."""
+
+    at_least: Small | None = None
+    at_most: Small | None = None
+
+
+class AttackerIs(_Node, frozen=True, kw_only=True, tag="attacker"):
+    """The attacker, as subject, satisfies the sub-condition."""
+
+    is_: Condition = msgspec.field(name="is")
+
+
+class TargetIs(_Node, frozen=True, kw_only=True, tag="target"):
+    """The attack's target, as subject, satisfies the sub-condition."""
+
+    is_: Condition = msgspec.field(name="is")
+
+
+Condition = Union[  # noqa: UP007 - msgspec resolves this recursive alias by name
+    AllOf,
+    AnyOf,
+    Not,
+    IsType,
+    HasTag,
+    Owner,
+    Damaged,
+    Moved,
+    Attacked,
+    HpAtMost,
+    StatAbove,
+    Targeted,
+    OnTerrain,
+    OnOverlay,
+    InQuadrant,
+    Near,
+    PhaseIs,
+    RoundIs,
+    ActiveIs,
+    Distance,
+    AttackerIs,
+    TargetIs,
+]
+
+
+class Context:
+    """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
+
+    __slots__ = ("attacker", "controller", "distance", "info", "named", "state", "subject", "target")
+
+    def __init__(
+        self,
+        state: GameState,
+        controller: Side,
+        subject: Unit | None,
+        attacker: Unit | None = None,
+        target: Unit | None = None,
+        distance: int | None = None,
+        named: tuple[str, ...] = (),
+    ) -> None:
+        self.state = state
+        self.info: BoardInfo = board_info(state.board)
+        self.controller = controller
+        self.subject = subject
+        self.attacker = attacker
+        self.target = target
+        self.distance = distance
+        self.named = named
+
+    def about(self, subject: Unit | None) -> Context:
+        """The same context with another subject."""
+        ctx = Context.__new__(Context)
+        ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
+        ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
+        return ctx
+
+
+Predicate = Callable[[Context], bool]
+
+
+def _cell(ctx: Context) -> int | None:
+    unit = ctx.subject
+    return None if unit is None or unit.cell is None else ctx.info.index[unit.cell]
+
+
+def _bounded(low: int | None, high: int | None) -> Callable[[int], bool]:
+    lo = -1 if low is None else low
+    hi = 1 << 30 if high is None else high
+    return lambda value: lo <= value <= hi
+
+
+def compile_condition(node: Condition) -> Predicate:
+    """One closure that evaluates ``node``; sub-trees are compiled once, here."""
+    match node:
+        case AllOf(of=parts):
+            preds = tuple(compile_condition(p) for p in parts)
+            return lambda ctx: all(p(ctx) for p in preds)
+        case AnyOf(of=parts):
+            preds = tuple(compile_condition(p) for p in parts)
+            return lambda ctx: any(p(ctx) for p in preds)
+        case Not(of=part):
+            pred = compile_condition(part)
+            return lambda ctx: not pred(ctx)
+        case IsType(is_=types):
+            wanted = frozenset(types)
+            return lambda ctx: ctx.subject is not None and ctx.subject.type in wanted
+        case HasTag(is_=tags):
+            tagged = frozenset(t for t in UnitType if any(tag in UNITS[t].tags for tag in tags))
+            return lambda ctx: ctx.subject is not None and ctx.subject.type in tagged
+        case Owner(is_=owner):
+            return _owner(owner)
+        case Damaged():
+            return lambda ctx: ctx.subject is not None and ctx.subject.hp < UNITS[ctx.subject.type].hp
+        case Moved():
+            return lambda ctx: ctx.subject is not None and ctx.subject.has_moved
+        case Attacked():
+            return lambda ctx: ctx.subject is not None and ctx.subject.has_attacked
+        case HpAtMost(value=value):
+            return lambda ctx: ctx.subject is not None and ctx.subject.hp <= value
+        case StatAbove(stat=stat, value=value):
+            above = frozenset(t for t in UnitType if _stat(t, stat) > value)
+            return lambda ctx: ctx.subject is not None and ctx.subject.type in above
+        case Targeted():
+            return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
+        case OnTerrain(is_=terrains):
+            wanted_terrain = frozenset(terrains)
+            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.terrain[i] in wanted_terrain
+        case OnOverlay(is_=overlay):
+            return lambda ctx: (i := _cell(ctx)) is not None and overlay in ctx.info.overlay_tags(i)
+        case InQuadrant(is_=quadrants):
+            wanted_quadrant = frozenset(quadrants)
+            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.quadrant[i] in wanted_quadrant
+        case Near(within=radius, unit=sub, at_least=count):
+            return _near(radius, compile_condition(sub), count)
+        case PhaseIs(is_=phases):
+            wanted_phase = frozenset(phases)
+            return lambda ctx: ctx.state.phase in wanted_phase
+        case RoundIs(at_least=low, at_most=high):
+            in_rounds = _bounded(low, high)
+            return lambda ctx: in_rounds(ctx.state.round)
+        case ActiveIs(is_=who):
+            mine = who == "controller"
+            return lambda ctx: (ctx.state.active is ctx.controller) is mine
+        case Distance(at_least=low, at_most=high):
+            in_distance = _bounded(low, high)
+            return lambda ctx: ctx.distance is not None and in_distance(ctx.distance)
+        case AttackerIs(is_=sub):
+            pred = compile_condition(sub)
+            return lambda ctx: ctx.attacker is not None and pred(ctx.about(ctx.attacker))
+        case TargetIs(is_=sub):
+            pred = compile_condition(sub)
+            return lambda ctx: ctx.target is not None and pred(ctx.about(ctx.target))
+    raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover - the union is closed
+
+
+def _stat(unit_type: UnitType, stat: str) -> float:
+    spec = UNITS[unit_type]
+    return {"hp": spec.hp, "movement_mp": spec.movement_mp, "range": spec.range, "damage": spec.damage}[stat]
+
+
+def _owner(owner: str) -> Predicate:
+    if owner in ("ATTACKER", "DEFENDER"):
+        side = Side(owner)
+        return lambda ctx: ctx.subject is not None and ctx.subject.side is side
+    mine = owner == "controller"
+    return lambda ctx: ctx.subject is not None and (ctx.subject.side is ctx.controller) is mine
+
+
+def _near(radius: int, pred: Predicate, count: int) -> Predicate:
+    def near(ctx: Context) -> bool:
+        here = _cell(ctx)
+        if here is None:
+            return False
+        subject = ctx.subject
+        assert subject is not None
+        x, y = ctx.info.xy(here)
+        found = 0
+        for unit in ctx.state.units:
+            if unit.cell is None or unit.id == subject.id:
+                continue
+            if chebyshev((x, y), ctx.info.xy(ctx.info.index[unit.cell])) <= radius and pred(ctx.about(unit)):
+                found += 1
+                if found >= count:
+                    return True
+        return False
+
+    return near
+
+
+def needs(node: Condition) -> frozenset[str]:
+    """What ``node`` reads beyond the game: ``unit`` (a subject) and/or ``attack``."""
+    match node:
+        case AllOf(of=parts) | AnyOf(of=parts):
+            return frozenset().union(*(needs(p) for p in parts))
+        case Not(of=part):
+            return needs(part)
+        case PhaseIs() | RoundIs() | ActiveIs():
+            return frozenset()
+        case Distance():
+            return frozenset({"attack"})
+        case AttackerIs() | TargetIs():
+            return frozenset({"attack"})
+        case Near(unit=sub):
+            return frozenset({"unit"}) | (needs(sub) - {"unit"})
+    return frozenset({"unit"})
+
+
+_TYPE_WORDS = {UnitType.LIGHT_INFANTRY: "infantry", UnitType.MECHANIZED: "mechanized", UnitType.SPECIAL: "special"}
+
+
+def _words(values: tuple[str, ...]) -> str:
+    return " or ".join(values)
+
+
+def describe(node: Condition) -> str:
+    """A short English phrase for ``node``, e.g. ``infantry in forest``."""
+    match node:
+        case AllOf(of=parts):
+            return _join_all(parts)
+        case AnyOf(of=parts):
+            return "either " + " or ".join(describe(p) for p in parts)
+        case Not(of=part):
+            return f"not ({describe(part)})"
+        case IsType(is_=types):
+            return _words(tuple(_TYPE_WORDS[t] for t in types)) + " units"
+        case HasTag(is_=tags):
+            return _words(tags) + " units"
+        case Owner(is_=owner):
+            return {"controller": "yours", "opponent": "the enemy's"}.get(owner, f"the {owner.lower()}'s")
+        case Damaged():
+            return "damaged"
+        case Moved():
+            return "moved this turn"
+        case Attacked():
+            return "attacked this turn"
+        case HpAtMost(value=value):
+            return f"at {value} HP or less"
+        case StatAbove(stat=stat, value=value):
+            return f"{stat.replace('_', ' ')} above {value}"
+        case Targeted():
+            return "the chosen unit"
+        case OnTerrain(is_=terrains):
+            return "in " + _words(tuple(t.value.lower() for t in terrains))
+        case OnOverlay(is_=overlay):
+            return f"on a {overlay}"
+        case InQuadrant(is_=quadrants):
+            return "in " + _words(quadrants) + " quadrant"
+        case Near(within=radius, unit=sub, at_least=count):
+            many = "" if count == 1 else f"at least {count} "
+            return f"within {radius} of {many}{describe(sub)}"
+        case PhaseIs(is_=phases):
+            return "in " + _words(tuple(p.value.lower() for p in phases))
+        case RoundIs(at_least=low, at_most=high):
+            return _range("round", low, high)
+        case ActiveIs(is_=who):
+            return "in your turn" if who == "controller" else "in the enemy's turn"
+        case Distance(at_least=low, at_most=high):
+            return _range("at distance", low, high)
+        case AttackerIs(is_=sub):
+            return f"attacker {describe(sub)}"
+        case TargetIs(is_=sub):
+            return f"target {describe(sub)}"
+    raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover
+
+
+def _join_all(parts: tuple[Condition, ...]) -> str:
+    """Units first ("infantry units in forest"), then the rest joined by commas."""
+    words = [describe(p) for p in parts]
+    first = [w for p, w in zip(parts, words, strict=True) if isinstance(p, (IsType, HasTag))]
+    rest = [w for p, w in zip(parts, words, strict=True) if not isinstance(p, (IsType, HasTag))]
+    return " ".join([*first, ", ".join(rest)] if rest else first)
+
+
+def _range(what: str, low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f"{what} {low} to {high}"
+    if low is not None:
+        return f"from {what} {low} on" if what == "round" else f"{what} {low}+"
+    if high is not None:
+        return f"up to {what} {high}"
+    return f"any {what}"

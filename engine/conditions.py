@@ -391,7 +391,7 @@ def describe(node: Condition) -> str:
         case HasTag(is_=tags):
             return _words(tags) + " units"
         case Owner(is_=owner):
-            return {"controller": "yours", "opponent": "the enemy's"}.get(owner, f"the {owner.lower()}'s")
+            return _OWNER_WORDS.get(owner, owner.lower()) + " units"
         case Damaged():
             return "damaged"
         case Moved():
@@ -428,12 +428,16 @@ def describe(node: Condition) -> str:
     raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover
 
 
+_OWNER_WORDS = {"controller": "your", "opponent": "enemy"}
+
+
 def _join_all(parts: tuple[Condition, ...]) -> str:
-    """Units first ("infantry units in forest"), then the rest joined by commas."""
-    words = [describe(p) for p in parts]
-    first = [w for p, w in zip(parts, words, strict=True) if isinstance(p, (IsType, HasTag))]
-    rest = [w for p, w in zip(parts, words, strict=True) if not isinstance(p, (IsType, HasTag))]
-    return " ".join([*first, ", ".join(rest)] if rest else first)
+    """Who first ("your special units"), then the rest joined by commas ("your infantry units, in forest")."""
+    owners = [_OWNER_WORDS.get(p.is_, p.is_.lower()) for p in parts if isinstance(p, Owner)]
+    kinds = [describe(p).removesuffix(" units") for p in parts if isinstance(p, (IsType, HasTag))]
+    rest = [describe(p) for p in parts if not isinstance(p, (Owner, IsType, HasTag))]
+    who = " ".join([*owners, *kinds, "units"]) if owners or kinds else ""
+    return ", ".join([w for w in (who, *rest) if w])
 
 
 def _range(what: str, low: int | None, high: int | None) -> str:

@@ -39,8 +39,21 @@ from .actions import (
 from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
 from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
-from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
+from .cards import (
+    CARDS,
+    COMMON_CARDS,
+    DECK_SOURCES,
+    TACTICS,
+    CardDef,
+    CardFile,
+    canonical_deck,
+    card_file_problems,
+    card_file_schema,
+    card_of,
+    deck_cards,
+)
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
+from .conditions import Condition, Context, compile_condition
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
@@ -98,6 +111,7 @@ __all__ = [
     "ACTION_ORDER",
     "CARDS",
     "COMMON_CARDS",
+    "DECK_SOURCES",
     "HIDDEN",
     "LEGACY_VERSIONS",
     "MAX_ATTACKS_PER_TURN",
@@ -124,10 +138,13 @@ __all__ = [
     "CaptureAndHold",
     "CardDataError",
     "CardDef",
+    "CardFile",
     "ChooseMalusTargets",
     "CombatRequires",
     "CombatRule",
+    "Condition",
     "ConfirmDeployment",
+    "Context",
     "DamageModifier",
     "Decision",
     "DecisionKind",
@@ -197,10 +214,14 @@ __all__ = [
     "can_move_unit",
     "canonical_deck",
     "canonical_rules_version",
+    "card_file_problems",
+    "card_file_schema",
     "card_of",
     "check_references",
+    "compile_condition",
     "decide_to_act",
     "decision",
+    "deck_cards",
     "decode_action",
     "decode_record",
     "decode_state",

@@ -23,7 +23,7 @@ import msgspec
 from msgspec import Meta
 
 from .card_language import language_problems, rule_of, uses_language
-from .conditions import MAX_RADIUS, Condition
+from .conditions import CONDITION_NAMES, MAX_RADIUS, Condition
 from .errors import CardDataError
 from .instants import ATTACK_WINDOWS, INSTANT_OPS
 from .types import Hook, Phase, Quadrant, UnitType, Window
@@ -35,12 +35,14 @@ __all__ = [
     "TACTICS",
     "AuraDef",
     "CardDef",
+    "CardFile",
     "ConditionsDef",
     "EffectDef",
     "TargetingDef",
     "VictimsDef",
     "canonical_deck",
     "card_file_problems",
+    "card_file_schema",
     "card_of",
     "deck_cards",
     "load_cards",
@@ -198,6 +200,25 @@ def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
     return common, tactics
 
 
+class CardFile(_Def, frozen=True, kw_only=True):
+    """A card file as a designer writes it: the schema `card_file_schema` exports."""
+
+    common: tuple[CardDef, ...]
+    tactics: tuple[CardDef, ...]
+
+
+def card_file_schema() -> dict[str, Any]:
+    """The JSON Schema of a card file, generated from the msgspec definitions the loader validates with.
+
+    The loader checks more than a schema can say (which ops a hook takes, what a
+    condition may read on a hook, kinds, windows): `card_file_problems` reports those.
+    """
+    schema = msgspec.json.schema(CardFile)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Taktik card file"
+    return schema
+
+
 def card_file_problems(raw: bytes) -> list[str]:
     """Every problem of a card file, each as ``<path in the file>: <message>`` (first problem per card)."""
     return [f"{path}: {message}" for path, message in _parse(raw)[2]]
@@ -244,12 +265,31 @@ def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[t
     return tuple(lists["common"]), tuple(lists["tactics"]), problems
 
 
+_UNKNOWN_TAG = re.compile(r"^Invalid value '(.*)' - at `(.*\.if)`$")
+_EMPTY = re.compile(r"^Expected `array` of length >= 1 - at `(.*\.of)`$")
+_LISTED = re.compile(r"^Expected `object`, got `array` - at `(.*\.of)`$")
+
+
+def _plainly(message: str) -> str:
+    """msgspec's message about a condition tree, in the language's words (the path kept)."""
+    unknown = _UNKNOWN_TAG.match(message)
+    if unknown:
+        return f"unknown condition {unknown.group(1)!r} (known: {', '.join(CONDITION_NAMES)}) - at `{unknown.group(2)}`"
+    empty = _EMPTY.match(message)
+    if empty:
+        return f"wrong arity: 'all' and 'any' need at least one condition - at `{empty.group(1)}`"
+    listed = _LISTED.match(message)
+    if listed:
+        return f"wrong arity: 'not' takes one condition, not a list - at `{listed.group(1)}`"
+    return message
+
+
 def _convert(obj: Any) -> CardDef:
     name = obj.get("id", "?") if isinstance(obj, Mapping) else "?"
     try:
         card = msgspec.convert(obj, CardDef)
     except msgspec.ValidationError as err:
-        raise CardDataError(f"card {name!r}: {err}") from None
+        raise CardDataError(f"card {name!r}: {_plainly(str(err))}") from None
     _check_card(card)
     return card
 
@@ -357,9 +397,7 @@ def _check_instant(card: CardDef, effect: EffectDef, fail: Any, where: str) -> N
     if op.needs == "units" and card.kind == "malus" and card.victims.kind != "chosen":
         raise fail("victims.kind", f"instant op {op.name!r} acts on units: the malus needs chosen victims")
     if op.needs == "units" and card.kind != "malus" and card.targeting.kind not in _UNIT_TARGETING:
-        raise fail(
-            "targeting.kind", f"instant op {op.name!r} acts on units: aim it with {', '.join(_UNIT_TARGETING)}"
-        )
+        raise fail("targeting.kind", f"instant op {op.name!r} acts on units: aim it with {', '.join(_UNIT_TARGETING)}")
     if op.needs == "destroyed_unit" and card.targeting.kind != "own_destroyed_unit":
         raise fail("targeting.kind", f"instant op {op.name!r} needs targeting kind 'own_destroyed_unit'")
 

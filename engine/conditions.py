@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .state import GameState, Unit
 
 __all__ = [
+    "CONDITION_NAMES",
     "MAX_RADIUS",
     "AllOf",
     "AnyOf",
@@ -206,6 +207,13 @@ Condition = Union[  # noqa: UP007 - msgspec resolves this recursive alias by nam
     AttackerIs,
     TargetIs,
 ]
+
+
+CONDITION_NAMES: tuple[str, ...] = tuple(
+    str(node.__struct_config__.tag)
+    for node in Condition.__args__  # type: ignore[attr-defined]
+)
+"""Every condition by its ``if`` name, in the order the language lists them."""
 
 
 class Context:

@@ -24,8 +24,8 @@ from engine.conditions import (
     ActiveIs,
     AllOf,
     AnyOf,
-    AttackerIs,
     Attacked,
+    AttackerIs,
     Condition,
     Context,
     Damaged,
@@ -43,8 +43,8 @@ from engine.conditions import (
     PhaseIs,
     RoundIs,
     StatAbove,
-    TargetIs,
     Targeted,
+    TargetIs,
     describe,
     needs,
 )
@@ -92,12 +92,10 @@ class World:
         self.distance = max(abs(ax - tx), abs(ay - ty))
 
     def context(self) -> Context:
-        return Context(
-            self.state, self.controller, self.subject, self.attacker, self.target, self.distance, self.named
-        )
+        return Context(self.state, self.controller, self.subject, self.attacker, self.target, self.distance, self.named)
 
 
-def reference(node: Condition, w: World, subject: Unit) -> bool:  # noqa: C901, PLR0911, PLR0912
+def reference(node: Condition, w: World, subject: Unit) -> bool:
     """The tree read directly: plain Python over the world, one case per fact."""
 
     def within(low: int | None, high: int | None, value: int) -> bool:
@@ -171,7 +169,9 @@ CELLS = [f"{chr(ord('A') + x)}{y + 1}" for y in range(6) for x in range(6) if MA
 
 leaves = st.one_of(
     st.builds(IsType, is_=st.lists(st.sampled_from(list(UnitType)), min_size=1, max_size=2).map(tuple)),
-    st.builds(HasTag, is_=st.lists(st.sampled_from(["infantry", "vehicle", "special"]), min_size=1, max_size=2).map(tuple)),
+    st.builds(
+        HasTag, is_=st.lists(st.sampled_from(["infantry", "vehicle", "special"]), min_size=1, max_size=2).map(tuple)
+    ),
     st.builds(Owner, is_=st.sampled_from(["controller", "opponent", "ATTACKER", "DEFENDER"])),
     st.just(Damaged()),
     st.just(Moved()),
@@ -215,9 +215,7 @@ def worlds(draw: st.DrawFn) -> World:
         hp = draw(st.integers(1, 2)) if kind != "L" else 1
         specs.append(f"{side}{i + 1} {kind} {cell} hp={hp}")
     state = start(units=specs, terrain=MAP, phase="ATTACK", draw=[])
-    units = tuple(
-        replace(u, has_moved=draw(st.booleans()), has_attacked=draw(st.booleans())) for u in state.units
-    )
+    units = tuple(replace(u, has_moved=draw(st.booleans()), has_attacked=draw(st.booleans())) for u in state.units)
     state = replace(
         state,
         units=units,
@@ -247,16 +245,16 @@ def test_a_tree_round_trips_through_json_and_says_what_it_reads(tree: Condition)
 
 def test_the_flat_fields_are_sugar_for_a_tree() -> None:
     flat = ConditionsDef(unit_types=(UnitType.MECHANIZED,), unit_tags=("vehicle",), min_distance=2)
-    assert sugar(flat) == AllOf(
-        of=(IsType(is_=(UnitType.MECHANIZED,)), HasTag(is_=("vehicle",)), Distance(at_least=2))
-    )
+    assert sugar(flat) == AllOf(of=(IsType(is_=(UnitType.MECHANIZED,)), HasTag(is_=("vehicle",)), Distance(at_least=2)))
     assert sugar(ConditionsDef()) is None
     assert sugar(ConditionsDef(target_unit="$target")) == TargetIs(is_=Targeted())
 
 
 @settings(max_examples=100, deadline=None)
 @given(world=worlds(), types=st.lists(st.sampled_from(list(UnitType)), max_size=2), low=st.none() | st.integers(1, 4))
-def test_the_sugar_tree_selects_what_the_flat_fields_select(world: World, types: list[UnitType], low: int | None) -> None:
+def test_the_sugar_tree_selects_what_the_flat_fields_select(
+    world: World, types: list[UnitType], low: int | None
+) -> None:
     # The hooks read the flat fields directly (default-deck speed); their tree reads the same.
     flat = ConditionsDef(unit_types=tuple(types), min_distance=low)
     expected = (not types or world.attacker.type in types) and (low is None or world.distance >= low)
@@ -299,7 +297,11 @@ def refused(change: Any) -> str:
         ),
         (lambda e: e.update(aura={"radius": 7}), "<= 6", "effects[0].aura.radius"),
         (lambda e: e.update(aura={"radius": 0}), ">= 1", "effects[0].aura.radius"),
-        (lambda e: e.update(when={"if": "near", "within": 9, "unit": {"if": "moved"}}), "<= 6", "effects[0].when.within"),
+        (
+            lambda e: e.update(when={"if": "near", "within": 9, "unit": {"if": "moved"}}),
+            "<= 6",
+            "effects[0].when.within",
+        ),
         (
             lambda e: e.update(hook="reroll_attack_die", op="reroll", scope="own_attacks", faces=[7], when=None),
             "<= 6",

@@ -77,6 +77,7 @@ from .config import (
 )
 from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision
 from .deployment import home_side
+from .effects import add_card_effects
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
@@ -207,6 +208,7 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "add_card_effects",
     "attack_odds",
     "attack_preview",
     "board_info",

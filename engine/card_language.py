@@ -33,8 +33,8 @@ from .conditions import (
     compile_condition,
     describe,
     needs,
+    placed,
 )
-from .grid import chebyshev
 from .types import Hook, Quadrant
 
 if TYPE_CHECKING:
@@ -155,15 +155,14 @@ def _aura(radius: int, source: Predicate | None) -> Predicate:
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False
-        here = ctx.info.xy(ctx.info.index[subject.cell])
-        for unit in ctx.state.units:
-            if unit.cell is None:
+        x, y = ctx.info.xy(ctx.info.index[subject.cell])
+        for unit, ux, uy in placed(ctx):
+            if abs(ux - x) > radius or abs(uy - y) > radius:
                 continue
-            if source is None and unit.id not in ctx.named:
-                continue
-            if chebyshev(here, ctx.info.xy(ctx.info.index[unit.cell])) > radius:
-                continue
-            if source is None or source(ctx.about(unit)):
+            if source is None:
+                if unit.id in ctx.named:
+                    return True
+            elif source(ctx.about(unit)):
                 return True
         return False
 

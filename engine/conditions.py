@@ -22,7 +22,6 @@ import msgspec
 from msgspec import Meta
 
 from .boardinfo import BoardInfo, board_info
-from .grid import chebyshev
 from .tables import UNITS
 from .types import Phase, Quadrant, Side, TerrainType, UnitType
 
@@ -41,6 +40,7 @@ __all__ = [
     "compile_condition",
     "describe",
     "needs",
+    "placed",
 ]
 
 MAX_RADIUS = 6
@@ -266,11 +266,9 @@ def compile_condition(node: Condition) -> Predicate:
     """One closure that evaluates ``node``; sub-trees are compiled once, here."""
     match node:
         case AllOf(of=parts):
-            preds = tuple(compile_condition(p) for p in parts)
-            return lambda ctx: all(p(ctx) for p in preds)
+            return _all(tuple(compile_condition(p) for p in parts))
         case AnyOf(of=parts):
-            preds = tuple(compile_condition(p) for p in parts)
-            return lambda ctx: any(p(ctx) for p in preds)
+            return _any(tuple(compile_condition(p) for p in parts))
         case Not(of=part):
             pred = compile_condition(part)
             return lambda ctx: not pred(ctx)
@@ -298,8 +296,10 @@ def compile_condition(node: Condition) -> Predicate:
         case OnTerrain(is_=terrains):
             wanted_terrain = frozenset(terrains)
             return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.terrain[i] in wanted_terrain
-        case OnOverlay(is_=overlay):
-            return lambda ctx: (i := _cell(ctx)) is not None and overlay in ctx.info.overlay_tags(i)
+        case OnOverlay(is_="road"):
+            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.road[i]
+        case OnOverlay(is_="river"):
+            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.river[i]
         case InQuadrant(is_=quadrants):
             wanted_quadrant = frozenset(quadrants)
             return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.quadrant[i] in wanted_quadrant
@@ -326,6 +326,32 @@ def compile_condition(node: Condition) -> Predicate:
     raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover - the union is closed
 
 
+def _all(preds: tuple[Predicate, ...]) -> Predicate:
+    """``and`` of the parts; two or three parts without a generator (hooks ask in inner loops)."""
+    if len(preds) == 1:
+        return preds[0]
+    if len(preds) == 2:
+        a, b = preds
+        return lambda ctx: a(ctx) and b(ctx)
+    if len(preds) == 3:
+        a, b, c = preds
+        return lambda ctx: a(ctx) and b(ctx) and c(ctx)
+    return lambda ctx: all(p(ctx) for p in preds)
+
+
+def _any(preds: tuple[Predicate, ...]) -> Predicate:
+    """``or`` of the parts, as `_all` does ``and``."""
+    if len(preds) == 1:
+        return preds[0]
+    if len(preds) == 2:
+        a, b = preds
+        return lambda ctx: a(ctx) or b(ctx)
+    if len(preds) == 3:
+        a, b, c = preds
+        return lambda ctx: a(ctx) or b(ctx) or c(ctx)
+    return lambda ctx: any(p(ctx) for p in preds)
+
+
 def _stat(unit_type: UnitType, stat: str) -> float:
     spec = UNITS[unit_type]
     return {"hp": spec.hp, "movement_mp": spec.movement_mp, "range": spec.range, "damage": spec.damage}[stat]
@@ -339,23 +365,41 @@ def _owner(owner: str) -> Predicate:
     return lambda ctx: ctx.subject is not None and (ctx.subject.side is ctx.controller) is mine
 
 
+_PLACED: dict[int, tuple[tuple[Unit, ...], BoardInfo, tuple[tuple[Unit, int, int], ...]]] = {}
+
+
+def placed(ctx: Context) -> tuple[tuple[Unit, int, int], ...]:
+    """Every unit on the board with its coordinates, computed once per units tuple (a hook asks many times)."""
+    units = ctx.state.units
+    known = _PLACED.get(id(units))
+    if known is not None and known[0] is units and known[1] is ctx.info:
+        return known[2]
+    info = ctx.info
+    found = tuple((u, *info.xy(info.index[u.cell])) for u in units if u.cell is not None)
+    if len(_PLACED) >= 8:
+        _PLACED.clear()  # a handful of live positions at a time; one atomic step (threads)
+    _PLACED[id(units)] = (units, info, found)
+    return found
+
+
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
-        here = _cell(ctx)
-        if here is None:
-            return False
         subject = ctx.subject
-        assert subject is not None
-        x, y = ctx.info.xy(here)
+        if subject is None or subject.cell is None:
+            return False
+        x, y = ctx.info.xy(ctx.info.index[subject.cell])
         found = 0
-        for unit in ctx.state.units:
-            if unit.cell is None or unit.id == subject.id:
-                continue
-            if chebyshev((x, y), ctx.info.xy(ctx.info.index[unit.cell])) <= radius and pred(ctx.about(unit)):
-                found += 1
-                if found >= count:
-                    return True
-        return False
+        try:  # the candidates take the subject's place in this context (no new context per unit)
+            for unit, ux, uy in placed(ctx):
+                if abs(ux - x) <= radius and abs(uy - y) <= radius and unit.id != subject.id:
+                    ctx.subject = unit
+                    if pred(ctx):
+                        found += 1
+                        if found >= count:
+                            return True
+            return False
+        finally:
+            ctx.subject = subject
 
     return near
 

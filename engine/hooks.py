@@ -102,7 +102,9 @@ def _rule_holds(
 
 
 def _unit_applies(effect: Effect, unit: Unit, state: GameState) -> bool:
-    return _in_unit_scope(effect, unit) and _unit_conditions(effect, unit) and _rule_holds(state, effect, unit)
+    if not _in_unit_scope(effect, unit) or not _unit_conditions(effect, unit):
+        return False
+    return effect.conditions.clause is None or _rule_holds(state, effect, unit)
 
 
 def _in_unit_scope(effect: Effect, unit: Unit) -> bool:
@@ -167,8 +169,23 @@ def _player_applies(effect: Effect, side: Side, card: CardDef | None, state: Gam
     return True
 
 
-def _effects(state: GameState, hook: Hook) -> list[Effect]:
-    return [e for e in state.effects if e.hook is hook]
+_BY_HOOK: dict[int, tuple[tuple[Effect, ...], dict[Hook, tuple[Effect, ...]]]] = {}
+
+
+def _effects(state: GameState, hook: Hook) -> tuple[Effect, ...]:
+    """The live effects of ``hook`` in effect order, grouped once per effects tuple (hooks ask many times)."""
+    effects = state.effects
+    if not effects:
+        return ()
+    known = _BY_HOOK.get(id(effects))
+    if known is None or known[0] is not effects:
+        groups: dict[Hook, list[Effect]] = {}
+        for effect in effects:
+            groups.setdefault(effect.hook, []).append(effect)
+        if len(_BY_HOOK) >= 8:
+            _BY_HOOK.clear()  # a handful of live positions at a time; one atomic step (threads)
+        known = _BY_HOOK[id(effects)] = (effects, {h: tuple(group) for h, group in groups.items()})
+    return known[1].get(hook, ())
 
 
 def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
@@ -190,11 +207,33 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     return allowed or not denied
 
 
+_ALLOWANCES: dict[int, tuple[GameState, dict[Unit, int]]] = {}
+
+
 def movement_allowance(state: GameState, unit: Unit) -> int:
-    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0.
+
+    Kept per state for the units asked about: listing moves asks for every unit many times,
+    and a condition tree (a ``near`` count) may cost more than the search it bounds.
+    """
+    effects = _effects(state, Hook.MODIFY_MOVEMENT)
+    if not effects:
+        return 2 * UNITS[unit.type].movement_mp
+    known = _ALLOWANCES.get(id(state))
+    if known is None or known[0] is not state:
+        if len(_ALLOWANCES) >= 8:
+            _ALLOWANCES.clear()  # one atomic step (threads)
+        known = _ALLOWANCES[id(state)] = (state, {})
+    allowance = known[1].get(unit)
+    if allowance is None:
+        allowance = known[1][unit] = _allowance(state, unit, effects)
+    return allowance
+
+
+def _allowance(state: GameState, unit: Unit, effects: tuple[Effect, ...]) -> int:
     allowance = 2 * UNITS[unit.type].movement_mp
     halvings = 0
-    for effect in _effects(state, Hook.MODIFY_MOVEMENT):
+    for effect in effects:
         if _unit_applies(effect, unit, state):
             if effect.op == "add":
                 allowance += effect.value  # already in half-points

@@ -146,7 +146,7 @@ export class Hud {
     let html = `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
     const roll = view.last_roll;
     if (roll) {
-      const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${modifierText(this.cards, m.source)}`).join(",");
+      const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${m.clause ?? modifierText(this.cards, m.source)}`).join(",");
       html += `<div class="detail rollline">Rolled <b>${roll.natural}</b>${esc(mods)} = <b>${roll.modified}</b> vs ${roll.required}+: <b class="outcome-${roll.outcome}">${roll.outcome}</b></div>`;
     }
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
@@ -217,7 +217,7 @@ export class Hud {
       return;
     }
     const live = !!model.view?.last_roll;
-    const mods = roll.modifiers.map((m) => `<li><b>${m.value > 0 ? "+" : "−"}${Math.abs(m.value)}</b> ${esc(modifierText(this.cards, m.source))}</li>`).join("");
+    const mods = roll.modifiers.map((m) => `<li><b>${m.value > 0 ? "+" : "−"}${Math.abs(m.value)}</b> ${esc(m.clause ?? modifierText(this.cards, m.source))}</li>`).join("");
     el.innerHTML = `<h3>Dice ${live ? "" : "<small>(last roll)</small>"}</h3>
       <div class="rollrow"><div class="die" data-face="${roll.natural}">${pips(roll.natural)}</div>
       <div class="rollmath"><div>${esc(roll.unit)} → ${esc(roll.target)} at distance ${roll.distance}</div>

@@ -59,6 +59,7 @@ def new_game(config: GameConfig) -> GameState:
             deck=config.deck,
             movement_rules=config.movement_rules,
             combat_rules=config.combat_rules,
+            cards=config.cards,
         ),
         phase=Phase.DEPLOYMENT if manual else Phase.TURN_START,
         turn=1 if side is Side.ATTACKER else 2,

@@ -166,13 +166,18 @@ class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
     private_to: Side | None = None
 
 
-class Rules(_Data, frozen=True, kw_only=True):
-    """The parts of the config that matter during play."""
+class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
+    """The parts of the config that matter during play.
+
+    Only ``cards`` has a default, left out of the encoding: a standard-deck state encodes
+    (and hashes) as it did before the field existed.
+    """
 
     victory: VictoryConfig
     deck: int  # 60 or 90
-    movement_rules: tuple[MovementRule, ...] = ()
-    combat_rules: tuple[CombatRule, ...] = ()
+    movement_rules: tuple[MovementRule, ...]
+    combat_rules: tuple[CombatRule, ...]
+    cards: str = "standard"  # the deck source (`GameConfig.cards`): tools rebuild the deck from it
 
 
 class GameState(_Data, frozen=True, kw_only=True):

@@ -53,7 +53,8 @@ from .cards import (
     deck_cards,
 )
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
-from .conditions import Condition, Context, compile_condition
+from .condition_rules import Context, compile_condition
+from .conditions import Condition
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,

@@ -19,21 +19,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .condition_rules import Context, Predicate, compile_condition, placed
 from .conditions import (
     AllOf,
     Condition,
-    Context,
     Distance,
     HasTag,
     InQuadrant,
     IsType,
-    Predicate,
     Targeted,
     TargetIs,
-    compile_condition,
     describe,
     needs,
-    placed,
 )
 from .types import Hook, Quadrant
 

@@ -65,10 +65,12 @@ def forced_outcome(
         for e in attack_effects(state, Hook.NATURAL_RESULT, attacker, target, distance)
         if natural in effect_def(e).faces
     ]
-    for op, outcome in (("miss", "MISS"), ("hit", "HIT")):
-        for effect in effects:
-            if effect.op == op:
-                return outcome, effect  # type: ignore[return-value]  # the loop's literals
+    for effect in effects:  # an auto-miss wins
+        if effect.op == "miss":
+            return "MISS", effect
+    for effect in effects:
+        if effect.op == "hit":
+            return "HIT", effect
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .boardinfo import board_info
 from .card_language import clause_text, rule_of
 from .cards import CARDS, CardDef, EffectDef
-from .conditions import Context
+from .condition_rules import Context
 from .grid import chebyshev
 from .state import Effect, GameState, Modifier, Unit
 from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
 from engine.card_language import clause_text, sugar
 from engine.cards import CARDS, ConditionsDef, load_cards
+from engine.condition_rules import Context
 from engine.conditions import (
     CONDITION_NAMES,
     ActiveIs,
@@ -27,7 +28,6 @@ from engine.conditions import (
     Attacked,
     AttackerIs,
     Condition,
-    Context,
     Damaged,
     Distance,
     HasTag,

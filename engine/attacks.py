@@ -15,6 +15,7 @@ from .boardinfo import board_info
 from .config import CombatRule
 from .dice_rules import forced_outcome, has_dice_rules, hit_probability
 from .effects import expire_attack_effects
+from .explanations import explain, recorded_clause
 from .hooks import (
     attack_damage,
     attack_roll_effects,
@@ -23,9 +24,7 @@ from .hooks import (
     damage_cap,
     damage_effects,
     defense_effects,
-    explain,
     ignores_defender_terrain,
-    recorded_clause,
     unit_distance,
 )
 from .state import Attack, Event, GameState, Modifier, Roll, Unit

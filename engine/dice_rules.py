@@ -25,7 +25,8 @@ from typing import Literal
 from msgspec.structs import replace
 
 from .card_language import FACE_HOOKS
-from .hooks import attack_effects, damage_cap, effect_def, explain, ignore_hit_effects
+from .explanations import effect_def, explain
+from .hooks import attack_effects, damage_cap, ignore_hit_effects
 from .rng import roll_d6
 from .state import Effect, Event, GameState, Unit
 from .types import EventKind, Hook

@@ -38,6 +38,7 @@ __all__ = [
     "reroll_effect",
     "roll_attack_die",
     "rule_events",
+    "save_factor",
     "save_hit",
 ]
 
@@ -142,13 +143,15 @@ def hit_probability(
     distance: int,
     hits: Callable[[int], bool],
     natural: int | None = None,
+    *,
+    saves: bool = True,
 ) -> Fraction:
     """The chance the attack lands (hits and is not ignored), steps 2-4, for a fresh die or a known ``natural``.
 
     ``hits(n)`` says whether natural ``n`` hits by its modified roll alone; the
     ``natural_result`` effects override it per face, a ``reroll_attack_die`` face gives
     way to a fresh die (once; a known ``natural`` has had its reroll), and each
-    ``ignore_hit`` save multiplies by its failure chance.
+    ``ignore_hit`` save multiplies by its failure chance (``saves=False``: the roll alone).
     """
 
     def final(n: int) -> Fraction:
@@ -163,6 +166,12 @@ def hit_probability(
         return fresh if reroll_effect(state, attacker, target, distance, n) is not None else final(n)
 
     land = final(natural) if natural is not None else sum((first(n) for n in range(1, 7)), Fraction(0)) / 6
+    return land * save_factor(state, attacker, target, distance) if saves else land
+
+
+def save_factor(state: GameState, attacker: Unit, target: Unit, distance: int) -> Fraction:
+    """The chance that a hit survives every ``ignore_hit`` save on ``target`` (step 4)."""
+    factor = Fraction(1)
     for effect in ignore_hit_effects(state, attacker, target, distance):
-        land *= Fraction(max(0, effect.value - 1), 6)
-    return land
+        factor *= Fraction(max(0, effect.value - 1), 6)
+    return factor

@@ -11,8 +11,6 @@ what then happens.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import msgspec
 from msgspec.structs import replace
 
@@ -28,7 +26,7 @@ from .attacks import (
 )
 from .boardinfo import board_info
 from .cards import CARDS, CardDef
-from .dice_rules import has_dice_rules, hit_probability
+from .dice_rules import has_dice_rules, hit_probability, save_factor
 from .effects import add_card_effects
 from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
 from .movement import unit_reach
@@ -268,10 +266,11 @@ def _with_dice_rules(
 
     if rerolled is None:
         chance = hit_probability(state, attacker, target, distance, lands, natural)
-    else:  # a tactic throws the die again: a fresh die, after a first one that missed (before the roll)
-        fresh = hit_probability(state, attacker, target, distance, lands)
-        first = Fraction(rerolled.hits, rerolled.outcomes)
-        chance = fresh if natural is not None else first + (1 - first) * fresh
+    else:  # a tactic throws a missed die again: a fresh die (after a first one that missed, before the roll)
+        roll = hit_probability(state, attacker, target, distance, lands, saves=False)
+        if natural is None:
+            roll += (1 - roll) * roll
+        chance = roll * save_factor(state, attacker, target, distance)
     return chance.numerator, chance.denominator
 
 

@@ -22,6 +22,7 @@ from engine import (
     RollDice,
     Side,
     attack_odds,
+    attack_preview,
     canonical_deck,
     hit_chance_and_damage,
     legal_actions,
@@ -256,7 +257,7 @@ def test_playing_a_variant_bonus_records_the_clause_it_applies() -> None:
 
 
 def _playout(seed: int, order: list[str], steps: int) -> tuple[GameRecord, list[GameState]]:
-    """A random legal game whose draw pile starts with every variant card (so their effects come into play)."""
+    """A random legal game whose draw pile starts with every variant card, playing bonuses whenever it can."""
     deck = canonical_deck(60, FM)
     first = [f"{card}#1" for card in order]
     config = GameConfig(seed=seed, cards=FM, draw_pile=(*first, *(c for c in deck if c not in first)))
@@ -267,9 +268,10 @@ def _playout(seed: int, order: list[str], steps: int) -> tuple[GameRecord, list[
         legal = legal_actions(state)
         if not legal:
             break
-        index, rng = draw_index(len(legal), rng)
+        plays = [a for a in legal if isinstance(a, PlayBonus)] or legal  # play bonuses when one can
+        index, rng = draw_index(len(plays), rng)
         before = snapshot(state)
-        action = legal[index]
+        action = plays[index]
         after = reduce(state, action)
         assert snapshot(state) == before  # reduce never changes its input
         assert state_hash(reduce(state, action)) == state_hash(after)  # the same action, the same result
@@ -291,3 +293,14 @@ def test_reduce_stays_pure_and_deterministic_with_the_variant_deck(seed: int, or
         legal = legal_actions(state)
         for action in legal:
             reduce(state, action)  # every listed action is accepted
+
+
+def test_a_tactic_reroll_counts_only_missed_rolls_and_then_the_saves() -> None:
+    # Commander's Luck throws a missed die again; a hit that Lucky Charm then saves was no miss.
+    state = start(units=("A1 L B2", "D1 M B3"), phase="ATTACK", draw=[], cards=FM, tactics=(("commanders_luck",), ()))
+    state = played(state, "lucky_charm", D, ("D1",))
+    preview = attack_preview(state, DeclareAttack(attacker_id="A1", target_id="D1"))
+    assert Fraction(preview.odds.hits, preview.odds.outcomes) == Fraction(4, 6) * Fraction(4, 6)
+    (luck,) = [t for t in preview.tactics if t.play.card_id == "commanders_luck"]
+    roll = Fraction(4, 6) + Fraction(2, 6) * Fraction(4, 6)
+    assert Fraction(luck.odds.hits, luck.odds.outcomes) == roll * Fraction(4, 6)

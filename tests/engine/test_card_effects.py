@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -304,3 +305,9 @@ def test_a_tactic_reroll_counts_only_missed_rolls_and_then_the_saves() -> None:
     (luck,) = [t for t in preview.tactics if t.play.card_id == "commanders_luck"]
     roll = Fraction(4, 6) + Fraction(2, 6) * Fraction(4, 6)
     assert Fraction(luck.odds.hits, luck.odds.outcomes) == roll * Fraction(4, 6)
+
+
+def test_a_game_names_its_deck_source_and_an_unknown_one_is_refused() -> None:
+    assert new_game(GameConfig(seed=2, cards=FM)).rules.cards == FM
+    with pytest.raises(ValueError, match=r"cards 'no_such_deck' is not a deck source \(standard, field_manual\)"):
+        new_game(GameConfig(seed=2, cards="no_such_deck"))

@@ -43,8 +43,22 @@ from .actions import (
 from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
 from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
-from .cards import CARDS, COMMON_CARDS, TACTICS, CardDef, canonical_deck, card_of
+from .cards import (
+    CARDS,
+    COMMON_CARDS,
+    DECK_SOURCES,
+    TACTICS,
+    CardDef,
+    CardFile,
+    canonical_deck,
+    card_file_problems,
+    card_file_schema,
+    card_of,
+    deck_cards,
+)
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
+from .condition_rules import Context, compile_condition
+from .conditions import Condition
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
@@ -68,6 +82,7 @@ from .config import (
 )
 from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision, useful_response
 from .deployment import home_side
+from .effects import add_card_effects
 from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
@@ -103,6 +118,7 @@ __all__ = [
     "ACTION_ORDER",
     "CARDS",
     "COMMON_CARDS",
+    "DECK_SOURCES",
     "HIDDEN",
     "LEGACY_VERSIONS",
     "MATCH_ACTION_ORDER",
@@ -130,11 +146,14 @@ __all__ = [
     "CaptureAndHold",
     "CardDataError",
     "CardDef",
+    "CardFile",
     "ChooseMalusTargets",
     "ClaimVictory",
     "CombatRequires",
     "CombatRule",
+    "Condition",
     "ConfirmDeployment",
+    "Context",
     "DamageModifier",
     "Decision",
     "DecisionKind",
@@ -200,6 +219,7 @@ __all__ = [
     "Window",
     "WithdrawAttack",
     "acting_side",
+    "add_card_effects",
     "attack_odds",
     "attack_preview",
     "board_info",
@@ -207,10 +227,14 @@ __all__ = [
     "can_move_unit",
     "canonical_deck",
     "canonical_rules_version",
+    "card_file_problems",
+    "card_file_schema",
     "card_of",
     "check_references",
+    "compile_condition",
     "decide_to_act",
     "decision",
+    "deck_cards",
     "decode_action",
     "decode_record",
     "decode_state",

@@ -13,12 +13,15 @@ from msgspec.structs import replace
 
 from .boardinfo import board_info
 from .config import CombatRule
+from .dice_rules import forced_outcome, has_dice_rules, hit_probability
 from .effects import expire_attack_effects
+from .explanations import explain, recorded_clause
 from .hooks import (
     attack_damage,
     attack_roll_effects,
     can_attack,
     can_attack_after_move,
+    damage_cap,
     damage_effects,
     defense_effects,
     ignores_defender_terrain,
@@ -147,13 +150,15 @@ class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
     source: str  # its id: a card id, a terrain type (``URBAN``) or a combat rule id
     term: Literal["attack_roll", "defense", "cover", "terrain_defense", "combat_rule"]  # which term of §6.3
     value: int  # added to the die (defense terms are negative)
+    says: str | None = None  # a card term: the card and its clause ("Forest Ambush: infantry ..., +1 defense")
+    clause: str | None = None  # the same, kept in the roll record: only for a card written in the condition language
 
     def as_modifier(self) -> Modifier:
         """The same term as `Roll.modifiers` names it."""
         if self.term == "attack_roll":
-            return Modifier(source=self.source, value=self.value)
+            return Modifier(source=self.source, value=self.value, clause=self.clause)
         if self.term == "defense":
-            return Modifier(source=f"defense:{self.source}", value=self.value)
+            return Modifier(source=f"defense:{self.source}", value=self.value, clause=self.clause)
         if self.term == "combat_rule":
             return Modifier(source=f"combat_rule:{self.source}", value=self.value)
         name = "terrain_cover" if self.term == "cover" else "terrain_defense"
@@ -161,12 +166,13 @@ class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class DamageModifier(msgspec.Struct, frozen=True, kw_only=True):
-    """One modify_damage term of an attack (rules §8.2): ``(damage + Σ add) × Π mul``."""
+    """One modify_damage term of an attack (rules §8.2): ``(damage + Σ add) × Π mul``, then the smallest ``cap``."""
 
     kind: ModifierKind  # the source card's kind
     source: str  # the card id
-    op: Literal["add", "mul"]
+    op: Literal["add", "mul", "cap"]
     value: int
+    says: str | None = None  # the card and its clause
 
 
 def _terrain_terms(terrain: TerrainType) -> tuple[RollModifier, ...]:
@@ -195,7 +201,14 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
     effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
     modifiers = (
         [
-            RollModifier(kind=e.source_kind, source=e.source_card, term="attack_roll", value=e.value)
+            RollModifier(
+                kind=e.source_kind,
+                source=e.source_card,
+                term="attack_roll",
+                value=e.value,
+                says=explain(e),
+                clause=recorded_clause(e),
+            )
             for e in attack_roll_effects(state, attacker, target, distance)
         ]
         if effects
@@ -212,18 +225,38 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
         modifiers += _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
     if effects:
         modifiers += [
-            RollModifier(kind=e.source_kind, source=e.source_card, term="defense", value=-e.value)
+            RollModifier(
+                kind=e.source_kind,
+                source=e.source_card,
+                term="defense",
+                value=-e.value,
+                says=explain(e),
+                clause=recorded_clause(e),
+            )
             for e in defense_effects(state, target)
         ]
     return modifiers
 
 
 def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[DamageModifier]:
-    """Every modify_damage term of the attack, in effect order."""
-    return [
-        DamageModifier(kind=e.source_kind, source=e.source_card, op="add" if e.op == "add" else "mul", value=e.value)
+    """Every modify_damage term of the attack, in effect order, then the ``cap_damage`` that applies (if any)."""
+    if not state.effects:
+        return []
+    terms = [
+        DamageModifier(
+            kind=e.source_kind,
+            source=e.source_card,
+            op="add" if e.op == "add" else "mul",
+            value=e.value,
+            says=explain(e),
+        )
         for e in damage_effects(state, attacker, target, distance)
     ]
+    cap = damage_cap(state, attacker, target, distance)
+    if cap is not None:
+        says = explain(cap)
+        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=cap.value, says=says))
+    return terms
 
 
 def modified_roll(natural: int, modifier: int) -> int:
@@ -256,7 +289,11 @@ def hit_chance_and_damage(state: GameState, attacker: Unit, target: Unit, distan
     if not can_attack(state, attacker, target, distance):
         return 0.0, damage
     total = sum(m.value for m in roll_modifiers(state, attacker, target, distance))
-    return hit_faces(total, required_roll(distance)) / 6, damage
+    required = required_roll(distance)
+    if state.effects and has_dice_rules(state):
+        chance = hit_probability(state, attacker, target, distance, lambda n: modified_roll(n, total) >= required)
+        return float(chance), damage
+    return hit_faces(total, required) / 6, damage
 
 
 def compute_roll(state: GameState, natural: int) -> Roll:
@@ -270,12 +307,16 @@ def compute_roll(state: GameState, natural: int) -> Roll:
     modifiers = roll_modifiers(state, attacker, target, distance)
     modified = modified_roll(natural, sum(m.value for m in modifiers))
     required = required_roll(distance)
+    outcome: Literal["HIT", "MISS"] = "HIT" if modified >= required else "MISS"
+    forced = forced_outcome(state, attacker, target, distance, natural) if state.effects else None
+    if forced is not None:
+        outcome = forced[0]
     return Roll(
         natural=natural,
         modified=modified,
         required=required,
         distance=distance,
-        outcome="HIT" if modified >= required else "MISS",
+        outcome=outcome,
         modifiers=tuple(m.as_modifier() for m in modifiers),
     )
 

@@ -14,12 +14,16 @@ engine.errors.CardDataError: card 'x': Object missing required field `name`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
+from msgspec import Meta
 
+from .card_language import language_problems, rule_of, uses_language
+from .conditions import CONDITION_NAMES, MAX_RADIUS, Condition
 from .errors import CardDataError
 from .instants import ATTACK_WINDOWS, INSTANT_OPS
 from .types import Hook, Phase, Quadrant, UnitType, Window
@@ -27,14 +31,20 @@ from .types import Hook, Phase, Quadrant, UnitType, Window
 __all__ = [
     "CARDS",
     "COMMON_CARDS",
+    "DECK_SOURCES",
     "TACTICS",
+    "AuraDef",
     "CardDef",
+    "CardFile",
     "ConditionsDef",
     "EffectDef",
     "TargetingDef",
     "VictimsDef",
     "canonical_deck",
+    "card_file_problems",
+    "card_file_schema",
     "card_of",
+    "deck_cards",
     "load_cards",
 ]
 
@@ -56,6 +66,10 @@ HOOK_RULES: dict[Hook, tuple[tuple[str, ...], tuple[str, ...]]] = {
     Hook.CAN_PLAY_TACTIC: (("deny",), _PLAYER_SCOPES),
     Hook.MODIFY_STORAGE_LIMIT: (("add",), _PLAYER_SCOPES),
     Hook.CAN_RESUPPLY: (("deny",), _UNIT_SCOPES),
+    Hook.REROLL_ATTACK_DIE: (("reroll",), _ATTACK_SCOPES),
+    Hook.NATURAL_RESULT: (("hit", "miss"), _ATTACK_SCOPES),
+    Hook.CAP_DAMAGE: (("cap",), _ATTACK_SCOPES),
+    Hook.IGNORE_HIT: (("save", "save_first"), _UNIT_SCOPES),
     Hook.INSTANT: (tuple(INSTANT_OPS), ("targets", "pending_attack")),
 }
 
@@ -82,8 +96,18 @@ class ConditionsDef(_Def, frozen=True, kw_only=True):
     card_class: tuple[str, ...] = ()
 
 
+class AuraDef(_Def, frozen=True, kw_only=True):
+    """An effect reaching subjects within ``radius`` of a unit matching ``source`` (else of the play's named units)."""
+
+    radius: Annotated[int, Meta(ge=1, le=MAX_RADIUS, description=f"cells, 1..{MAX_RADIUS}")]
+    source: Condition | None = None
+
+
+Face = Annotated[int, Meta(ge=1, le=6, description="a natural die value")]
+
+
 class EffectDef(_Def, frozen=True, kw_only=True):
-    """One effect a card creates (rules §8.1), before its targets are bound."""
+    """One effect a card creates (rules §8.1), before its targets are bound (language: `engine.card_language`)."""
 
     hook: Hook
     op: str
@@ -91,6 +115,10 @@ class EffectDef(_Def, frozen=True, kw_only=True):
     scope: str
     conditions: ConditionsDef = ConditionsDef()
     duration: str  # end_of_turn | turns:N | this_attack | until_phase:PHASE | permanent | instant
+    when: Condition | None = None  # a condition tree, ANDed with `conditions`
+    aura: AuraDef | None = None
+    faces: tuple[Face, ...] = ()  # natural values, for reroll_attack_die and natural_result
+    says: str | None = None  # the clause in the designer's words (generated when absent)
 
     @property
     def is_instant(self) -> bool:
@@ -166,24 +194,94 @@ def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
 
     Raises `CardDataError` naming the card and the field for the first problem found.
     """
+    common, tactics, problems = _parse(raw)
+    if problems:
+        raise CardDataError(problems[0][1])
+    return common, tactics
+
+
+class CardFile(_Def, frozen=True, kw_only=True):
+    """A card file as a designer writes it: the schema `card_file_schema` exports."""
+
+    common: tuple[CardDef, ...]
+    tactics: tuple[CardDef, ...]
+
+
+def card_file_schema() -> dict[str, Any]:
+    """The JSON Schema of a card file, generated from the msgspec definitions the loader validates with.
+
+    The loader checks more than a schema can say (which ops a hook takes, what a
+    condition may read on a hook, kinds, windows): `card_file_problems` reports those.
+    """
+    schema = msgspec.json.schema(CardFile)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Taktik card file"
+    return schema
+
+
+def card_file_problems(raw: bytes) -> list[str]:
+    """Every problem of a card file, each as ``<path in the file>: <message>`` (first problem per card)."""
+    return [f"{path}: {message}" for path, message in _parse(raw)[2]]
+
+
+_AT = re.compile(r" - at `\$(.*)`$")
+_FIELD = re.compile(r": field `([^`]*)`: ")
+
+
+def _path_of(message: str, where: str) -> str:
+    """The JSON path in the file of a problem of the card at ``where`` (``$.common[3]``)."""
+    at = _AT.search(message)
+    if at:
+        return where + at.group(1)
+    field = _FIELD.search(message)
+    return f"{where}.{field.group(1)}" if field else where
+
+
+def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[tuple[str, str]]]:
     try:
         data = msgspec.json.decode(raw, type=_CardFile)
     except msgspec.DecodeError as err:
-        raise CardDataError(f"card data: {err}") from None
-    common = tuple(_convert(obj) for obj in data.common)
-    tactics = tuple(_convert(obj) for obj in data.tactics)
+        return (), (), [(_path_of(str(err), "$"), f"card data: {err}")]
+    problems: list[tuple[str, str]] = []
+    lists: dict[str, list[CardDef]] = {"common": [], "tactics": []}
     seen: set[str] = set()
-    for card in (*common, *tactics):
-        if card.id in seen:
-            raise CardDataError(f"card {card.id!r}: duplicate id")
-        seen.add(card.id)
-    for card in common:
-        if card.kind == "tactic":
-            raise CardDataError(f"card {card.id!r}: field `kind`: tactics belong in the 'tactics' list")
-    for card in tactics:
-        if card.kind != "tactic":
-            raise CardDataError(f"card {card.id!r}: field `kind`: only tactics belong in the 'tactics' list")
-    return common, tactics
+    for key, objs in (("common", data.common), ("tactics", data.tactics)):
+        for i, obj in enumerate(objs):
+            where = f"$.{key}[{i}]"
+            try:
+                card = _convert(obj)
+                if card.id in seen:
+                    raise CardDataError(f"card {card.id!r}: field `id`: duplicate id")
+                if (key == "tactics") != (card.kind == "tactic"):
+                    belongs = "tactics belong in the 'tactics' list"
+                    if key == "tactics":
+                        belongs = "only tactics belong in the 'tactics' list"
+                    raise CardDataError(f"card {card.id!r}: field `kind`: {belongs}")
+            except CardDataError as err:
+                problems.append((_path_of(str(err), where), str(err)))
+                continue
+            seen.add(card.id)
+            lists[key].append(card)
+    return tuple(lists["common"]), tuple(lists["tactics"]), problems
+
+
+_UNKNOWN_TAG = re.compile(r"^Invalid value '(.*)' - at `(.*\.if)`$")
+_EMPTY = re.compile(r"^Expected `array` of length >= 1 - at `(.*\.of)`$")
+_LISTED = re.compile(r"^Expected `object`, got `array` - at `(.*\.of)`$")
+
+
+def _plainly(message: str) -> str:
+    """msgspec's message about a condition tree, in the language's words (the path kept)."""
+    unknown = _UNKNOWN_TAG.match(message)
+    if unknown:
+        return f"unknown condition {unknown.group(1)!r} (known: {', '.join(CONDITION_NAMES)}) - at `{unknown.group(2)}`"
+    empty = _EMPTY.match(message)
+    if empty:
+        return f"wrong arity: 'all' and 'any' need at least one condition - at `{empty.group(1)}`"
+    listed = _LISTED.match(message)
+    if listed:
+        return f"wrong arity: 'not' takes one condition, not a list - at `{listed.group(1)}`"
+    return message
 
 
 def _convert(obj: Any) -> CardDef:
@@ -191,7 +289,7 @@ def _convert(obj: Any) -> CardDef:
     try:
         card = msgspec.convert(obj, CardDef)
     except msgspec.ValidationError as err:
-        raise CardDataError(f"card {name!r}: {err}") from None
+        raise CardDataError(f"card {name!r}: {_plainly(str(err))}") from None
     _check_card(card)
     return card
 
@@ -235,6 +333,8 @@ def _check_card(card: CardDef) -> None:
         _check_reach(card, effect, fail, where)
         if effect.is_instant:
             _check_instant(card, effect, fail, where)
+        for field, problem in language_problems(card, effect, where):
+            raise fail(field, problem)
 
 
 def _in_attack_window(card: CardDef) -> bool:
@@ -297,9 +397,7 @@ def _check_instant(card: CardDef, effect: EffectDef, fail: Any, where: str) -> N
     if op.needs == "units" and card.kind == "malus" and card.victims.kind != "chosen":
         raise fail("victims.kind", f"instant op {op.name!r} acts on units: the malus needs chosen victims")
     if op.needs == "units" and card.kind != "malus" and card.targeting.kind not in _UNIT_TARGETING:
-        raise fail(
-            "targeting.kind", f"instant op {op.name!r} acts on units: aim it with {', '.join(_UNIT_TARGETING)}"
-        )
+        raise fail("targeting.kind", f"instant op {op.name!r} acts on units: aim it with {', '.join(_UNIT_TARGETING)}")
     if op.needs == "destroyed_unit" and card.targeting.kind != "own_destroyed_unit":
         raise fail("targeting.kind", f"instant op {op.name!r} needs targeting kind 'own_destroyed_unit'")
 
@@ -318,11 +416,38 @@ def _check_duration(duration: str, fail: Any, where: str) -> None:
     )
 
 
-COMMON_CARDS, TACTICS = load_cards((Path(__file__).parent / "data" / "cards.json").read_bytes())
+_DATA = Path(__file__).parent / "data"
+
+COMMON_CARDS, TACTICS = load_cards((_DATA / "cards.json").read_bytes())
 """The common-deck cards (bonuses then maluses, canonical order) and the tactic pool."""
 
-CARDS: dict[str, CardDef] = {card.id: card for card in (*COMMON_CARDS, *TACTICS)}
-"""Every card by id."""
+
+def _load_sources() -> dict[str, tuple[tuple[CardDef, ...], tuple[CardDef, ...]]]:
+    """The standard cards, then each variant file of ``data/variants`` (by name) added to them."""
+    sources = {"standard": (COMMON_CARDS, TACTICS)}
+    ids = {card.id for card in (*COMMON_CARDS, *TACTICS)}
+    for path in sorted((_DATA / "variants").glob("*.json")):
+        common, tactics = load_cards(path.read_bytes())
+        for card in (*common, *tactics):
+            if card.id in ids:
+                raise CardDataError(f"card {card.id!r}: field `id`: variant {path.stem!r} reuses a card id")
+            ids.add(card.id)
+        sources[path.stem] = (COMMON_CARDS + common, TACTICS + tactics)
+    return sources
+
+
+DECK_SOURCES: Mapping[str, tuple[tuple[CardDef, ...], tuple[CardDef, ...]]] = _load_sources()
+"""Card sets a game may play with (`GameConfig.cards`): ``(common cards, tactics)`` by name.
+
+``standard`` is the default deck; every ``engine/data/variants/NAME.json`` adds its cards to it."""
+
+CARDS: dict[str, CardDef] = {card.id: card for common, tactics in DECK_SOURCES.values() for card in (*common, *tactics)}
+"""Every card by id, of every deck source."""
+
+for _card in CARDS.values():  # compile every condition tree once, at load
+    for _index, _effect in enumerate(_card.effects):
+        if uses_language(_effect):
+            rule_of(_card, _index)
 
 
 def card_of(instance_id: str) -> CardDef:
@@ -330,6 +455,11 @@ def card_of(instance_id: str) -> CardDef:
     return CARDS[instance_id.partition("#")[0]]
 
 
-def canonical_deck(deck: int) -> tuple[str, ...]:
+def deck_cards(cards: str = "standard") -> tuple[CardDef, ...]:
+    """The common cards of deck source ``cards``, in canonical order."""
+    return DECK_SOURCES[cards][0]
+
+
+def canonical_deck(deck: int, cards: str = "standard") -> tuple[str, ...]:
     """The common deck in canonical order: each card repeated ``copies`` times as ``id#n``."""
-    return tuple(f"{card.id}#{n}" for card in COMMON_CARDS for n in range(1, card.copies(deck) + 1))
+    return tuple(f"{card.id}#{n}" for card in deck_cards(cards) for n in range(1, card.copies(deck) + 1))

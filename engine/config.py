@@ -248,6 +248,7 @@ class GameConfig(_Config, frozen=True, kw_only=True):
     units: tuple[UnitSpec, ...] | None = None  # explicit placement instead of deployment
     deployment: Literal["auto", "manual"] = "auto"
     deck: Literal[60, 90] = 60
+    cards: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")] = "standard"  # deck source: standard or a variant name
     draw_pile: tuple[str, ...] | None = None  # explicit draw pile, top first (card instance ids)
     stored: PerSide[tuple[str, ...]] | None = None  # stored bonuses at the start
     tactics: TacticHands = TacticHands()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from .card_language import uses_language
 from .cards import CardDef, ConditionsDef
 from .state import Conditions, Effect, Event, GameState
 from .types import EventKind, Hook, Phase, Quadrant, Side
@@ -35,7 +36,7 @@ def add_card_effects(
     play_id = state.next_play_id
     effect_id = state.next_effect_id
     new: list[Effect] = []
-    for spec in card.effects:
+    for index, spec in enumerate(card.effects):
         if spec.is_instant:
             continue
         value = round(spec.value * 2) if spec.hook is Hook.MODIFY_MOVEMENT else int(spec.value)
@@ -49,7 +50,7 @@ def add_card_effects(
             op=spec.op,
             value=value,
             scope=spec.scope,
-            conditions=_bind(spec.conditions, targets, quadrant),
+            conditions=_bind(spec.conditions, targets, quadrant, index if uses_language(spec) else None),
             targets=targets,
         )
         new.append(_with_duration(effect, spec.duration, state.attack_seq))
@@ -60,7 +61,7 @@ def add_card_effects(
     )
 
 
-def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | None) -> Conditions:
+def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | None, clause: int | None) -> Conditions:
     target_unit = targets[0] if spec.target_unit == "$target" and targets else None
     if spec.target_quadrant == "$quadrant":
         target_quadrant = quadrant
@@ -76,6 +77,7 @@ def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | No
         target_quadrant=target_quadrant,
         card_category=spec.card_category,
         card_class=spec.card_class,
+        clause=clause,
     )
 
 

@@ -8,7 +8,9 @@ product) is order-independent, so the result never depends on effect order.
 from __future__ import annotations
 
 from .boardinfo import board_info
-from .cards import CardDef
+from .card_language import rule_of
+from .cards import CARDS, CardDef
+from .condition_rules import Context
 from .grid import chebyshev
 from .state import Effect, GameState, Modifier, Unit
 from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS
@@ -16,6 +18,7 @@ from .types import Hook, Side
 
 __all__ = [
     "attack_damage",
+    "attack_effects",
     "attack_roll_effects",
     "attack_roll_modifiers",
     "can_attack",
@@ -25,9 +28,11 @@ __all__ = [
     "can_play_tactic",
     "can_resupply",
     "combine_damage",
+    "damage_cap",
     "damage_effects",
     "defense_effects",
     "defense_modifiers",
+    "ignore_hit_effects",
     "ignores_defender_terrain",
     "max_moves",
     "movement_allowance",
@@ -36,7 +41,29 @@ __all__ = [
 ]
 
 
-def _unit_applies(effect: Effect, unit: Unit) -> bool:
+def _rule_holds(
+    state: GameState,
+    effect: Effect,
+    subject: Unit | None,
+    attacker: Unit | None = None,
+    target: Unit | None = None,
+    distance: int | None = None,
+) -> bool:
+    """The effect's compiled ``when`` and ``aura`` (true for an effect without them)."""
+    index = effect.conditions.clause
+    if index is None:
+        return True
+    rule = rule_of(CARDS[effect.source_card], index)
+    return rule(Context(state, effect.controller, subject, attacker, target, distance, effect.targets))
+
+
+def _unit_applies(effect: Effect, unit: Unit, state: GameState) -> bool:
+    if not _in_unit_scope(effect, unit) or not _unit_conditions(effect, unit):
+        return False
+    return effect.conditions.clause is None or _rule_holds(state, effect, unit)
+
+
+def _in_unit_scope(effect: Effect, unit: Unit) -> bool:
     scope = effect.scope
     if scope == "targets":
         hit = unit.id in effect.targets
@@ -46,7 +73,7 @@ def _unit_applies(effect: Effect, unit: Unit) -> bool:
         hit = unit.side is not effect.controller
     else:  # all_units
         hit = True
-    return hit and _unit_conditions(effect, unit)
+    return hit
 
 
 def _unit_conditions(effect: Effect, unit: Unit) -> bool:
@@ -83,11 +110,11 @@ def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Un
         info = board_info(state.board)
         if target.cell is None or info.quadrant[info.index[target.cell]] is not cond.target_quadrant:
             return False
-    return True
+    return _rule_holds(state, effect, attacker, attacker, target, distance)
 
 
-def _player_applies(effect: Effect, side: Side, card: CardDef | None = None) -> bool:
-    if effect.controller is not side:
+def _player_applies(effect: Effect, side: Side, card: CardDef | None, state: GameState) -> bool:
+    if effect.controller is not side or not _rule_holds(state, effect, None):
         return False
     cond = effect.conditions
     if card is not None:
@@ -98,8 +125,23 @@ def _player_applies(effect: Effect, side: Side, card: CardDef | None = None) -> 
     return True
 
 
-def _effects(state: GameState, hook: Hook) -> list[Effect]:
-    return [e for e in state.effects if e.hook is hook]
+_BY_HOOK: dict[int, tuple[tuple[Effect, ...], dict[Hook, tuple[Effect, ...]]]] = {}
+
+
+def _effects(state: GameState, hook: Hook) -> tuple[Effect, ...]:
+    """The live effects of ``hook`` in effect order, grouped once per effects tuple (hooks ask many times)."""
+    effects = state.effects
+    if not effects:
+        return ()
+    known = _BY_HOOK.get(id(effects))
+    if known is None or known[0] is not effects:
+        groups: dict[Hook, list[Effect]] = {}
+        for effect in effects:
+            groups.setdefault(effect.hook, []).append(effect)
+        if len(_BY_HOOK) >= 8:
+            _BY_HOOK.clear()  # a handful of live positions at a time; one atomic step (threads)
+        known = _BY_HOOK[id(effects)] = (effects, {h: tuple(group) for h, group in groups.items()})
+    return known[1].get(hook, ())
 
 
 def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
@@ -113,7 +155,7 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
     for effect in _effects(state, Hook.CAN_MOVE_UNIT):
-        if _unit_applies(effect, unit):
+        if _unit_applies(effect, unit, state):
             if effect.op == "deny":
                 denied = True
             else:
@@ -121,12 +163,34 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     return allowed or not denied
 
 
+_ALLOWANCES: dict[int, tuple[GameState, dict[Unit, int]]] = {}
+
+
 def movement_allowance(state: GameState, unit: Unit) -> int:
-    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0.
+
+    Kept per state for the units asked about: listing moves asks for every unit many times,
+    and a condition tree (a ``near`` count) may cost more than the search it bounds.
+    """
+    effects = _effects(state, Hook.MODIFY_MOVEMENT)
+    if not effects:
+        return 2 * UNITS[unit.type].movement_mp
+    known = _ALLOWANCES.get(id(state))
+    if known is None or known[0] is not state:
+        if len(_ALLOWANCES) >= 8:
+            _ALLOWANCES.clear()  # one atomic step (threads)
+        known = _ALLOWANCES[id(state)] = (state, {})
+    allowance = known[1].get(unit)
+    if allowance is None:
+        allowance = known[1][unit] = _allowance(state, unit, effects)
+    return allowance
+
+
+def _allowance(state: GameState, unit: Unit, effects: tuple[Effect, ...]) -> int:
     allowance = 2 * UNITS[unit.type].movement_mp
     halvings = 0
-    for effect in _effects(state, Hook.MODIFY_MOVEMENT):
-        if _unit_applies(effect, unit):
+    for effect in effects:
+        if _unit_applies(effect, unit, state):
             if effect.op == "add":
                 allowance += effect.value  # already in half-points
             else:
@@ -141,7 +205,7 @@ def max_moves(state: GameState, side: Side) -> int:
     moves = BASE_MAX_MOVES
     caps: list[int] = []
     for effect in _effects(state, Hook.MODIFY_MAX_MOVES):
-        if _player_applies(effect, side):
+        if _player_applies(effect, side, None, state):
             if effect.op == "add":
                 moves += effect.value
             else:
@@ -160,7 +224,7 @@ def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | N
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
-    return any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
+    return any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
@@ -177,7 +241,7 @@ def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distan
 
 def defense_effects(state: GameState, target: Unit) -> list[Effect]:
     """Every modify_defense effect on ``target``, in effect order (Σ add, subtracted from the roll)."""
-    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target)]
+    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target, state)]
 
 
 def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
@@ -188,6 +252,28 @@ def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
 def damage_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_damage effect on the attack, in effect order."""
     return [e for e in _effects(state, Hook.MODIFY_DAMAGE) if _attack_applies(state, e, attacker, target, distance)]
+
+
+def attack_effects(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every effect of an attack hook (``reroll_attack_die``, ``natural_result``, ``cap_damage`` ...) on the attack."""
+    return [e for e in _effects(state, hook) if _attack_applies(state, e, attacker, target, distance)]
+
+
+def ignore_hit_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
+    """Every ``ignore_hit`` effect on ``target`` when ``attacker`` hits it, in effect order."""
+    return [
+        e
+        for e in _effects(state, Hook.IGNORE_HIT)
+        if _in_unit_scope(e, target)
+        and _unit_conditions(e, target)
+        and _rule_holds(state, e, target, attacker, target, distance)
+    ]
+
+
+def damage_cap(state: GameState, attacker: Unit, target: Unit, distance: int) -> Effect | None:
+    """The ``cap_damage`` effect with the smallest cap on the attack (the first of equals), if any."""
+    caps = attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance)
+    return min(caps, key=lambda e: e.value) if caps else None
 
 
 def combine_damage(base: int, effects: list[Effect]) -> int:
@@ -207,7 +293,9 @@ def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int 
         return combine_damage(UNITS[attacker.type].damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    return combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+    damage = combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+    cap = damage_cap(state, attacker, target, distance)
+    return damage if cap is None else min(damage, cap.value)
 
 
 def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
@@ -221,20 +309,20 @@ def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, dis
 
 def can_play_card(state: GameState, side: Side, card: CardDef) -> bool:
     """False if any *deny* matches ``card`` for ``side`` (for effect and for cancelling)."""
-    return not any(_player_applies(e, side, card) for e in _effects(state, Hook.CAN_PLAY_CARD))
+    return not any(_player_applies(e, side, card, state) for e in _effects(state, Hook.CAN_PLAY_CARD))
 
 
 def can_play_tactic(state: GameState, side: Side) -> bool:
     """False if any *deny* applies to ``side``."""
-    return not any(_player_applies(e, side) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
+    return not any(_player_applies(e, side, None, state) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
 
 
 def storage_limit(state: GameState, side: Side) -> int:
     """Stored bonuses ``side`` may keep: ``6 + max(add)``."""
-    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side)]
+    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side, None, state)]
     return BASE_STORAGE_LIMIT + max(adds, default=0)
 
 
 def can_resupply(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit``."""
-    return not any(_unit_applies(e, unit) for e in _effects(state, Hook.CAN_RESUPPLY))
+    return not any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_RESUPPLY))

@@ -25,7 +25,8 @@ from .attacks import (
     roll_modifiers,
 )
 from .boardinfo import board_info
-from .cards import CARDS, TACTICS, CardDef
+from .cards import CARDS, CardDef
+from .dice_rules import has_dice_rules, hit_probability, save_factor
 from .effects import add_card_effects
 from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
 from .movement import unit_reach
@@ -49,7 +50,7 @@ __all__ = [
 
 _ATTACK_WINDOWS = (Window.BEFORE_ATTACK_ROLL, Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
 _POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
-_TACTIC_ORDER = {card.id: i for i, card in enumerate(TACTICS)}
+_TACTIC_ORDER = {card.id: i for i, card in enumerate(c for c in CARDS.values() if c.kind == "tactic")}
 
 
 class AttackOdds(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,7 +66,7 @@ class AttackOdds(msgspec.Struct, frozen=True, kw_only=True):
     natural: int | None = None  # the die, once rolled; the figures are then for that die
     rerolls: int = 0  # rerolls counted: 1 for a tactic that throws a missed die again
     hits: int  # equally likely outcomes that hit, out of ``outcomes``
-    outcomes: int  # 6 (one die), 36 (a die and a reroll of a miss), 1 (the die is known)
+    outcomes: int  # 6 (one die), 36 (a die and a reroll of a miss), 1 (the die is known); card dice rules give others
     hit_chance: float  # hits / outcomes, exact as a fraction
     base_damage: int  # the attacker's damage per hit (§3.1)
     damage_modifiers: tuple[DamageModifier, ...]
@@ -223,6 +224,8 @@ def _odds(
         hits, outcomes = int(modified_roll(natural, total) >= required), 1
     else:
         hits, outcomes = faces, 6
+    if allowed and state.effects and has_dice_rules(state):
+        hits, outcomes = _with_dice_rules(state, attacker, target, distance, total, natural, rerolled)
     damage = attack_damage(state, attacker, target, distance)
     chance = hits / outcomes
     return AttackOdds(
@@ -244,6 +247,31 @@ def _odds(
         expected_damage=chance * damage,
         destroy_chance=chance if damage >= target.hp else 0.0,
     )
+
+
+def _with_dice_rules(
+    state: GameState,
+    attacker: Unit,
+    target: Unit,
+    distance: int,
+    total: int,
+    natural: int | None,
+    rerolled: AttackOdds | None,
+) -> tuple[int, int]:
+    """``(hits, outcomes)`` counting rerolls, forced results and saves of the card language (`engine.dice_rules`)."""
+    required = required_roll(distance)
+
+    def lands(n: int) -> bool:
+        return modified_roll(n, total) >= required
+
+    if rerolled is None:
+        chance = hit_probability(state, attacker, target, distance, lands, natural)
+    else:  # a tactic throws a missed die again: a fresh die (after a first one that missed, before the roll)
+        roll = hit_probability(state, attacker, target, distance, lands, saves=False)
+        if natural is None:
+            roll += (1 - roll) * roll
+        chance = roll * save_factor(state, attacker, target, distance)
+    return chance.numerator, chance.denominator
 
 
 def _coming_windows(state: GameState, side: Side, in_progress: bool) -> tuple[Window, ...]:

@@ -66,14 +66,35 @@ def derive_rules_version(epoch: int, data: Mapping[str, Any]) -> str:
     return f"{epoch}.{digest[:8]}"
 
 
+_ADDED_FIELDS = frozenset(
+    {
+        ("EffectDef", "when"),
+        ("EffectDef", "aura"),
+        ("EffectDef", "faces"),
+        ("EffectDef", "says"),
+        ("GameConfig", "cards"),
+    }
+)
+"""Fields added to the rules data after the version was derived (issue 20, the card language).
+
+Each is written only when it differs from its default, so that adding it did not move the
+version of rules it does not change; a card or config that sets one does change it."""
+
+
 def _spelled_out(value: Any) -> Any:
     """``value`` as plain JSON data with every struct field written out.
 
     Config structs leave fields at their default out of their encoding, so a changed
-    default would not show in it; here every field is written, defaults included.
+    default would not show in it; here every field is written, defaults included (but
+    `_ADDED_FIELDS` at their default).
     """
     if isinstance(value, msgspec.Struct):
-        return {f.encode_name: _spelled_out(getattr(value, f.name)) for f in msgspec.structs.fields(value)}
+        name = type(value).__name__
+        return {
+            f.encode_name: _spelled_out(getattr(value, f.name))
+            for f in msgspec.structs.fields(value)
+            if (name, f.name) not in _ADDED_FIELDS or getattr(value, f.name) != f.default
+        }
     if isinstance(value, enum.Enum):
         return _spelled_out(value.value)
     if isinstance(value, Mapping):

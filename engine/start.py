@@ -6,7 +6,7 @@ from msgspec.structs import replace
 
 from .board import Board, parse_terrain_map
 from .boardinfo import board_info
-from .cards import CARDS, TACTICS, canonical_deck, card_of
+from .cards import CARDS, DECK_SOURCES, canonical_deck, card_of
 from .config import GameConfig
 from .deployment import auto_deploy, deployment_cells
 from .flow import decide_to_act, enter
@@ -59,6 +59,7 @@ def new_game(config: GameConfig) -> GameState:
             deck=config.deck,
             movement_rules=config.movement_rules,
             combat_rules=config.combat_rules,
+            cards=config.cards,
         ),
         phase=Phase.DEPLOYMENT if manual else Phase.TURN_START,
         turn=1 if side is Side.ATTACKER else 2,
@@ -82,7 +83,9 @@ def new_game(config: GameConfig) -> GameState:
 
 
 def _draw_pile(config: GameConfig, rng: int) -> tuple[tuple[str, ...], int]:
-    deck = canonical_deck(config.deck)
+    if config.cards not in DECK_SOURCES:
+        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(DECK_SOURCES)})")
+    deck = canonical_deck(config.deck, config.cards)
     known = set(deck)
     stored: list[str] = []
     if config.stored is not None:
@@ -111,7 +114,7 @@ def _draw_pile(config: GameConfig, rng: int) -> tuple[tuple[str, ...], int]:
 
 def _tactic_hand(config: GameConfig, side: Side, rng: int) -> tuple[tuple[str, ...], int]:
     explicit = config.tactics.of(side)
-    order = [card.id for card in TACTICS]
+    order = [card.id for card in DECK_SOURCES[config.cards][1]]
     if explicit is not None:
         for card_id in explicit:
             if card_id not in CARDS or CARDS[card_id].kind != "tactic":

@@ -80,11 +80,12 @@ class Attack(_Data, frozen=True, kw_only=True):
     target: str
 
 
-class Modifier(_Data, frozen=True, kw_only=True):
+class Modifier(_Data, frozen=True, kw_only=True, omit_defaults=True):
     """One term of a roll, for explaining it: where it comes from and how much it adds."""
 
     source: str  # e.g. "artillery_support", "terrain URBAN defense", "combat rule: flank"
     value: int
+    clause: str | None = None  # a card written in the condition language: its name and clause
 
 
 class Roll(_Data, frozen=True, kw_only=True):
@@ -108,6 +109,7 @@ class Conditions(_Data, frozen=True, kw_only=True, omit_defaults=True):
     target_quadrant: Quadrant | None = None
     card_category: tuple[str, ...] = ()
     card_class: tuple[str, ...] = ()
+    clause: int | None = None  # the index of the card's effect whose `when`/`aura` also applies (compiled)
 
 
 class Effect(_Data, frozen=True, kw_only=True):
@@ -164,13 +166,18 @@ class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
     private_to: Side | None = None
 
 
-class Rules(_Data, frozen=True, kw_only=True):
-    """The parts of the config that matter during play."""
+class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
+    """The parts of the config that matter during play.
+
+    Only ``cards`` has a default, left out of the encoding: a standard-deck state encodes
+    (and hashes) as it did before the field existed.
+    """
 
     victory: VictoryConfig
     deck: int  # 60 or 90
-    movement_rules: tuple[MovementRule, ...] = ()
-    combat_rules: tuple[CombatRule, ...] = ()
+    movement_rules: tuple[MovementRule, ...]
+    combat_rules: tuple[CombatRule, ...]
+    cards: str = "standard"  # the deck source (`GameConfig.cards`): tools rebuild the deck from it
 
 
 class GameState(_Data, frozen=True, kw_only=True):

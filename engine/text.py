@@ -153,6 +153,7 @@ def describe_event(event: Event) -> str:
         EventKind.DICE_ROLLED: f"{event.unit} rolled {event.value} against {event.target}: {event.detail}",
         EventKind.DICE_REROLLED: f"{who} re-rolled: {event.value}",
         EventKind.ROLL_CHANGED: f"the roll is now {event.value}: {event.detail}",
+        EventKind.CARD_RULE: f"{event.detail}",
         EventKind.ATTACK_HIT: f"{event.unit} hit {event.target}",
         EventKind.ATTACK_MISSED: f"{event.unit} missed {event.target}",
         EventKind.UNIT_DAMAGED: f"{event.unit} was damaged ({event.value} HP)",

@@ -113,6 +113,10 @@ class Hook(StrEnum):
     CAN_PLAY_TACTIC = "can_play_tactic"
     MODIFY_STORAGE_LIMIT = "modify_storage_limit"
     CAN_RESUPPLY = "can_resupply"
+    REROLL_ATTACK_DIE = "reroll_attack_die"
+    NATURAL_RESULT = "natural_result"
+    CAP_DAMAGE = "cap_damage"
+    IGNORE_HIT = "ignore_hit"
     INSTANT = "instant"
 
 
@@ -149,6 +153,7 @@ class EventKind(StrEnum):
     DICE_ROLLED = "dice_rolled"
     DICE_REROLLED = "dice_rerolled"
     ROLL_CHANGED = "roll_changed"
+    CARD_RULE = "card_rule"
     ATTACK_HIT = "attack_hit"
     ATTACK_MISSED = "attack_missed"
     UNIT_DAMAGED = "unit_damaged"

@@ -15,10 +15,18 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+import msgspec
+
 from engine import (
+    DECK_SOURCES,
+    Action,
+    CardDef,
     GameConfig,
     GameRecord,
+    GameState,
+    Side,
     VictoryConfig,
+    add_card_effects,
     draw_index,
     legal_actions,
     new_game,
@@ -120,3 +128,84 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+# --- Card decks: the default deck against the variant deck (issue 20) -------------------------
+# Kept apart from the rest of the file: `python scripts/bench_engine.py` prints it last.
+# Random games of the two decks take different courses, so their times per action would
+# compare games, not decks. This section replays the same positions (those of default-deck
+# games) three ways: as they are; with one variant card in play (each card in turn, played
+# by alternating sides, aimed at a unit of its player), the usual case; and with all of them
+# in play at once, the worst case. CPU time, the best of a few runs. Target: the variant at
+# most 20 % more per action. A card's own rule may change the work itself (Road March's
+# extra MP widens every movement search): that is the game, not the card language.
+
+
+def _variant_effects(state: GameState, cards: tuple[CardDef, ...]) -> GameState:
+    for i, card in enumerate(cards):
+        side = Side.ATTACKER if i % 2 == 0 else Side.DEFENDER
+        own = [u.id for u in state.units if u.side is side and u.cell is not None]
+        aimed = card.targeting.kind != "none" and bool(own)
+        state, _ = add_card_effects(state, card, side, tuple(own[:1]) if aimed else ())
+    return state
+
+
+def _positions(games: int) -> list[tuple[GameState, Action]]:
+    positions: list[tuple[GameState, Action]] = []
+    for seed in range(1, games + 1):
+        state, choice = new_game(GameConfig(seed=seed)), seed
+        while legal := legal_actions(state):
+            index, choice = draw_index(len(legal), choice)
+            positions.append((state, legal[index]))
+            state = reduce(state, legal[index])
+    return positions
+
+
+def _cpu(positions: list[tuple[GameState, Action]], repeat: int) -> tuple[float, float]:
+    """Best CPU seconds of legal_actions and of reduce over ``positions`` (fresh objects: caches are by identity)."""
+    fresh = [(msgspec.structs.replace(s, rng=s.rng), a) for s, a in positions]
+    legal_best = reduce_best = float("inf")
+    for _ in range(repeat):
+        t0 = time.process_time()
+        listed = [legal_actions(s) for s, _ in fresh]
+        t1 = time.process_time()
+        for (state, action), actions in zip(fresh, listed, strict=True):
+            if action in actions:
+                reduce(state, action)
+        t2 = time.process_time()
+        legal_best, reduce_best = min(legal_best, t1 - t0), min(reduce_best, t2 - t1)
+        fresh = [(msgspec.structs.replace(s, rng=s.rng), a) for s, a in positions]
+    return legal_best, reduce_best
+
+
+Positions = list[tuple[GameState, Action]]
+
+
+def _ratio(base: Positions, other: Positions, repeat: int) -> tuple[float, float]:
+    """CPU time of ``other`` over ``base`` for legal_actions and reduce, measured in turns (a busy machine drifts)."""
+    runs = [(_cpu(base, 1), _cpu(other, 1)) for _ in range(repeat)]
+    return (
+        min(o[0] for _, o in runs) / min(b[0] for b, _ in runs),
+        min(o[1] for _, o in runs) / min(b[1] for b, _ in runs),
+    )
+
+
+def deck_comparison(games: int = 4, repeat: int = 5) -> None:
+    """Print legal_actions and reduce per action on the same positions, default deck and variant cards in play."""
+    standard = {c.id for c in DECK_SOURCES["standard"][0]}
+    variant = tuple(c for c in DECK_SOURCES["field_manual"][0] if c.id not in standard)
+    positions = _positions(games)
+    n = len(positions)
+    base_legal, base_reduce = _cpu(positions, repeat)
+    print(f"card decks, the same {n} positions (CPU, best of {repeat}, each ratio measured in turns with the default):")
+    print(f"  default deck            legal_actions {base_legal / n * 1e6:7.1f} µs  "
+          f"reduce {base_reduce / n * 1e6:7.1f} µs")
+    for card in variant:
+        legal_x, reduce_x = _ratio(positions, [(_variant_effects(s, (card,)), a) for s, a in positions], repeat)
+        print(f"  + {card.id:<21} x{legal_x:.2f} legal_actions  x{reduce_x:.2f} reduce")
+    legal_x, reduce_x = _ratio(positions, [(_variant_effects(s, variant), a) for s, a in positions], repeat)
+    print(f"  + all {len(variant)} at once        x{legal_x:.2f} legal_actions  x{reduce_x:.2f} reduce  (worst case)")
+
+
+if __name__ == "__main__":
+    deck_comparison()

@@ -10,10 +10,10 @@ from msgspec.structs import replace
 from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
 from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
 from ..boardinfo import board_info
+from ..dice_rules import roll_attack_die, rule_events, save_hit
 from ..effects import expire_attack_effects
 from ..errors import IllegalAction
-from ..hooks import attack_damage
-from ..rng import roll_d6
+from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
 from ..tables import MAX_ATTACKS_PER_TURN, UNITS
 from ..types import EventKind, Phase, unit_order
@@ -115,9 +115,12 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
         raise problem
     pending = state.pending_attack
     assert pending is not None
-    natural, rng = roll_d6(state.rng)
-    state = replace(state, rng=rng)
+    attacker, target = placed_unit(state, pending.attacker), placed_unit(state, pending.target)
+    assert attacker is not None and target is not None
+    distance = unit_distance(attacker, target, state)
+    state, natural = roll_attack_die(state, attacker, target, distance)
     roll = compute_roll(state, natural)
+    rules = rule_events(state, attacker, target, distance, natural, roll.outcome == "HIT")
     event = Event(
         kind=EventKind.DICE_ROLLED,
         side=state.active,
@@ -126,7 +129,7 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
         value=natural,
         detail=roll.outcome,
     )
-    return replace(state, last_roll=roll, events=(*state.events, event))
+    return replace(state, last_roll=roll, events=(*state.events, event, *rules))
 
 
 def _offer_resolve(state: GameState) -> list[Action]:
@@ -149,17 +152,20 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
     attacker = placed_unit(state, pending.attacker)
     target = placed_unit(state, pending.target)
     assert attacker is not None and target is not None
-    events = [
-        Event(
-            kind=EventKind.ATTACK_HIT if roll.outcome == "HIT" else EventKind.ATTACK_MISSED,
-            side=state.active,
-            unit=attacker.id,
-            target=target.id,
-            value=roll.modified,
-        )
-    ]
+    landed = Event(
+        kind=EventKind.ATTACK_HIT if roll.outcome == "HIT" else EventKind.ATTACK_MISSED,
+        side=state.active,
+        unit=attacker.id,
+        target=target.id,
+        value=roll.modified,
+    )
+    state = replace(state, events=(*state.events, landed))
+    events: list[Event] = []
     destroyed = False
+    saved = False
     if roll.outcome == "HIT":
+        state, saved = save_hit(state, attacker, target, roll.distance)
+    if roll.outcome == "HIT" and not saved:
         damage = attack_damage(state, attacker, target)
         hp = target.hp - damage
         if hp <= 0:

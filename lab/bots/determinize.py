@@ -53,7 +53,7 @@ def _unseen_cards(view: GameState) -> list[str]:
         known.update(c for c in player.stored if c != HIDDEN)
     if view.pending_card is not None and view.pending_card.card != HIDDEN:
         known.add(view.pending_card.card)
-    return [c for c in canonical_deck(view.rules.deck) if c not in known]
+    return [c for c in canonical_deck(view.rules.deck, view.rules.cards) if c not in known]
 
 
 def _deal_cards(view: GameState, rng: int) -> tuple[GameState, int]:
@@ -64,7 +64,7 @@ def _deal_cards(view: GameState, rng: int) -> tuple[GameState, int]:
     wanted = hidden_stored + (1 if pending_hidden else 0)
     # Degenerate scenarios (an explicit, partial draw pile) may leave too few unseen cards;
     # reuse known bonuses then rather than fail: the world stays playable.
-    spare = [c for c in canonical_deck(view.rules.deck) if card_of(c).kind == "bonus"]
+    spare = [c for c in canonical_deck(view.rules.deck, view.rules.cards) if card_of(c).kind == "bonus"]
     while len(bonuses) < wanted:
         bonuses.append(spare[len(bonuses) % len(spare)])
     dealt = iter(bonuses[:wanted])

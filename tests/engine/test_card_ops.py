@@ -365,6 +365,10 @@ def test_a_lasting_effect_is_recorded_on_every_kind(
     if aimed:
         fields |= {"victims": {"kind": "chosen"}} if kind == "malus" else {"targeting": {"kind": "own_unit"}}
     effect = {"hook": hook, "op": op, "value": 1, "scope": "targets" if aimed else scopes[0]}
+    if hook in ("reroll_attack_die", "natural_result"):
+        effect["faces"] = [1]  # these hooks act on natural values
+    if hook == "ignore_hit":
+        effect["value"] = 5  # a save on 5+
     card = install(lasting("test_lasting", kind, effect, **fields))
     state = _play_lasting(start(phase="MOVEMENT", draw=[]), card, aimed)
     assert [(e.hook, e.op, e.source_kind, e.controller, e.targets) for e in state.effects] == [

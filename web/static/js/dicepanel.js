@@ -66,7 +66,7 @@ export class DicePanel {
       this.el.innerHTML = `<h3>Dice</h3><p class="muted">No roll yet this game.</p>`;
       return;
     }
-    const mods = last.modifiers.map((m) => `<li><b>${sign(m.value)}</b> ${esc(modifierText(this.cards, m.source))}</li>`).join("");
+    const mods = last.modifiers.map((m) => `<li><b>${sign(m.value)}</b> ${esc(m.clause ?? modifierText(this.cards, m.source))}</li>`).join("");
     const earlier = all.slice(0, -1).reverse().slice(0, EARLIER).map((r) => {
       const extra = r.modifiers.reduce((sum, m) => sum + m.value, 0);
       return `<li><span class="t">T${r.turn}</span> ${esc(r.unit)} → ${esc(r.target)}: <b>${r.natural}</b>${extra ? ` ${sign(extra)}` : ""} = ${r.modified} vs ${r.required}+ <b class="outcome-${r.outcome}">${r.outcome}</b></li>`;

@@ -224,7 +224,7 @@ export class Hud {
       + `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
     const roll = view.last_roll;
     if (roll) {
-      const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${modifierText(this.cards, m.source)}`).join(",");
+      const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${m.clause ?? modifierText(this.cards, m.source)}`).join(",");
       html += `<div class="detail rollline">Rolled <b>${roll.natural}</b>${esc(mods)} = <b>${roll.modified}</b> vs ${roll.required}+: <b class="outcome-${roll.outcome}">${roll.outcome}</b></div>`;
     }
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;

@@ -18,7 +18,7 @@
 /** @typedef {{side: Side, stored: string[], tactics: string[], played_tactics: string[], destroyed: Unit[], point_vp: number}} PlayerState */
 /** @typedef {{card: string, drawer: Side, accepted: boolean}} PendingCard */
 /** @typedef {{attacker: string, target: string}} Attack */
-/** @typedef {{source: string, value: number}} Modifier */
+/** @typedef {{source: string, value: number, clause?: string}} Modifier */
 /** @typedef {{natural: number, modified: number, required: number, distance: number, outcome: "HIT"|"MISS", modifiers: Modifier[]}} Roll */
 /** @typedef {{effect_id: number, play_id: number, source_card: string, source_kind: string, controller: Side, hook: string, op: string, value: number, scope: string, targets: string[], expires: string, remaining_turn_ends: number|null}} Effect */
 /** @typedef {{kind: string, side?: Side, unit?: string, target?: string, card?: string, cell?: string, from_cell?: string, value?: number, detail?: string}} GameEvent */

@@ -15,7 +15,7 @@ import { esc, modifierText } from "./labels.js";
 /**
  * A roll as the panel shows it.
  * @typedef {{key: string, turn: number, unit: string, target: string, natural: number, modified: number,
- *   required: number, distance: number, outcome: "HIT"|"MISS", modifiers: Array<{source: string, value: number}>}} ShownRoll
+ *   required: number, distance: number, outcome: "HIT"|"MISS", modifiers: import("./types.js").Modifier[]}} ShownRoll
  */
 
 const EARLIER = 12; // earlier rolls listed under the last one

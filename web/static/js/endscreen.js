@@ -20,7 +20,7 @@ import { esc, humanize, sideName } from "./labels.js";
  *   destroyed: string[], highlights: string[], vp: Record<string, number>}} TurnSummary
  * @typedef {{step: number, turn: number, seq: number, side: Side, attacker: string, target: string, natural: number,
  *   modified: number, required: number, distance: number, outcome: "HIT"|"MISS",
- *   modifiers: Array<{source: string, value: number}>}} DiceRoll
+ *   modifiers: import("./types.js").Modifier[]}} DiceRoll
  * @typedef {{match_id: string, steps: number, rolls: DiceRoll[], turns: TurnSummary[], winner: Side|null,
  *   victory_reason: string|null}} MatchHistory
  */

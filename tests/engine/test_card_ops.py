@@ -36,7 +36,8 @@ from engine import (
     legal_actions,
 )
 from engine import windows as engine_windows
-from engine.cards import CARDS, HOOK_RULES, load_cards
+from engine.card_checks import HOOK_RULES
+from engine.cards import CARDS, load_cards
 from engine.flow import decide_to_act
 from engine.instants import INSTANT_OPS
 from engine.state import with_player

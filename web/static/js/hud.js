@@ -6,6 +6,7 @@
  * Clicks are delegated: every button carries an index into the runs of the last render.
  */
 
+import { endReason } from "./endings.js"; // issue 17: why the game ended (resign, time, abandonment)
 import { cardInfo, cardName, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
 import { sides } from "./state.js";
 
@@ -302,7 +303,7 @@ export class Hud {
     o.hidden = false;
     o.className = "overlay victory";
     o.innerHTML = `<div class="card-panel"><h1 class="${won ? "won" : ""}">${esc(title)}</h1>
-      <p><b class="side-${view.winner}">${esc(sideName(view.winner))}</b> wins by ${esc(humanize(view.victory_reason ?? ""))} after ${view.turn} turns.</p>
+      <p>${esc(endReason(view))}</p>
       <p class="muted">${view.players.map((p) => `${sideName(p.side)}: ${p.destroyed.length} unit${p.destroyed.length === 1 ? "" : "s"} lost`).join(" · ")}</p>
       <div class="btns"><a class="btn primary" href="/replay/${encodeURIComponent(model.matchId)}">Watch the replay &amp; verify the dice</a>
       <a class="btn" href="/api/matches/${encodeURIComponent(model.matchId)}/record" download="taktik-${esc(model.matchId)}.json">Download record</a>

@@ -1,11 +1,13 @@
 // @ts-check
 /**
- * The lobby: start a match (against a person, the bot, or hot-seat on this device, with an
- * optional seed, board size and round limit), share its links, resume or watch recent
- * matches, and open a record file in the replay viewer.
+ * The lobby: start a match (against a person, the bot, or hot-seat on this device, with a
+ * clock and an optional seed, board size and round limit), share its links, list it as an
+ * open challenge, join someone else's, resume or watch recent matches, and open a record
+ * file in the replay viewer.
  */
 
 import { playPath, rememberSeats, request, storedSeats } from "./api.js";
+import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
 
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
@@ -25,13 +27,14 @@ const PAGE = `
         <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
         <button type="button" class="mode" data-mode="hotseat"><span class="icon">⟲</span><div><b>Hot-seat on this device</b><span>Both sides in this tab, passing the device between turns</span></div></button>
       </div>
+      <div class="clockfields">${CLOCK_FIELDS}</div>
       <details class="advanced"><summary>Advanced: seed, board size, length, bot</summary>
         <div class="fields">
           <label>Seed <input name="seed" type="number" min="0" max="4294967295" placeholder="random"></label>
           <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="15"></label>
-          <label>You play (vs bot) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
+          <label>You play (vs bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
           <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select></label>
         </div>
       </details>
@@ -39,7 +42,9 @@ const PAGE = `
       <div class="created"></div>
     </section>
     <section class="box">
-      <h2>Recent matches</h2>
+      <h2>Open challenges <button type="button" class="btn ghost small" data-refresh title="Look again">↻</button></h2>
+      <div class="challenges-list"><p class="muted">Loading…</p></div>
+      <h2 class="recent-title">Recent matches</h2>
       <div class="recent"><p class="muted">Loading…</p></div>
       <label class="file-drop">Open a record file in the replay viewer <input type="file" name="record" accept=".json,application/json"></label>
     </section>
@@ -77,6 +82,9 @@ export function startLobby(root) {
   root.addEventListener("click", async (e) => {
     const t = /** @type {HTMLElement} */ (e.target);
     const mode = /** @type {HTMLElement|null} */ (t.closest("[data-mode]"))?.dataset.mode;
+    const join = /** @type {HTMLElement|null} */ (t.closest("[data-join]"))?.dataset.join;
+    if (join) return joinAndPlay(join);
+    if (t.closest("[data-refresh]")) return listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
     const copy = /** @type {HTMLElement|null} */ (t.closest("[data-copy]"));
     if (copy) {
       await copyText(copy.dataset.copy ?? "");
@@ -86,15 +94,23 @@ export function startLobby(root) {
     if (!mode) return;
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
-    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string}} */
+    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string, clock?: object, open?: boolean, side?: string}} */
     const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
     if (mode === "bot" && value("bot")) body.bot = value("bot");
+    const clock = chosenClock(root);
+    if (clock) body.clock = clock;
+    // An open challenge: the server hands out only our seat; a stranger takes the other from the lobby.
+    const open = mode === "human" && wantsOpenChallenge(root);
+    if (open) Object.assign(body, { open: true, side: mine });
     try {
       /** @type {MatchCreated} */
       const created = await request("/api/matches", body);
       const tokens = created.seats.map((s) => s.token);
-      if (mode === "human") {
+      if (open) {
+        rememberSeats(created.match_id, tokens);
+        location.assign(playPath(created.match_id, tokens));
+      } else if (mode === "human") {
         showLinks(q(".created"), created); // each link remembers its own seat when it is opened
         listRecent(q(".recent"));
       } else {
@@ -124,7 +140,23 @@ export function startLobby(root) {
     }
   });
 
+  /** Take the free seat of an open challenge and play it. @param {string} matchId */
+  async function joinAndPlay(matchId) {
+    error.hidden = true;
+    try {
+      const joined = await joinChallenge(matchId);
+      const tokens = joined.seats.map((s) => s.token);
+      rememberSeats(matchId, tokens);
+      location.assign(playPath(matchId, tokens));
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = `Could not join that challenge: ${/** @type {Error} */ (err).message}`;
+      listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
+    }
+  }
+
   listBots(/** @type {HTMLSelectElement} */ (root.querySelector("[name=bot]")));
+  listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
   listRecent(q(".recent"));
   showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
 }

@@ -41,6 +41,10 @@ export function matchActionText(action) {
   if (!action || !MATCH_ACTIONS.has(action.type)) return null;
   const who = sideName(action.side ?? null);
   if (action.type === "RESIGN") return `${who} resigned`;
-  if (action.type === "CLAIM_VICTORY") return `${who} claimed the win (${humanize(String(action.reason ?? "abandonment"))})`;
+  if (action.type === "CLAIM_VICTORY") {
+    const reason = String(action.reason ?? "abandonment");
+    const why = reason === "abandonment" ? `${sideName(otherSide(action.side ?? null))} had left the game` : humanize(reason).toLowerCase();
+    return `${who} claimed the win: ${why}`;
+  }
   return action.clock === "turn" ? `${who}'s turn clock ran out: the turn was ended for them` : `${who} ran out of time`;
 }

@@ -86,7 +86,8 @@ EXERCISE = """async () => {
   ];
 
   out.reasons = [['DEFENDER', 'resignation'], ['ATTACKER', 'time'], ['DEFENDER', 'abandonment'],
-                 ['ATTACKER', 'elimination']].map(([winner, reason]) => e.endReason({winner, victory_reason: reason, turn: 7}));
+                 ['ATTACKER', 'elimination']]
+    .map(([winner, reason]) => e.endReason({winner, victory_reason: reason, turn: 7}));
   out.actions = [{type: 'RESIGN', side: 'DEFENDER'}, {type: 'TIMEOUT', side: 'ATTACKER', clock: 'game'},
                  {type: 'TIMEOUT', side: 'DEFENDER', clock: 'turn'},
                  {type: 'CLAIM_VICTORY', side: 'ATTACKER', reason: 'abandonment'}, {type: 'END_TURN'}, null]

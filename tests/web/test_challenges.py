@@ -35,7 +35,7 @@ def test_an_open_challenge_with_a_clock_is_listed_and_a_stranger_joins_it_with_a
     creator.locator(".clockpick").wait_for()
     small_board(creator)
     creator.get_by_label("Blitz 5 + 3").check()
-    creator.get_by_label(re.compile("open challenge")).check()
+    creator.get_by_label(re.compile("Open challenge")).check()
     shot(creator, "lobby-clock-and-challenge")
     creator.get_by_role("button", name="Against a person").click()
     creator.wait_for_url(re.compile(r"/play/"), timeout=WAIT)

@@ -31,9 +31,9 @@ export const CLOCK_FIELDS = `
 <fieldset class="clockpick">
   <legend>Clock</legend>
   ${PRESETS.map((p, i) => `<label class="preset"><input type="radio" name="clock" value="${p.id}"${i === 0 ? " checked" : ""}> ${esc(p.label)}</label>`).join("")}
-  <label class="days">for <select name="days">${DAYS.map((d) => `<option value="${d}"${d === 3 ? " selected" : ""}>${d} day${d === 1 ? "" : "s"}</option>`).join("")}</select> per turn</label>
+  <label class="days" title="Correspondence: time per turn"><select name="days" aria-label="Days per turn">${DAYS.map((d) => `<option value="${d}"${d === 3 ? " selected" : ""}>${d} day${d === 1 ? "" : "s"}</option>`).join("")}</select> per turn</label>
 </fieldset>
-<label class="openchallenge"><input type="checkbox" name="open"> List it in the lobby as an open challenge, so anyone may take the other seat</label>`;
+<label class="openchallenge"><input type="checkbox" name="open"> Open challenge: list it in the lobby for anyone to take the other seat (against a person)</label>`;
 
 /**
  * The clock chosen in the form, as the server takes it (null: no clock).
@@ -71,7 +71,7 @@ export async function listChallenges(el, mine) {
     return;
   }
   if (!rows.length) {
-    el.innerHTML = `<p class="muted">No open challenges. Create one: tick “open challenge” and play against a person.</p>`;
+    el.innerHTML = `<p class="muted">No open challenges. Create one: tick “Open challenge” and play against a person.</p>`;
     return;
   }
   const now = Date.now() / 1000;

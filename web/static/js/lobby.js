@@ -22,12 +22,12 @@ const PAGE = `
   <div class="grid">
     <section class="box">
       <h2>New game</h2>
+      <div class="clockfields">${CLOCK_FIELDS}</div>
       <div class="modes">
         <button type="button" class="mode" data-mode="human"><span class="icon">⇄</span><div><b>Against a person</b><span>Get two seat links to share, and a link for spectators</span></div></button>
         <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
         <button type="button" class="mode" data-mode="hotseat"><span class="icon">⟲</span><div><b>Hot-seat on this device</b><span>Both sides in this tab, passing the device between turns</span></div></button>
       </div>
-      <div class="clockfields">${CLOCK_FIELDS}</div>
       <details class="advanced"><summary>Advanced: seed, board size, length, bot</summary>
         <div class="fields">
           <label>Seed <input name="seed" type="number" min="0" max="4294967295" placeholder="random"></label>

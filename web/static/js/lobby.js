@@ -8,12 +8,15 @@
 
 import { playPath, rememberSeats, request, storedSeats } from "./api.js";
 import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
+import { describeClock } from "./clock.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
 
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
 /** @typedef {import("./api.js").MatchSummary} MatchSummary */
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./iso.js").Grid} Grid */
+
+const CHALLENGE_REFRESH_MS = 10000;
 
 const PAGE = `
 <div class="lobby">
@@ -156,7 +159,13 @@ export function startLobby(root) {
   }
 
   listBots(/** @type {HTMLSelectElement} */ (root.querySelector("[name=bot]")));
-  listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
+  const challenges = q(".challenges-list");
+  listChallenges(challenges, new Set(Object.keys(storedSeats())));
+  // Strangers post challenges while this page is open: look again now and then, until the page changes.
+  const watch = setInterval(() => {
+    if (!challenges.isConnected) clearInterval(watch);
+    else listChallenges(challenges, new Set(Object.keys(storedSeats())));
+  }, CHALLENGE_REFRESH_MS);
   listRecent(q(".recent"));
   showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
 }
@@ -256,7 +265,7 @@ async function listRecent(el) {
     if (m.status === "live" || m.status === "other_rules") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
     const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
-    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}</td>
+    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}${m.clock ? `<br><span class="muted">${esc(describeClock(m.clock))}</span>` : ""}</td>
       ${statusCell(m)}<td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });
   el.innerHTML = `<table class="matches"><thead><tr><th>Match</th><th>Mode</th><th>Status</th><th>Where</th><th>Updated</th><th></th></tr></thead><tbody>${lines.join("")}</tbody></table>`;

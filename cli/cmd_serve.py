@@ -14,6 +14,8 @@ import warnings
 from pathlib import Path
 from types import FrameType
 
+import msgspec
+
 from lab.bots import ABOUT, get_bot
 from server.bots import BotRoster
 from server.database import Database
@@ -64,6 +66,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="JSON object overriding server limits (see docs/server.md)")
     parser.add_argument("--bot", choices=SEATED_BOTS, default=SEATED_BOTS[0],
                         help="policy of bot seats in new matches")
+    parser.add_argument("--abandon-after", type=whole_number(1, 30 * 86_400), default=None, metavar="SECONDS",
+                        help="seconds a player to act may be away before the other may claim the win "
+                             "(default 180; overrides the limits file)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(handler=run)
 
@@ -73,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         limits = load_limits(args.limits) if args.limits is not None else Limits()
     except ValueError as err:
         raise CommandError(str(err)) from None
+    if args.abandon_after is not None:
+        limits = msgspec.structs.replace(limits, abandon_after=float(args.abandon_after))
     data_dir = (args.data or default_data_dir()).resolve()
     if data_dir.exists() and not data_dir.is_dir():
         raise CommandError(f"--data {data_dir} is a file, not a folder", hint="give a folder for the match database")

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from .actions import (
     ACTION_ORDER,
+    MATCH_ACTION_ORDER,
     AcceptMalus,
     Action,
     AutoDeploy,
     CancelMalus,
     ChooseMalusTargets,
+    ClaimVictory,
     ConfirmDeployment,
     DeclareAttack,
     DeployUnit,
@@ -31,9 +33,11 @@ from .actions import (
     PassReaction,
     PlayBonus,
     PlayTactic,
+    Resign,
     ResolveAttack,
     RollDice,
     StoreBonus,
+    Timeout,
     WithdrawAttack,
 )
 from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
@@ -70,6 +74,7 @@ from .flow import decide_to_act
 from .grid import label, parse_label
 from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
+from .match_actions import acting_side, match_actions
 from .preview import (
     AttackOdds,
     AttackPreview,
@@ -100,6 +105,7 @@ __all__ = [
     "COMMON_CARDS",
     "HIDDEN",
     "LEGACY_VERSIONS",
+    "MATCH_ACTION_ORDER",
     "MAX_ATTACKS_PER_TURN",
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
@@ -125,6 +131,7 @@ __all__ = [
     "CardDataError",
     "CardDef",
     "ChooseMalusTargets",
+    "ClaimVictory",
     "CombatRequires",
     "CombatRule",
     "ConfirmDeployment",
@@ -166,6 +173,7 @@ __all__ = [
     "PlayerState",
     "Quadrant",
     "ReplayMismatch",
+    "Resign",
     "ResolveAttack",
     "Roll",
     "RollDice",
@@ -182,6 +190,7 @@ __all__ = [
     "TerrainType",
     "TerritorialControl",
     "TimedResistance",
+    "Timeout",
     "Unit",
     "UnitSpec",
     "UnitStats",
@@ -190,6 +199,7 @@ __all__ = [
     "VictoryPoints",
     "Window",
     "WithdrawAttack",
+    "acting_side",
     "attack_odds",
     "attack_preview",
     "board_info",
@@ -217,6 +227,7 @@ __all__ = [
     "home_side",
     "label",
     "legal_actions",
+    "match_actions",
     "max_moves",
     "mix_seed",
     "move_preview",

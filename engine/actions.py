@@ -1,6 +1,8 @@
 """Every action a player can take, as one msgspec tagged union (rules §4.3).
 
-Actions carry no player: the actor is always ``state.to_act``. Each class has an explicit,
+Game moves carry no player: the actor is always ``state.to_act``. The three match actions
+(`Resign`, `Timeout`, `ClaimVictory`; `engine.match_actions`) name their ``side``, since
+they end a match from outside the turn order and may come from the seat not to act. Each class has an explicit,
 stable tag, so renaming a class never breaks a saved game:
 
 >>> import msgspec
@@ -10,21 +12,23 @@ b'{"type":"MOVE_UNIT","unit_id":"A7","to":"K16"}'
 
 from __future__ import annotations
 
-from typing import Annotated, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 from msgspec import Meta
 
-from .types import CardId, CellLabel, Quadrant, UnitId
+from .types import CardId, CellLabel, Quadrant, Side, UnitId
 
 __all__ = [
     "ACTION_ORDER",
+    "MATCH_ACTION_ORDER",
     "AcceptMalus",
     "Action",
     "ActionBase",
     "AutoDeploy",
     "CancelMalus",
     "ChooseMalusTargets",
+    "ClaimVictory",
     "ConfirmDeployment",
     "DeclareAttack",
     "DeployUnit",
@@ -37,9 +41,11 @@ __all__ = [
     "PassReaction",
     "PlayBonus",
     "PlayTactic",
+    "Resign",
     "ResolveAttack",
     "RollDice",
     "StoreBonus",
+    "Timeout",
     "WithdrawAttack",
 ]
 
@@ -164,6 +170,30 @@ class ConfirmDeployment(ActionBase, frozen=True, kw_only=True, tag="CONFIRM_DEPL
     """Manual deployment: finish placing units."""
 
 
+class Resign(ActionBase, frozen=True, kw_only=True, tag="RESIGN"):
+    """Match action: ``side`` gives up the game, its turn or not; the other side wins by resignation."""
+
+    side: Side
+
+
+class Timeout(ActionBase, frozen=True, kw_only=True, tag="TIMEOUT"):
+    """Match action, appended by a server: the clock of ``side`` (the side to act) ran out.
+
+    ``clock`` ``"game"`` (a chess clock): ``side`` loses on time. ``"turn"`` (a per-turn
+    clock): ``side``'s pending decision is forced and its turn ends (`engine.match_actions`).
+    """
+
+    side: Side
+    clock: Literal["game", "turn"]
+
+
+class ClaimVictory(ActionBase, frozen=True, kw_only=True, tag="CLAIM_VICTORY"):
+    """Match action: ``side`` claims the win because the other side, to act, abandoned its seat."""
+
+    side: Side
+    reason: Literal["abandonment"] = "abandonment"
+
+
 Action: TypeAlias = (
     NextPhase
     | EndTurn
@@ -184,6 +214,9 @@ Action: TypeAlias = (
     | DeployUnit
     | AutoDeploy
     | ConfirmDeployment
+    | Resign
+    | Timeout
+    | ClaimVictory
 )
 """The union of all actions; decode JSON straight into it with `decode_action`."""
 
@@ -209,3 +242,6 @@ ACTION_ORDER: tuple[type[ActionBase], ...] = (
     ConfirmDeployment,
 )
 """Action types in the order `legal_actions` lists them (the rules §4.3 table order)."""
+
+MATCH_ACTION_ORDER: tuple[type[ActionBase], ...] = (Resign, Timeout, ClaimVictory)
+"""Match action types in the order `match_actions` lists them; never in `legal_actions`."""

@@ -17,6 +17,7 @@ from msgspec.structs import replace
 
 from .actions import Action, ActionBase
 from .errors import IllegalAction
+from .match_actions import MATCH_ACTION_TYPES, match_problem
 from .pages import APPLY
 from .pages import combat as _combat
 from .pages import movement as _movement
@@ -43,6 +44,8 @@ def explain(state: GameState, action: Action) -> IllegalAction | None:
     >>> problem.code, str(problem)
     ('wrong_phase', 'MOVE_UNIT is not legal in phase CARD_DRAW')
     """
+    if type(action) in MATCH_ACTION_TYPES:
+        return match_problem(state, action)
     problem = gating_problem(state, action)
     if problem is not None:
         return problem

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from .actions import ACTION_ORDER, Action
 from .errors import IllegalAction
 from .flow import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
+from .match_actions import MATCH_ACTION_TYPES, apply_match_action, match_problem
 from .pages import APPLY, OFFERS
 from .state import GameState
 from .types import Phase
@@ -45,14 +46,15 @@ def reduce(state: GameState, action: Action) -> GameState:
     """Apply ``action`` for ``state.to_act`` and everything it triggers; return the new state.
 
     Pure: ``state`` is never changed. Raises `IllegalAction` (a ValueError) with a reason
-    naming the unit, cell or phase when the action is not in `legal_actions`; then nothing
-    changed and no randomness was consumed.
+    naming the unit, cell or phase when the action is in neither `legal_actions` nor
+    `match_actions`; then nothing changed and no randomness was consumed.
     """
-    problem = gating_problem(state, action)
+    match_action = type(action) in MATCH_ACTION_TYPES
+    problem = match_problem(state, action) if match_action else gating_problem(state, action)
     if problem is not None:
         raise problem
     working = replace(state, events=()) if state.events else state
-    new = APPLY[type(action)](working, action)
+    new = apply_match_action(working, action) if match_action else APPLY[type(action)](working, action)
     new = replace(new, actions_taken=new.actions_taken + 1)
     if new.phase is not Phase.VICTORY and new.actions_taken >= new.rules.victory.max_actions:
         new = end_by_action_cap(new)

@@ -168,6 +168,7 @@ def describe_event(event: Event) -> str:
         EventKind.POINT_CAPTURED: f"{who} took {event.cell}",
         EventKind.UNIT_DEPLOYED: f"{who} deployed {event.unit} at {event.cell}",
         EventKind.DEPLOYMENT_CONFIRMED: f"{who} finished deploying",
+        EventKind.TIME_RAN_OUT: f"{who} ran out of time" + (f"; {card} is discarded" if event.card else ""),
         EventKind.VICTORY: f"{who} wins ({event.detail})",
     }
     return text[event.kind]  # every EventKind has its words here (tests/engine/test_text.py checks it)

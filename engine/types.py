@@ -157,6 +157,7 @@ class EventKind(StrEnum):
     REACTION_PASSED = "reaction_passed"
     POINTS_SCORED = "points_scored"
     POINT_CAPTURED = "point_captured"
+    TIME_RAN_OUT = "time_ran_out"  # a per-turn clock ran out (engine.match_actions)
     VICTORY = "victory"
 
 

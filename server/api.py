@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
+from .clocks import ClockSpec, decode_spec
 from .creation import CreationError, NewMatch
 from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
@@ -28,7 +29,7 @@ from .services import Services, services_of
 from .store import MatchRow
 from .ws import MATCH_ID
 
-__all__ = ["CreateMatch", "ForkMatch", "MatchCreated", "MatchSummary", "routes"]
+__all__ = ["CreateMatch", "ForkMatch", "Link", "MatchCreated", "MatchSummary", "SeatLink", "routes", "summary_of"]
 
 log = logging.getLogger("taktik.api")
 
@@ -47,6 +48,9 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     hotseat: bool = False  # both seats will be played from one client
     from_record: GameRecord | None = None  # start from this record's first `step` actions
     step: Step | None = None  # with from_record: actions to keep (default: all)
+    clock: ClockSpec | None = None  # {"initial": S, "increment": S} or {"per_turn": S}; None: no clock
+    open: bool = False  # an open challenge: listed in /api/challenges until someone joins
+    side: Side = Side.ATTACKER  # with open: the creator's seat
 
 
 class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -57,6 +61,7 @@ class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     bot_side: Side = Side.DEFENDER
     bot: str | None = None
     hotseat: bool = False
+    clock: ClockSpec | None = None
 
 
 class Link(msgspec.Struct, frozen=True, kw_only=True):
@@ -101,6 +106,8 @@ class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     parent: Parent | None
     broken_reason: str | None
     online: Online
+    clock: ClockSpec | None = None  # the clock chosen at creation (None: no clock)
+    open_seat: Side | None = None  # an open challenge's seat nobody has joined yet
 
 
 class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,7 +127,7 @@ def _stored_side(text: str | None) -> Side | None:
     return Side(text) if text is not None and text in Side.__members__ else None
 
 
-def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
+def summary_of(row: MatchRow, match: Match | None) -> MatchSummary:
     p = row.progress
     status = shown_status(row)
     online = Online()
@@ -137,7 +144,16 @@ def _summary(row: MatchRow, match: Match | None) -> MatchSummary:
         seed_commitment=row.seed_commitment,
         parent=Parent(match_id=row.parent_id, step=row.parent_step or 0) if row.parent_id else None,
         broken_reason=row.broken_reason if status == "broken" else None, online=online,
+        clock=_stored_clock(row.clock), open_seat=_stored_side(row.open_seat),
     )
+
+
+def _stored_clock(text: str | None) -> ClockSpec | None:
+    """A stored clock; one that no longer decodes (an edited database) reads as none, like `_stored_side`."""
+    try:
+        return decode_spec(text)
+    except msgspec.DecodeError:
+        return None
 
 
 def _match_id(request: Request) -> str:
@@ -154,6 +170,8 @@ def _admit(request: Request, services: Services) -> None:
 
 
 async def _created(request: Request, services: Services, new: NewMatch, *, stored: bool = False) -> Response:
+    if new.open_side is not None:
+        await services.challenges.admit(request, services.db)
     """Create ``new``; ``stored``: it comes from a stored match, whose failure to replay is no bad request."""
     try:
         created = await services.creator.create(new)
@@ -168,9 +186,11 @@ async def _created(request: Request, services: Services, new: NewMatch, *, store
         for seat, token in sorted(created.tokens.items())
     )
     log.info("created match %s (%s)", match.id, match.row.mode)
+    if new.open_side is not None:
+        services.challenges.opened(request, match.id)
     return json_response(MatchCreated(match_id=match.id, seats=seats,
                               spectator=Link(path=f"/watch/{match.id}", url=f"{base}/watch/{match.id}"),
-                              summary=_summary(match.row, match)), 201)
+                              summary=summary_of(match.row, match)), 201)
 
 
 def _policy(name: str | None, services: Services) -> str:
@@ -196,6 +216,8 @@ async def create_match(request: Request) -> Response:
     body = await read_json(request, _CREATE, services.settings.limits.max_body_bytes, empty=b"{}")
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
     policy = _policy(body.bot, services)
+    if body.open and mode != "human":
+        raise ApiError(400, "bad_request", "an open challenge is a match between people (opponent human, no hotseat)")
     if body.from_record is not None:
         if body.config is not None:
             raise ApiError(400, "bad_request", "give either config or from_record, not both")
@@ -208,11 +230,13 @@ async def create_match(request: Request) -> Response:
             raise ApiError(400, "bad_request", f"step {step} is past the record's {len(record.actions)} actions")
         config = record.config if record.config.seed is not None else msgspec.structs.replace(record.config, seed=1)
         new = NewMatch(config=config, mode=mode, bot_side=bot_side, bot_policy=policy,
-                       prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None)
+                       prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
+                       clock=body.clock, open_side=body.side if body.open else None)
     else:
         if body.step is not None:
             raise ApiError(400, "bad_request", "step only goes with from_record")
-        new = NewMatch(config=body.config or GameConfig(), mode=mode, bot_side=bot_side, bot_policy=policy)
+        new = NewMatch(config=body.config or GameConfig(), mode=mode, bot_side=bot_side, bot_policy=policy,
+                       clock=body.clock, open_side=body.side if body.open else None)
     return await _created(request, services, new)
 
 
@@ -236,7 +260,7 @@ async def fork_match(request: Request) -> Response:
     mode, bot_side = _mode(body.opponent, body.bot_side, body.hotseat)
     new = NewMatch(config=record.config, mode=mode, bot_side=bot_side, bot_policy=_policy(body.bot, services),
                    prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
-                   parent_id=match_id, parent_step=step)
+                   parent_id=match_id, parent_step=step, clock=body.clock)
     return await _created(request, services, new, stored=True)
 
 
@@ -262,7 +286,7 @@ async def list_matches(request: Request) -> Response:
     services = services_of(request)
     limit = whole_number(request.query_params.get("limit"), "limit", 1, MAX_LOBBY, default=20)
     rows = await services.db.recent(limit)
-    return json_response([_summary(row, services.matches.loaded(row.id)) for row in rows])
+    return json_response([summary_of(row, services.matches.loaded(row.id)) for row in rows])
 
 
 async def match_summary(request: Request) -> Response:
@@ -271,7 +295,7 @@ async def match_summary(request: Request) -> Response:
     row = await services.db.match_row(match_id)
     if row is None:
         raise ApiError(404, "not_found", "no such match")
-    return json_response(_summary(row, services.matches.loaded(match_id)))
+    return json_response(summary_of(row, services.matches.loaded(match_id)))
 
 
 async def match_record(request: Request) -> Response:

@@ -12,7 +12,7 @@ from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from . import api, catalogue, replays, ws
+from . import api, catalogue, challenges, replays, ws
 from .database import Database
 from .errors import EXCEPTION_HANDLERS
 from .services import AppState, Services
@@ -63,6 +63,7 @@ def create_app(settings: Settings, db: Database | None = None) -> Starlette:
         Route("/watch/{match_id}", page),
         Route("/replay/{match_id}", page),
         *api.routes,
+        *challenges.ROUTES,
         *catalogue.ROUTES,
         *replays.ROUTES,
         WebSocketRoute("/ws/matches/{match_id}", ws.match_socket),

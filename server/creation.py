@@ -28,6 +28,7 @@ from engine import (
     GameState,
     IllegalAction,
     Side,
+    acting_side,
     encode_action,
     new_game,
     reduce,
@@ -35,6 +36,7 @@ from engine import (
 )
 
 from . import seeds
+from .clocks import ClockSpec, MatchClock, encode_spec
 from .match import Match, hash_token, progress_of
 from .matches import MatchService
 from .protocol import MatchStatus
@@ -76,6 +78,9 @@ class NewMatch:
     prefix_hashes: tuple[str, ...] | None = None  # checked when given
     parent_id: str | None = None
     parent_step: int | None = None
+    clock: ClockSpec | None = None  # None: no clock
+    open_side: Side | None = None  # an open challenge: the creator's seat (the other waits for someone to join)
+    token_hashes: dict[Side, bytes] | None = None  # a rematch: the seats' existing tokens (no new ones)
 
 
 @dataclass(frozen=True)
@@ -122,13 +127,22 @@ class Creator:
             parent_id=new.parent_id,
             parent_step=new.parent_step,
             progress=progress_of(state, len(rows), status),
+            clock=encode_spec(new.clock),
+            open_seat=new.open_side.other.value if new.open_side is not None else None,
         )
         humans = [side for side in (Side.ATTACKER, Side.DEFENDER) if side is not new.bot_side]
-        tokens = {side: secrets.token_urlsafe(32) for side in humans}
-        hashes = {side: hash_token(token) for side, token in tokens.items()}
+        if new.open_side is not None:
+            humans = [new.open_side]
+        tokens: dict[Side, str] = {}
+        if new.token_hashes is not None:
+            hashes = {side: digest for side, digest in new.token_hashes.items() if side in humans}
+        else:
+            tokens = {side: secrets.token_urlsafe(32) for side in humans}
+            hashes = {side: hash_token(token) for side, token in tokens.items()}
         await self._service.db.create_match(row, {s.value: h for s, h in hashes.items()}, rows)
         match = Match(row=row, config=config, token_hashes=hashes, state=state, actions=list(new.prefix),
-                      hashes=[r.state_hash for r in rows], status=status)
+                      hashes=[r.state_hash for r in rows], status=status,
+                      clock=MatchClock(new.clock) if new.clock is not None else None)
         self._service.adopt(match)
         return Created(match=match, tokens=tokens)
 
@@ -144,7 +158,7 @@ def _play_prefix(
         raise CreationError(f"invalid config: {err}") from None
     rows: list[ActionRow] = []
     for ply, action in enumerate(prefix):
-        actor = state.to_act
+        actor = acting_side(state, action) if state.to_act is not None else None
         if actor is None:
             raise CreationError(f"the game is already over before step {ply}")
         try:

@@ -92,6 +92,15 @@ class Database:
     async def recent(self, limit: int) -> list[MatchRow]:
         return await self._submit(partial(self._store.recent, limit))
 
+    async def open_challenges(self, limit: int) -> list[MatchRow]:
+        return await self._submit(partial(self._store.open_challenges, limit))
+
+    async def timed_live(self) -> list[str]:
+        return await self._submit(self._store.timed_live)
+
+    async def join_seat(self, match_id: str, seat: str, digest: bytes) -> None:
+        await self._submit(partial(self._store.join_seat, match_id, seat, digest))
+
     def close(self) -> None:
         """Finish queued work, then close the store; later calls raise RuntimeError."""
         if self._closed:

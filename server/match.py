@@ -22,8 +22,10 @@ from engine import (
     TERRAIN_LEGEND,
     Action,
     Attack,
+    ClaimVictory,
     GameConfig,
     GameState,
+    Resign,
     Side,
     attack_preview,
     decision,
@@ -36,7 +38,9 @@ from engine import (
 )
 
 from . import __version__
+from .clocks import Clock, MatchClock, SystemClock
 from .outbox import Outbox
+from .presence import Presence
 from .protocol import (
     AttackPreviewAnswer,
     EventText,
@@ -51,6 +55,7 @@ from .protocol import (
     Welcome,
     encode,
 )
+from .rematch import Rematch
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
@@ -111,7 +116,16 @@ class Match:
     bot_task: asyncio.Task[None] | None = None
     bot_rng: int = 0
     touched: float = field(default_factory=time.monotonic)
+    clock: MatchClock | None = None  # None: the match has no clock
+    timer: Clock = field(default_factory=SystemClock)  # where this match reads the time
+    presence: Presence | None = None  # set by the match service when it takes the match in
+    open_seat: Side | None = None  # an open challenge's seat nobody has joined yet
+    rematch: Rematch = field(default_factory=Rematch)
+    claim_open: bool = False  # the absent seat to act may be claimed now (as last told to the sockets)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # wakes the clock watcher
+    watcher: asyncio.Task[None] | None = None
     _texts: dict[Side | None, str] = field(default_factory=dict)
+    _texts_at: float | None = None
     _legal: tuple[Action, ...] | None = None
 
     @property
@@ -155,6 +169,8 @@ class Match:
 
         ``legal`` may carry ``legal_actions(state)`` when the caller already computed it.
         """
+        if self.clock is not None and row.elapsed_ms is not None:  # a fork's prefix is untimed
+            self.clock.step(self.state, state, row.elapsed_ms)
         self.state = state
         self.actions.append(action)
         self.hashes.append(row.state_hash)
@@ -164,6 +180,7 @@ class Match:
         self._texts.clear()
         self._legal = legal if self.status == "live" else ()
         self.touched = time.monotonic()
+        self.changed.set()
 
     def mark_broken(self, reason: str) -> None:
         """Serve this match read-only from now on: its log no longer replays."""
@@ -180,11 +197,52 @@ class Match:
         self._legal = None
 
     def state_text(self, seat: Side | None) -> str:
-        """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version."""
+        """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version.
+
+        Cached per version and viewer kind; a running clock makes the text depend on the time
+        too (``server_time``), so then it is cached only for one instant (one fan-out).
+        """
+        if self.clock is not None or self.presence is not None:
+            now = self.timer.now()
+            if now != self._texts_at:
+                self._texts.clear()
+                self._texts_at = now
         text = self._texts.get(seat)
         if text is None:
             text = self._texts[seat] = encode(self._update(seat))
         return text
+
+    def refresh(self) -> None:
+        """Forget the encoded states: something besides the position changed (presence, rematch, claims)."""
+        self._texts.clear()
+        self.changed.set()
+
+    @property
+    def running(self) -> Side | None:
+        """The seat whose clock runs now, or None."""
+        if self.clock is None or self.clock.since is None or self.status != "live":
+            return None
+        return self.state.to_act
+
+    def claim_at(self) -> float | None:
+        """When the seat not to act may claim the absent seat to act (None: no claim coming)."""
+        if self.presence is None or self.status != "live" or self.open_seat is not None:
+            return None
+        return self.presence.claim_at(self.state.to_act)
+
+    def claimable(self, now: float) -> bool:
+        """Whether the seat not to act may claim the win now."""
+        at = self.claim_at()
+        return at is not None and now >= at
+
+    def seat_match_actions(self, seat: Side | None, now: float) -> tuple[Action, ...]:
+        """The match actions ``seat`` may send now: RESIGN while the game runs, CLAIM_VICTORY when allowed."""
+        if seat is None or self.status != "live":
+            return ()
+        actions: list[Action] = [Resign(side=seat)]
+        if seat is not self.state.to_act and self.claimable(now):
+            actions.append(ClaimVictory(side=seat))
+        return tuple(actions)
 
     def welcome(self, seat: Side | None, max_message_bytes: int) -> str:
         """The encoded `Welcome` for a socket bound to ``seat``."""
@@ -248,6 +306,7 @@ class Match:
         return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
 
     def _update(self, seat: Side | None) -> StateUpdate:
+        now = self.timer.now()
         view = player_view(self.state, seat)
         to_act = self.state.to_act
         mine = seat is not None and to_act is seat and self.status == "live"
@@ -266,4 +325,8 @@ class Match:
             decision=decision(self.state, view),
             legend=TERRAIN_LEGEND,
             broken_reason=self.read_only_reason,
+            clock=None if self.clock is None else self.clock.view(self.running, now),
+            presence=None if self.presence is None else self.presence.view(self.claim_at()),
+            match_actions=self.seat_match_actions(seat, now),
+            rematch=self.rematch.view(seat) if self.status == "over" else None,
         )

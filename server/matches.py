@@ -12,6 +12,7 @@ worker thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Coroutine
@@ -20,6 +21,7 @@ from typing import Any
 import msgspec
 
 from engine import (
+    MATCH_ACTION_ORDER,
     RULES_VERSION,
     Action,
     GameConfig,
@@ -27,10 +29,13 @@ from engine import (
     InvalidAction,
     ReplayMismatch,
     Side,
+    Timeout,
+    acting_side,
     check_references,
     decode_action,
     encode_action,
     legal_actions,
+    match_actions,
     mix_seed,
     new_game,
     player_view,
@@ -39,9 +44,11 @@ from engine import (
 )
 
 from .bots import BotRoster
+from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Database
 from .match import Match, Viewer, progress_of
-from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
+from .presence import Presence
+from .protocol import Ack, Act, ClockUpdate, ErrorCode, MatchStatus, PresenceUpdate, Reject, encode
 from .settings import Limits
 from .store import ActionRow, MatchRow
 
@@ -73,14 +80,17 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
         raise MatchUnavailable(f"cannot build the starting position: {err}{versions}") from None
     match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
                   actions=[], hashes=[])
+    spec = decode_spec(row.clock) if row.clock is not None else None
+    match.clock = MatchClock(spec) if spec is not None else None
     problem: str | None = None
     for expected_ply, logged in enumerate(rows):
         try:
             if logged.ply != expected_ply:
                 raise ValueError(f"ply {expected_ply} is missing from the log")
             action = decode_action(logged.action, state)
-            if state.to_act is None or state.to_act.value != logged.seat:
-                raise ValueError(f"the log says {logged.seat} played, but {state.to_act} was to act")
+            actor = acting_side(state, action) if state.to_act is not None else None
+            if actor is None or actor.value != logged.seat:
+                raise ValueError(f"the log says {logged.seat} played, but {actor} was to act")
             state = reduce(state, action)
             actual = state_hash(state)
             if actual != logged.state_hash:
@@ -106,27 +116,43 @@ def _versions(row: MatchRow) -> str:
 class MatchService:
     """Loaded matches by id, and everything that happens to them."""
 
-    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None) -> None:
+    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None,
+                 clock: Clock | None = None) -> None:
         self.db = db
         self.limits = limits
         self.bots = bots or BotRoster()
+        self.clock: Clock = clock or SystemClock()
         self._matches: dict[str, Match] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._unavailable: dict[str, str] = {}  # matches whose start cannot even be built
         self._inflight: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._janitor: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start unloading idle matches (call from the running event loop)."""
+        """Start unloading idle matches and resume every running clock (call from the running event loop)."""
         self._janitor = asyncio.create_task(self._unload_idle())
+        self._resumer = asyncio.create_task(self._resume_clocks())
+
+    async def _resume_clocks(self) -> None:
+        """Load every live match with a clock, so its clock runs (and can run out) after a restart."""
+        try:
+            for match_id in await self.db.timed_live():
+                with contextlib.suppress(MatchUnavailable):
+                    await self.get(match_id)
+        except Exception:
+            log.exception("could not resume the clocks of live matches")
 
     async def close(self) -> None:
         """Stop bots, finish every action already being committed; the database stays open."""
         self._closing = True
         tasks = [m.bot_task for m in self._matches.values() if m.bot_task is not None]
+        tasks += [m.watcher for m in self._matches.values() if m.watcher is not None]
         if self._janitor is not None:
             tasks.append(self._janitor)
+        if self._resumer is not None:
+            tasks.append(self._resumer)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -151,13 +177,17 @@ class MatchService:
             if match is None:
                 self._load_locks.pop(match_id, None)
                 return None
-            self._matches.setdefault(match_id, match)
+            if match_id not in self._matches:
+                self._matches[match_id] = match
+                self._equip(match)
+            match = self._matches[match_id]
         self._play_bot(match)
         return match
 
     def adopt(self, match: Match) -> None:
         """Take a newly created match into memory."""
         self._matches[match.id] = match
+        self._equip(match)
         self._play_bot(match)
 
     async def _load(self, match_id: str) -> Match | None:
@@ -203,15 +233,25 @@ class MatchService:
                 match.spectator_addresses[viewer] = address
         match.viewers.add(viewer)
         match.touched = time.monotonic()
+        arrived = viewer.seat is not None and match.presence is not None and match.presence.arrive(viewer.seat)
+        if arrived:
+            self._presence_changed(match, but=viewer)
         viewer.outbox.put_reply(match.welcome(viewer.seat, self.limits.max_message_bytes))
         viewer.outbox.put_state(match.state_text(viewer.seat))
+        if arrived:
+            self._start_clock(match)
         return None
 
     def leave(self, match: Match, viewer: Viewer) -> None:
         """Stop sending to ``viewer``."""
+        if viewer not in match.viewers:
+            return
         match.viewers.discard(viewer)
         match.spectator_addresses.pop(viewer, None)
         match.touched = time.monotonic()
+        if viewer.seat is not None and match.presence is not None and match.presence.depart(viewer.seat,
+                                                                                             self.clock.now()):
+            self._presence_changed(match)
 
     def _fan_out(self, match: Match) -> None:
         for viewer in list(match.viewers):
@@ -233,17 +273,18 @@ class MatchService:
 
     async def _submit(self, match: Match, seat: Side, seq: int | None, version: int, action: Action) -> Outcome:
         async with match.lock:
+            await self._flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
             payload = encode_action(action)
             prior = match.seqs.get((seat, seq)) if seq is not None else None
             if prior is not None and prior == (version, payload):
                 return Ack(seq=seq or 0, version=prior[0] + 1)
-            problem = self._check(match, seat, seq, version, prior is not None)
+            problem = self._check(match, seat, seq, version, prior is not None, action)
             if problem is not None:
                 return _reject(problem[0], problem[1], seq)
             return await self._apply(match, seat, seq, action, payload)
 
     def _check(self, match: Match, seat: Side, seq: int | None, version: int,
-               seq_used: bool) -> tuple[ErrorCode, str] | None:
+               seq_used: bool, action: Action | None = None) -> tuple[ErrorCode, str] | None:
         if match.status == "broken":
             return "forbidden", f"this match is broken and read-only ({match.read_only_reason})"
         if match.status == "other_rules":
@@ -255,12 +296,16 @@ class MatchService:
         if seq is not None and (seq_used or seq <= match.last_seq.get(seat, 0)):
             return "bad_message", (f"seq {seq} was already used; the last accepted seq of {seat.value} is "
                                    f"{match.last_seq.get(seat, 0)}")
+        if action is not None and type(action) in MATCH_ACTION_ORDER:
+            return self._match_action_problem(match, seat, action)
         if match.state.to_act is not seat:
             who = match.state.to_act.value if match.state.to_act else "nobody"
             return "not_your_turn", f"{who} must decide now"
         return None
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
+        now = self.clock.now()
+        elapsed = self._elapsed_ms(match, action, now)
         try:
             check_references(action, match.state)
             state = reduce(match.state, action)
@@ -275,7 +320,8 @@ class MatchService:
         except Exception:
             log.exception("engine failure in match %s on %s", match.id, payload)
             return _reject("internal_error", "the engine failed on this action; nothing changed", seq)
-        row = ActionRow(ply=match.version, seat=seat.value, client_seq=seq, action=payload, state_hash=digest)
+        row = ActionRow(ply=match.version, seat=seat.value, client_seq=seq, action=payload, state_hash=digest,
+                        elapsed_ms=elapsed)
         status: MatchStatus = "over" if state.to_act is None else "live"
         try:
             await self.db.append(match.id, row, progress_of(state, row.ply + 1, status))
@@ -284,6 +330,7 @@ class MatchService:
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)
         match.advance(state, action, row, legal)
+        self._restart_clock(match, now)
         self._fan_out(match)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)
@@ -300,6 +347,135 @@ class MatchService:
         match.mark_broken(f"the log holds a different action at step {row.ply}")
         self._fan_out(match)
         return False
+
+    # -- clocks, presence and claims (issue 17) -----------------------------------------
+
+    def _equip(self, match: Match) -> None:
+        """Give a match just taken into memory its time source, presence and clock watcher."""
+        match.timer = self.clock
+        match.presence = Presence(bot_side=match.bot_side, abandon_after=self.limits.abandon_after,
+                                  since=self.clock.now())
+        open_seat = match.row.open_seat
+        match.open_seat = Side(open_seat) if open_seat is not None and open_seat in Side.__members__ else None
+        if match.version > 0 and match.open_seat is None:  # a game under way: its clocks run again at once
+            match.presence.seen.update((Side.ATTACKER, Side.DEFENDER))
+        self._start_clock(match)
+        if match.watcher is None and match.status == "live" and not self._closing:
+            match.watcher = asyncio.create_task(self._watch(match))
+
+    def _clock_runs(self, match: Match) -> bool:
+        presence = match.presence
+        return (match.clock is not None and match.status == "live" and match.open_seat is None
+                and presence is not None and presence.everyone_seen)
+
+    def _start_clock(self, match: Match) -> None:
+        """Start the clocks once both seats have connected (they are the same as the log left them)."""
+        clock = match.clock
+        if clock is None or clock.since is not None or not self._clock_runs(match):
+            return
+        clock.since = self.clock.now()
+        match.refresh()
+        self._tell(match, encode(ClockUpdate(clock=clock.view(match.running, clock.since))))
+
+    def _restart_clock(self, match: Match, now: float) -> None:
+        """After an action: the clock of the seat now to act runs from ``now`` (none once the game is over)."""
+        if match.clock is not None:
+            match.clock.since = now if self._clock_runs(match) else None
+
+    def _elapsed_ms(self, match: Match, action: Action, now: float) -> int | None:
+        """The clock time ``action`` took (None for a match without a clock)."""
+        clock = match.clock
+        if clock is None:
+            return None
+        runner = match.running
+        if runner is None:
+            return 0
+        if isinstance(action, Timeout):
+            return clock.remaining[runner]
+        return min(clock.elapsed_ms(now), clock.remaining[runner])
+
+    async def _flag_if_out_of_time(self, match: Match) -> None:
+        """Under the match lock: append TIMEOUT when the running seat's time is gone (at exactly 0 too)."""
+        clock, runner = match.clock, match.running
+        if clock is None or runner is None or clock.elapsed_ms(self.clock.now()) < clock.remaining[runner]:
+            return
+        timeout = clock.timeout(runner)
+        outcome = await self._apply(match, runner, None, timeout, encode_action(timeout))
+        if isinstance(outcome, Reject):
+            log.error("match %s: the timeout of %s was refused: %s", match.id, runner.value, outcome.reason)
+
+    def _match_action_problem(self, match: Match, seat: Side, action: Action) -> tuple[ErrorCode, str] | None:
+        """What the server adds to the engine for a match action sent by ``seat``."""
+        side = acting_side(match.state, action)
+        if isinstance(action, Timeout):
+            return "forbidden", "only the server says when time runs out"
+        if side is not seat:
+            return "forbidden", f"this socket plays {seat.value}; it cannot act for {side.value if side else None}"
+        if action in match_actions(match.state) and action not in match.seat_match_actions(seat, self.clock.now()):
+            return "forbidden", (f"{seat.value} may claim the win only once {seat.other.value}, to act, has been "
+                                 f"away {self.limits.abandon_after:g} s")
+        return None
+
+    async def _watch(self, match: Match) -> None:
+        """Wake when the running clock runs out or an absent seat becomes claimable; act on it."""
+        try:
+            while not self._closing and match.status == "live":
+                match.changed.clear()
+                wake = [t for t in (self._deadline(match), self._claim_wake(match)) if t is not None]
+                waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(match.changed.wait())]
+                if wake:
+                    waits.append(asyncio.ensure_future(self.clock.sleep(min(wake) - self.clock.now())))
+                try:
+                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    for waiting in waits:
+                        waiting.cancel()
+                await self._shielded(self._on_time(match))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock watcher of match %s failed", match.id)
+        finally:
+            match.watcher = None
+
+    def _deadline(self, match: Match) -> float | None:
+        return None if match.clock is None else match.clock.deadline(match.running)
+
+    def _claim_wake(self, match: Match) -> float | None:
+        return None if match.claim_open else match.claim_at()
+
+    async def _on_time(self, match: Match) -> Outcome:
+        async with match.lock:
+            await self._flag_if_out_of_time(match)
+        self._update_claims(match)
+        return Ack(seq=0, version=match.version)
+
+    def _update_claims(self, match: Match) -> None:
+        """Tell every socket when the claim of an absent seat becomes allowed, or stops being allowed."""
+        claimable = match.claimable(self.clock.now())
+        if claimable != match.claim_open:
+            match.claim_open = claimable
+            match.refresh()
+            self._fan_out(match)
+
+    def _presence_changed(self, match: Match, but: Viewer | None = None) -> None:
+        match.refresh()
+        assert match.presence is not None
+        text = encode(PresenceUpdate(presence=match.presence.view(match.claim_at())))
+        self._tell(match, text, but)
+        self._update_claims(match)
+
+    def seat_joined(self, match: Match) -> None:
+        """An open challenge's free seat was taken: the match is an ordinary one now."""
+        match.open_seat = None
+        match.refresh()
+        self._start_clock(match)
+        self._fan_out(match)
+
+    def _tell(self, match: Match, text: str, but: Viewer | None = None) -> None:
+        for viewer in list(match.viewers):
+            if viewer is not but:
+                viewer.outbox.put_reply(text)
 
     # -- bots ------------------------------------------------------------------------
 
@@ -355,7 +531,10 @@ class MatchService:
         """Forget matches nobody has watched for a while (they reload from the log on access)."""
         limit = (time.monotonic() if now is None else now) - self.limits.idle_unload_seconds
         for match_id, match in list(self._matches.items()):
-            if not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit:
+            if (not match.viewers and match.bot_task is None and not match.lock.locked() and match.touched < limit
+                    and match.running is None):  # a running clock keeps its match in memory to time it out
+                if match.watcher is not None:
+                    match.watcher.cancel()
                 del self._matches[match_id]
                 self._load_locks.pop(match_id, None)
 

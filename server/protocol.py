@@ -15,7 +15,10 @@ from msgspec import Meta
 
 from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar
 
+from .clocks import ClockView
 from .jsonkeys import check_unique_keys
+from .presence import PresenceView
+from .rematch import RematchView
 
 __all__ = [
     "ERROR_CODES",
@@ -23,6 +26,7 @@ __all__ = [
     "Act",
     "AttackPreviewAnswer",
     "ClientMessage",
+    "ClockUpdate",
     "ErrorCode",
     "EventText",
     "Explain",
@@ -30,10 +34,13 @@ __all__ = [
     "Hello",
     "MatchStatus",
     "MovePreviewAnswer",
+    "PresenceUpdate",
     "PreviewAttack",
     "PreviewMove",
     "Query",
     "Reject",
+    "RematchChoice",
+    "RematchUpdate",
     "ServerMessage",
     "StateUpdate",
     "Sync",
@@ -112,10 +119,16 @@ class PreviewAttack(_Client, frozen=True, kw_only=True, tag="preview_attack"):
     target_id: UnitRef
 
 
+class RematchChoice(_Client, frozen=True, kw_only=True, tag="rematch"):
+    """After the game: offer a rematch, or accept or decline the other seat's offer."""
+
+    choice: Literal["offer", "accept", "decline"]
+
+
 Query = Explain | PreviewMove | PreviewAttack
 """Questions about the position: each changes nothing and gets one answer carrying its ``id``."""
 
-ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack
+ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | RematchChoice
 
 _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 
@@ -172,6 +185,10 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     decision: Decision  # who decides and why (engine.decision), as this seat may see it
     legend: tuple[TerrainChar, ...]  # what each map character of view.board is
     broken_reason: str | None = None
+    clock: ClockView | None = None  # both clocks at `server_time` (None: the match has no clock)
+    presence: PresenceView | None = None  # which seats are connected, and when a claim becomes possible
+    match_actions: tuple[Action, ...] = ()  # RESIGN / CLAIM_VICTORY this seat may send now (engine.match_actions)
+    rematch: RematchView | None = None  # the rematch offer after the game (None: none yet)
 
 
 class Ack(_Server, frozen=True, kw_only=True, tag="ack"):
@@ -221,7 +238,28 @@ class AttackPreviewAnswer(_Server, frozen=True, kw_only=True, tag="attack_previe
     problem: str | None = None
 
 
-ServerMessage = Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer
+class ClockUpdate(_Server, frozen=True, kw_only=True, tag="clock"):
+    """The clocks started or stopped without an action (both seats connected for the first time)."""
+
+    clock: ClockView
+
+
+class PresenceUpdate(_Server, frozen=True, kw_only=True, tag="presence"):
+    """A seat connected or went away."""
+
+    presence: PresenceView
+
+
+class RematchUpdate(_Server, frozen=True, kw_only=True, tag="rematch"):
+    """The rematch offer changed: offered, declined, or accepted (``match_id`` set)."""
+
+    rematch: RematchView
+
+
+ServerMessage = (
+    Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer | ClockUpdate
+    | PresenceUpdate | RematchUpdate
+)
 
 _ENCODER = msgspec.json.Encoder()
 

@@ -29,6 +29,7 @@ from engine import (
     state_hash,
 )
 
+from .clocks import MatchClock, SeatTimes, decode_spec
 from .database import Database
 from .match import shown_status
 from .protocol import EventText, MatchStatus
@@ -54,6 +55,8 @@ class RecordView(msgspec.Struct, frozen=True, kw_only=True):
     seed: int | None  # revealed once the game is over
     salt: str | None  # likewise; sha256(f"{seed}:{salt}") == seed_commitment
     record: GameRecord
+    elapsed_ms: tuple[int | None, ...] | None = None  # clock time each action took (None: no clock)
+    clocks: tuple[SeatTimes, ...] | None = None  # clocks[k]: both clocks after k actions (None: no clock)
 
 
 class StepView(msgspec.Struct, frozen=True, kw_only=True):
@@ -68,6 +71,7 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
     complete: bool  # True: the whole state (game over); False: what a spectator sees
     state: GameState
     events: tuple[EventText, ...]
+    clock: SeatTimes | None = None  # both clocks after ``step`` actions (None: no clock)
 
 
 async def load_record(db: Database, match_id: str) -> RecordView | None:
@@ -120,8 +124,39 @@ def _record_view(row: MatchRow, rows: list[ActionRow]) -> RecordView:
         hashes=tuple(r.state_hash for r in rows) if over else None,
         rules_version=row.rules_version,
     )
+    timed = _clock_of(row) is not None
     return RecordView(match_id=row.id, status=shown_status(row), seed_commitment=row.seed_commitment,
-                      seed=config.seed if over else None, salt=row.salt if over else None, record=record)
+                      seed=config.seed if over else None, salt=row.salt if over else None, record=record,
+                      elapsed_ms=tuple(r.elapsed_ms for r in rows) if timed else None,
+                      clocks=_clocks(row, config, actions, rows) if timed else None)
+
+
+def _clock_of(row: MatchRow) -> MatchClock | None:
+    try:
+        spec = decode_spec(row.clock)
+    except msgspec.DecodeError:
+        return None
+    return MatchClock(spec) if spec is not None else None
+
+
+def _clocks(row: MatchRow, config: GameConfig, actions: list[Action],
+            rows: list[ActionRow]) -> tuple[SeatTimes, ...] | None:
+    """Both clocks after each step, replaying the log (None when it does not replay: the record stays readable)."""
+    clock = _clock_of(row)
+    if clock is None:
+        return None
+    times = [clock.times()]
+    try:
+        state = new_game(config)
+        for action, logged in zip(actions, rows, strict=True):
+            after = reduce(state, action)
+            if logged.elapsed_ms is not None:
+                clock.step(state, after, logged.elapsed_ms)
+            times.append(clock.times())
+            state = after
+    except Exception:  # a broken or other-rules log: the times are simply not shown
+        return None
+    return tuple(times)
 
 
 def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
@@ -130,10 +165,13 @@ def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
     except ValueError as err:
         raise Unreadable(f"its config no longer builds a starting position: {err}{_under(row)}") from None
     action: Action | None = None
+    clock = _clock_of(row)
     for logged in rows[:step]:
         try:
             action = decode_action(logged.action, state)
-            state = reduce(state, action)
+            before, state = state, reduce(state, action)
+            if clock is not None and logged.elapsed_ms is not None:
+                clock.step(before, state, logged.elapsed_ms)
         except Exception as err:  # InvalidAction, IllegalAction, or whatever an edited log provokes
             raise Unreadable(f"the log does not replay at step {logged.ply}: {err}{_under(row)}") from None
         if state_hash(state) != logged.state_hash:
@@ -144,4 +182,5 @@ def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
         match_id=row.id, status=shown_status(row), step=step, steps=len(rows), action=action,
         to_act=state.to_act, complete=complete, state=shown,
         events=tuple(EventText(event=e, text=describe_event(e)) for e in shown.events),
+        clock=clock.times() if clock is not None else None,
     )

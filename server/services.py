@@ -8,6 +8,7 @@ from typing import TypedDict, cast
 
 from starlette.requests import HTTPConnection
 
+from .challenge_book import ChallengeBook
 from .creation import Creator
 from .database import Database
 from .matches import MatchService
@@ -28,12 +29,13 @@ class Services:
     create_limiter: AddressLimiter
     connections: ConnectionCounter  # WebSocket connections per client address
     token_backoff: AddressBackoff  # wrong seat tokens per client address
+    challenges: ChallengeBook  # open challenges waiting, per client address
     replay_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     @classmethod
     def build(cls, settings: Settings, db: Database) -> Services:
         """Everything for one server process around an open database."""
-        matches = MatchService(db, settings.limits, settings.bots)
+        matches = MatchService(db, settings.limits, settings.bots, settings.clock)
         return cls(
             settings=settings,
             db=db,
@@ -43,6 +45,7 @@ class Services:
             connections=ConnectionCounter(settings.limits.sockets_per_address),
             token_backoff=AddressBackoff(settings.limits.bad_token_burst, settings.limits.bad_token_window,
                                          settings.limits.bad_token_backoff, settings.limits.bad_token_backoff_max),
+            challenges=ChallengeBook(settings.limits.open_challenges_per_address),
         )
 
 

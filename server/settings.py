@@ -15,6 +15,7 @@ import msgspec
 from msgspec import Meta
 
 from .bots import BotRoster
+from .clocks import Clock, SystemClock
 
 __all__ = ["Limits", "Settings", "load_limits"]
 
@@ -52,6 +53,8 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     idle_unload_seconds: Positive = 600.0  # a match nobody watches leaves memory after this
     bot_delay: NonNegative = 0.6  # seconds between bot actions, so people can follow
     max_board_cells: Count = 6000  # width x height of a new match's board: a 300x300 one stalls every match
+    abandon_after: Positive = 180.0  # seconds a seat to act may be away before the other seat may claim the win
+    open_challenges_per_address: Count = 3  # open challenges waiting for a second player, per client address
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     bots: BotRoster = field(default_factory=BotRoster)  # the bots this server can seat (given by its host)
     bot_policy: str | None = None  # the bot of new bot matches; None: the roster's first
+    clock: Clock = field(default_factory=SystemClock)  # the time match clocks run on (tests move their own)
 
     def __post_init__(self) -> None:
         if self.bot_policy is not None and self.bot_policy not in self.bots.policies:

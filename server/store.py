@@ -24,8 +24,10 @@ from engine import canonical_rules_version
 
 __all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
 
-SCHEMA_VERSION = 2
-"""1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string)."""
+SCHEMA_VERSION = 3
+"""1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string).
+3: ``actions.elapsed_ms`` (clock time each action took), ``matches.clock`` (the clock chosen
+at creation, JSON) and ``matches.open_seat`` (the free seat of an open challenge)."""
 
 _MATCHES = """
 CREATE TABLE IF NOT EXISTS {name} (
@@ -49,7 +51,9 @@ CREATE TABLE IF NOT EXISTS {name} (
     to_act TEXT,
     winner TEXT,
     victory_reason TEXT,
-    broken_reason TEXT
+    broken_reason TEXT,
+    clock TEXT,
+    open_seat TEXT
 );
 """
 
@@ -69,14 +73,20 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     state_hash TEXT NOT NULL,
     created_at REAL NOT NULL,
+    elapsed_ms INTEGER,
     UNIQUE (match_id, ply),
     UNIQUE (match_id, seat, client_seq)
 );
 """
 
-_MATCH_COLUMNS = (
+_V2_COLUMNS = (
     "id, created_at, updated_at, rules_version, config, salt, seed_commitment, mode, bot_side, bot_policy, "
     "bot_seed, parent_id, parent_step, status, version, turn, phase, to_act, winner, victory_reason, broken_reason"
+)
+_MATCH_COLUMNS = (
+    "id, created_at, updated_at, rules_version, config, salt, seed_commitment, mode, bot_side, bot_policy, "
+    "bot_seed, parent_id, parent_step, status, version, turn, phase, to_act, winner, victory_reason, broken_reason, "
+    "clock, open_seat"
 )
 
 
@@ -120,6 +130,8 @@ class MatchRow:
     parent_step: int | None
     progress: Progress
     broken_reason: str | None = None
+    clock: str | None = None  # the clock chosen at creation (server/clocks.py `ClockSpec` JSON); None: no clock
+    open_seat: str | None = None  # an open challenge's seat nobody has joined yet
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +143,7 @@ class ActionRow:
     client_seq: int | None  # None for bot moves and forked prefixes
     action: str  # canonical JSON
     state_hash: str
+    elapsed_ms: int | None = None  # clock time the action took, from when its seat came to act (None: untimed)
 
 
 class Store:
@@ -163,10 +176,12 @@ class Store:
             db.execute("PRAGMA busy_timeout=5000")
             db.execute("PRAGMA foreign_keys=ON")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, 1, SCHEMA_VERSION):
+            if version not in (0, 1, 2, SCHEMA_VERSION):
                 raise RuntimeError(f"data in {data_dir} has schema {version}; this server knows {SCHEMA_VERSION}")
             if version == 1:
                 _migrate_from_1(db)
+            if version in (1, 2):
+                _migrate_from_2(db)
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             if background_checkpoints:
@@ -195,11 +210,11 @@ class Store:
         p = row.progress
         with self._transaction():
             self._db.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join('?' * 21)})",
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join('?' * 23)})",
                 (row.id, row.created_at, row.updated_at, row.rules_version, row.config, row.salt,
                  row.seed_commitment, row.mode, row.bot_side, row.bot_policy, row.bot_seed, row.parent_id,
                  row.parent_step, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason,
-                 row.broken_reason),
+                 row.broken_reason, row.clock, row.open_seat),
             )
             self._db.executemany(
                 "INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
@@ -274,9 +289,10 @@ class Store:
             )
         }
         actions = [
-            ActionRow(ply=ply, seat=seat, client_seq=seq, action=action, state_hash=digest)
-            for ply, seat, seq, action, digest in self._db.execute(
-                "SELECT ply, seat, client_seq, action, state_hash FROM actions WHERE match_id=? ORDER BY ply",
+            ActionRow(ply=ply, seat=seat, client_seq=seq, action=action, state_hash=digest, elapsed_ms=elapsed)
+            for ply, seat, seq, action, digest, elapsed in self._db.execute(
+                "SELECT ply, seat, client_seq, action, state_hash, elapsed_ms FROM actions WHERE match_id=? "
+                "ORDER BY ply",
                 (match_id,),
             )
         ]
@@ -285,7 +301,7 @@ class Store:
     def action_at(self, match_id: str, ply: int) -> ActionRow | None:
         """The logged action at ``ply``, if any (to settle an append whose outcome is unknown)."""
         found = self._db.execute(
-            "SELECT ply, seat, client_seq, action, state_hash FROM actions WHERE match_id=? AND ply=?",
+            "SELECT ply, seat, client_seq, action, state_hash, elapsed_ms FROM actions WHERE match_id=? AND ply=?",
             (match_id, ply),
         ).fetchone()
         return None if found is None else ActionRow(*found)
@@ -297,12 +313,39 @@ class Store:
         ).fetchall()
         return [_match_row(r) for r in rows]
 
+    def open_challenges(self, limit: int) -> list[MatchRow]:
+        """Live matches with a seat nobody has joined yet, newest first."""
+        rows = self._db.execute(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE open_seat IS NOT NULL AND status='live' "
+            "ORDER BY created_at DESC, id LIMIT ?", (limit,)
+        ).fetchall()
+        return [_match_row(r) for r in rows]
+
+    def timed_live(self) -> list[str]:
+        """The ids of live matches with a clock and both seats taken (their clocks run)."""
+        rows = self._db.execute(
+            "SELECT id FROM matches WHERE status='live' AND clock IS NOT NULL AND open_seat IS NULL ORDER BY id"
+        ).fetchall()
+        return [r[0] for r in rows]
+
+    def join_seat(self, match_id: str, seat: str, digest: bytes) -> None:
+        """Give the free seat of an open challenge its token hash; `StoreConflict` if it is not free."""
+        with self._transaction():
+            cursor = self._db.execute(
+                "UPDATE matches SET open_seat=NULL, updated_at=? WHERE id=? AND open_seat=? AND status='live'",
+                (time.time(), match_id, seat),
+            )
+            if cursor.rowcount != 1:
+                raise StoreConflict(f"match {match_id} has no free {seat} seat")
+            self._db.execute("INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
+                             (match_id, seat, digest))
+
     def _insert_actions(self, match_id: str, actions: Sequence[ActionRow]) -> None:
         now = time.time()
         self._db.executemany(
-            "INSERT INTO actions (match_id, ply, seat, client_seq, action, state_hash, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(match_id, a.ply, a.seat, a.client_seq, a.action, a.state_hash, now) for a in actions],
+            "INSERT INTO actions (match_id, ply, seat, client_seq, action, state_hash, created_at, elapsed_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(match_id, a.ply, a.seat, a.client_seq, a.action, a.state_hash, now, a.elapsed_ms) for a in actions],
         )
 
     def _transaction(self) -> _Transaction:
@@ -352,13 +395,25 @@ def _migrate_from_1(db: sqlite3.Connection) -> None:
     try:
         with _Transaction(db):
             db.execute(_MATCHES.format(name="matches_v2"))
-            columns = _MATCH_COLUMNS.replace("rules_version", "CAST(rules_version AS TEXT)")
-            db.execute(f"INSERT INTO matches_v2 ({_MATCH_COLUMNS}) SELECT {columns} FROM matches")
+            columns = _V2_COLUMNS.replace("rules_version", "CAST(rules_version AS TEXT)")
+            db.execute(f"INSERT INTO matches_v2 ({_V2_COLUMNS}) SELECT {columns} FROM matches")
             db.execute("DROP TABLE matches")
             db.execute("ALTER TABLE matches_v2 RENAME TO matches")
             db.execute("PRAGMA user_version=2")
     finally:
         db.execute("PRAGMA foreign_keys=ON")
+
+
+def _migrate_from_2(db: sqlite3.Connection) -> None:
+    """Schema 3 adds three nullable columns: every old action is untimed, every old match has no
+    clock and no open seat. All or nothing."""
+    with _Transaction(db):
+        for table, column, kind in (("matches", "clock", "TEXT"), ("matches", "open_seat", "TEXT"),
+                                    ("actions", "elapsed_ms", "INTEGER")):
+            # a table rebuilt from schema 1 already has the matches columns
+            if column not in {info[1] for info in db.execute(f"PRAGMA table_info({table})")}:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _match_row(r: Sequence[Any]) -> MatchRow:
@@ -368,5 +423,5 @@ def _match_row(r: Sequence[Any]) -> MatchRow:
         parent_step=r[12],
         progress=Progress(status=r[13], version=r[14], turn=r[15], phase=r[16], to_act=r[17], winner=r[18],
                           victory_reason=r[19]),
-        broken_reason=r[20],
+        broken_reason=r[20], clock=r[21], open_seat=r[22],
     )

@@ -31,11 +31,25 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine import Side
 
+from .creation import CreationError
 from .match import Match
 from .matches import MatchUnavailable
 from .outbox import Outbox
-from .protocol import Act, ErrorCode, Explain, Hello, PreviewAttack, PreviewMove, Reject, Sync, decode_client, encode
+from .protocol import (
+    Act,
+    ErrorCode,
+    Explain,
+    Hello,
+    PreviewAttack,
+    PreviewMove,
+    Reject,
+    RematchChoice,
+    Sync,
+    decode_client,
+    encode,
+)
 from .ratelimit import TokenBucket
+from .rematch import RematchError, answer_rematch, tell_rematch
 from .services import Services, services_of
 
 __all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "match_socket", "origin_allowed"]
@@ -255,8 +269,25 @@ class Session:
                 self.outbox.put_state(match.state_text(self.seat))
             case Explain() | PreviewMove() | PreviewAttack():
                 self.outbox.put_reply(match.answer(self.seat, message))
+            case RematchChoice():
+                await self._rematch(match, message)
             case Hello():
                 self._reply("bad_message", "this socket already said hello")
+
+    async def _rematch(self, match: Match, message: RematchChoice) -> None:
+        """Offer, accept or decline a rematch (server/rematch.py); every socket hears what changed."""
+        try:
+            async with match.lock:  # two accepts at once must make one new match
+                changed = await answer_rematch(self._services.creator, match, self.seat, message.choice)
+        except RematchError as err:
+            self._reply(err.code, err.reason)
+            return
+        except CreationError as err:
+            log.error("match %s: the rematch could not be created: %s", match.id, err)
+            self._reply("internal_error", "the rematch could not be created; nothing changed")
+            return
+        if changed:
+            tell_rematch(match)
 
     def _over_limit(self, bucket: TokenBucket, *, seq: int | None = None, direct: bool = False) -> bool:
         if bucket.take():

@@ -73,12 +73,12 @@ def test_unique_keys_forbid_a_second_ply_or_a_reused_client_seq(store: Store) ->
     store.append("m1", step(0, seq=7), progress(1))
     db = store._db
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO actions VALUES ('m1', 0, 'DEFENDER', NULL, 'x', 'h', 0)")
+        db.execute("INSERT INTO actions VALUES ('m1', 0, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")
     with pytest.raises(sqlite3.IntegrityError):
-        db.execute("INSERT INTO actions VALUES ('m1', 1, 'ATTACKER', 7, 'x', 'h', 0)")
-    db.execute("INSERT INTO actions VALUES ('m1', 1, 'DEFENDER', 7, 'x', 'h', 0)")  # seqs are per seat
-    db.execute("INSERT INTO actions VALUES ('m1', 2, 'DEFENDER', NULL, 'x', 'h', 0)")
-    db.execute("INSERT INTO actions VALUES ('m1', 3, 'DEFENDER', NULL, 'x', 'h', 0)")  # bots: no seq
+        db.execute("INSERT INTO actions VALUES ('m1', 1, 'ATTACKER', 7, 'x', 'h', 0, NULL)")
+    db.execute("INSERT INTO actions VALUES ('m1', 1, 'DEFENDER', 7, 'x', 'h', 0, NULL)")  # seqs are per seat
+    db.execute("INSERT INTO actions VALUES ('m1', 2, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")
+    db.execute("INSERT INTO actions VALUES ('m1', 3, 'DEFENDER', NULL, 'x', 'h', 0, NULL)")  # bots: no seq
 
 
 def test_recent_lists_newest_first_and_broken_is_remembered(store: Store) -> None:
@@ -124,7 +124,7 @@ def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_t
     db.close()
     store = Store.open(tmp_path / "data")
     try:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
         loaded = store.load("old")
         assert loaded is not None
         row, seats, actions = loaded

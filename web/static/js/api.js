@@ -26,7 +26,7 @@
 /**
  * `clocks[k]`: both clocks after k actions (ms); `elapsed_ms[k]`: the time action k+1 took (issue 17; null: no clock).
  * @typedef {{match_id: string, status: string, seed_commitment: string, seed: number|null, salt: string|null, record: GameRecord,
- *   clocks?: Array<{attacker: number, defender: number}>|null, elapsed_ms?: number[]|null}} RecordView
+ *   clocks?: Array<{attacker: number, defender: number}>|null, elapsed_ms?: Array<number|null>|null}} RecordView
  */
 /** @typedef {"spectator"|"full"|"ATTACKER"|"DEFENDER"} Perspective */
 /** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision}} ReplayStep */

@@ -9,6 +9,7 @@ import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
 import { playPath, rememberSeats, request } from "./api.js";
+import { NO_SYNC } from "./clock.js";
 import { MatchBar } from "./matchbar.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
@@ -47,6 +48,13 @@ export class Game {
     this.leaving = false;
     /** @type {Controls|null} */
     this.ctl = null;
+    this.tokens = tokens;
+    // Issue 17: clocks, presence, resign, claim and rematch around the board.
+    this.matchbar = new MatchBar(this.screen.root, {
+      act: (action) => this.send(action),
+      rematch: (choice) => this.sockets[this.shown].rematch(choice),
+      sync: () => this.sockets?.[this.shown]?.timeSync ?? NO_SYNC, // the first render comes while the sockets are made
+    });
     this.sockets = seatTokens.map((token, i) => new MatchSocket(matchId, token, {
       onMessage: (msg) => this.receive(i, msg),
       onStatus: (status, detail) => {
@@ -54,13 +62,6 @@ export class Game {
         this.refresh();
       },
     }));
-    this.tokens = tokens;
-    // Issue 17: clocks, presence, resign, claim and rematch around the board.
-    this.matchbar = new MatchBar(this.screen.root, {
-      act: (action) => this.send(action),
-      rematch: (choice) => this.sockets[this.shown].rematch(choice),
-      sync: () => this.sockets[this.shown].timeSync,
-    });
   }
 
   /** The model on screen. */

@@ -167,9 +167,9 @@ export function stepSummary(r) {
 export function stepClocks(r) {
   const at = r.revealed?.clocks?.[r.index];
   if (!at) return null;
-  const took = r.index > 0 ? r.revealed?.elapsed_ms?.[r.index - 1] : undefined;
+  const took = r.index > 0 ? r.revealed?.elapsed_ms?.[r.index - 1] ?? null : null;
   return { attacker: formatClock(at.attacker / 1000), defender: formatClock(at.defender / 1000),
-    took: took === undefined ? null : formatClock(took / 1000) };
+    took: took === null ? null : formatClock(took / 1000) };
 }
 
 /** A hot-seat match can start from the shown step: there is a record and the game is not over there. @param {Replay} r */

@@ -43,7 +43,7 @@ def test_an_open_challenge_with_a_clock_is_listed_and_a_stranger_joins_it_with_a
     board.wait_ready()
     match_id = creator.url.split("/play/")[1].split("#")[0]
     assert board.state()["seat"] == "ATTACKER"
-    assert creator.locator(".matchbar .clockkind").inner_text() == "5 min + 3 s"
+    assert creator.locator(".matchbar .clockface").first.get_attribute("title") == "Attacker's clock: 5 min + 3 s"
     # Nobody in the other seat yet, and no clock runs before both seats are there.
     creator.locator(".matchbar .clockface[data-side='DEFENDER'] .presence.off").wait_for(timeout=WAIT)
     assert creator.locator(".matchbar .running").count() == 0
@@ -95,7 +95,7 @@ def test_the_correspondence_preset_creates_a_clock_of_days_per_turn(web: WebServ
     page.locator(".created .link").first.get_by_role("link", name="Open").click()
     board = Board(page)
     board.wait_ready()
-    assert page.locator(".matchbar .clockkind").inner_text() == "5 days per turn"
+    assert page.locator(".matchbar .clockface").first.get_attribute("title") == "Attacker's clock: 5 days per turn"
     assert page.locator(".matchbar .clockface[data-side='ATTACKER'] .time").inner_text() == "5d 00h"
 
 

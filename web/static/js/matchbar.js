@@ -18,7 +18,7 @@ import { CHOICE_LABELS, rematchView } from "./rematch.js";
 /** @typedef {import("./clock.js").TimeSync} TimeSync */
 
 const TICK_MS = 100;
-const TITLE_MARK = /^⏱ [^·]* · /; // the low-time prefix this module puts before the page's own title
+const TITLE_MARK = /^⚠ [^·]* left · /; // the low-time prefix this module puts before the page's own title
 
 /**
  * @typedef {{act: (action: Action) => void, rematch: (choice: "offer"|"accept"|"decline") => void,
@@ -80,7 +80,8 @@ export class MatchBar {
       const dot = `<i class="presence ${here === null ? "unknown" : here ? "on" : "off"}" title="${esc(presenceTitle(model, side))}"></i>`;
       const you = model.seat === side ? " <small>(you)</small>" : "";
       const time = clock ? `<b class="time"></b>` : "";
-      return `<div class="clockface" data-side="${side}">${dot}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
+      const title = clock ? ` title="${esc(`${sideName(side)}'s clock: ${describeState(clock)}`)}"` : "";
+      return `<div class="clockface" data-side="${side}"${title}>${dot}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
     }).join("");
     const kind = clock ? `<span class="clockkind" title="Clock">${esc(describeState(clock))}</span>` : "";
     const resign = resignAction(model) ? `<button type="button" class="btn ghost resign" data-resign title="Resign this game">⚑ Resign</button>` : "";
@@ -118,7 +119,7 @@ export class MatchBar {
     }
     this.renderClaim(model, now);
     const base = document.title.replace(TITLE_MARK, "");
-    const title = warn ? `⏱ ${warn} · ${base}` : base;
+    const title = warn ? `⚠ ${warn} left · ${base}` : base;
     if (document.title !== title) document.title = title;
   }
 

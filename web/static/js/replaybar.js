@@ -60,7 +60,7 @@ export function renderStep(bar, r) {
   bar.info.innerHTML = `<b>Step ${step} of ${last}</b> · ${esc(what)}${texts.length ? ` — ${esc(texts.join("; "))}` : ""}`;
   const clocks = stepClocks(r); // issue 17: the clocks as they stood after this step
   if (clocks) {
-    bar.info.innerHTML += `<div class="replayclocks">⏱ <span class="side-ATTACKER">Attacker ${esc(clocks.attacker)}</span> · <span class="side-DEFENDER">Defender ${esc(clocks.defender)}</span>${clocks.took ? ` <span class="muted">· this action took ${esc(clocks.took)}</span>` : ""}</div>`;
+    bar.info.innerHTML += `<div class="replayclocks">Clocks: <span class="side-ATTACKER">Attacker ${esc(clocks.attacker)}</span> · <span class="side-DEFENDER">Defender ${esc(clocks.defender)}</span>${clocks.took ? ` <span class="muted">· this action took ${esc(clocks.took)}</span>` : ""}</div>`;
   }
   bar.fork.disabled = !canFork(r);
 }

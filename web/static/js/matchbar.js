@@ -84,7 +84,7 @@ export class MatchBar {
       return `<div class="clockface" data-side="${side}"${title}>${dot}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
     }).join("");
     const kind = clock ? `<span class="clockkind" title="Clock">${esc(describeState(clock))}</span>` : "";
-    const resign = resignAction(model) ? `<button type="button" class="btn ghost resign" data-resign title="Resign this game">⚑ Resign</button>` : "";
+    const resign = resignAction(model) ? `<button type="button" class="btn ghost resign" data-resign title="Resign this game" aria-label="Resign">⚑<span> Resign</span></button>` : "";
     this.bar.innerHTML = `${seats}${kind}${resign}`;
   }
 

@@ -41,7 +41,7 @@ export class MatchBar {
     /** @type {Model|null} */
     this.model = null;
     this.key = "";
-    /** the claim the player chose to keep waiting on (hidden until it changes) */
+    /** the claim the player chose to keep waiting on (hidden until it lapses) */
     this.waitedOn = "";
     this.onClick = (/** @type {MouseEvent} */ e) => this.click(/** @type {HTMLElement} */ (e.target));
     for (const el of [this.bar, this.claim, this.rematchBox, this.confirm]) el.addEventListener("click", this.onClick);
@@ -127,6 +127,8 @@ export class MatchBar {
   renderClaim(model, now) {
     const claim = claimState(model);
     const id = claim.kind === "none" ? "" : `${claim.kind}|${claim.absent}|${claim.kind === "waiting" ? claim.at : ""}`;
+    // "Keep waiting" holds until the claim lapses (the seat came back); a new absence asks again.
+    if (claim.kind !== "allowed") this.waitedOn = "";
     const hide = claim.kind === "none" || id === this.waitedOn;
     this.claim.hidden = hide;
     if (hide) return;

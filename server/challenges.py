@@ -90,7 +90,7 @@ async def _seat_joined(services: Services, match_id: str, seat: Side, token: str
     if match is not None:
         match.row = row
         match.token_hashes[seat] = hash_token(token)
-        services.matches.seat_joined(match)
+        services.matches.time.seat_joined(match)
 
 
 ROUTES = [

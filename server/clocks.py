@@ -35,7 +35,9 @@ class Clock(Protocol):
 
     def now(self) -> float: ...
 
-    async def sleep(self, seconds: float) -> None: ...
+    async def sleep_until(self, when: float) -> None:
+        """Return once `now` has reached ``when`` (a deadline, not a duration: no rounding on the way)."""
+        ...
 
 
 class SystemClock:
@@ -44,8 +46,9 @@ class SystemClock:
     def now(self) -> float:
         return time.time()
 
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+    async def sleep_until(self, when: float) -> None:
+        while (left := when - time.time()) > 0:  # asyncio's timer may wake a hair early
+            await asyncio.sleep(left)
 
 
 class ClockSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from engine import (
+    MATCH_ACTION_ORDER,
     MAX_ATTACKS_PER_TURN,
     RULES_VERSION,
     TERRAIN_LEGEND,
@@ -30,6 +31,7 @@ from engine import (
     attack_preview,
     decision,
     describe_event,
+    encode_action,
     explain,
     legal_actions,
     max_moves,
@@ -196,20 +198,21 @@ class Match:
         self._texts.clear()
         self._legal = None
 
-    def state_text(self, seat: Side | None) -> str:
+    def state_text(self, seat: Side | None, now: float | None = None) -> str:
         """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version.
 
-        Cached per version and viewer kind; a running clock makes the text depend on the time
-        too (``server_time``), so then it is cached only for one instant (one fan-out).
+        Cached per version and viewer kind. While a clock runs the text depends on the time
+        too (``server_time``), so then it is cached for one instant only: a fan-out passes
+        one ``now`` for every socket. Presence, claims and rematches clear it (`refresh`).
         """
-        if self.clock is not None or self.presence is not None:
+        if now is None:
             now = self.timer.now()
-            if now != self._texts_at:
-                self._texts.clear()
-                self._texts_at = now
+        if self.running is not None and now != self._texts_at:
+            self._texts.clear()
+            self._texts_at = now
         text = self._texts.get(seat)
         if text is None:
-            text = self._texts[seat] = encode(self._update(seat))
+            text = self._texts[seat] = encode(self._update(seat, now))
         return text
 
     def refresh(self) -> None:
@@ -296,6 +299,11 @@ class Match:
             refused = ("forbidden", "spectators do not act")
         elif self.status == "broken":
             refused = ("forbidden", "this match is read-only")
+        elif type(query.action) in MATCH_ACTION_ORDER and self.status == "live":
+            if query.action in self.seat_match_actions(seat, self.timer.now()):
+                return Explanation(id=query.id, version=self.version, legal=True)
+            refused = ("forbidden", f"{seat.value} may not send {encode_action(query.action)} now "
+                                    "(see match_actions in your latest state)")
         elif to_act is not None and to_act is not seat:
             refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
         if refused is not None:
@@ -305,8 +313,7 @@ class Match:
             return Explanation(id=query.id, version=self.version, legal=True)
         return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
 
-    def _update(self, seat: Side | None) -> StateUpdate:
-        now = self.timer.now()
+    def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
         mine = seat is not None and to_act is seat and self.status == "live"
@@ -328,5 +335,5 @@ class Match:
             clock=None if self.clock is None else self.clock.view(self.running, now),
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
-            rematch=self.rematch.view(seat) if self.status == "over" else None,
+            rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
         )

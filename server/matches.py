@@ -29,13 +29,11 @@ from engine import (
     InvalidAction,
     ReplayMismatch,
     Side,
-    Timeout,
     acting_side,
     check_references,
     decode_action,
     encode_action,
     legal_actions,
-    match_actions,
     mix_seed,
     new_game,
     player_view,
@@ -47,10 +45,10 @@ from .bots import BotRoster
 from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Database
 from .match import Match, Viewer, progress_of
-from .presence import Presence
-from .protocol import Ack, Act, ClockUpdate, ErrorCode, MatchStatus, PresenceUpdate, Reject, encode
+from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
 from .settings import Limits
 from .store import ActionRow, MatchRow
+from .timekeeper import Timekeeper
 
 __all__ = ["MatchService", "MatchUnavailable", "rebuild"]
 
@@ -122,6 +120,7 @@ class MatchService:
         self.limits = limits
         self.bots = bots or BotRoster()
         self.clock: Clock = clock or SystemClock()
+        self.time = Timekeeper(self, self.clock)  # clocks, presence and claims (issue 17)
         self._matches: dict[str, Match] = {}
         self._load_locks: dict[str, asyncio.Lock] = {}
         self._unavailable: dict[str, str] = {}  # matches whose start cannot even be built
@@ -179,7 +178,7 @@ class MatchService:
                 return None
             if match_id not in self._matches:
                 self._matches[match_id] = match
-                self._equip(match)
+                self.time.equip(match)
             match = self._matches[match_id]
         self._play_bot(match)
         return match
@@ -187,7 +186,7 @@ class MatchService:
     def adopt(self, match: Match) -> None:
         """Take a newly created match into memory."""
         self._matches[match.id] = match
-        self._equip(match)
+        self.time.equip(match)
         self._play_bot(match)
 
     async def _load(self, match_id: str) -> Match | None:
@@ -233,13 +232,11 @@ class MatchService:
                 match.spectator_addresses[viewer] = address
         match.viewers.add(viewer)
         match.touched = time.monotonic()
-        arrived = viewer.seat is not None and match.presence is not None and match.presence.arrive(viewer.seat)
-        if arrived:
-            self._presence_changed(match, but=viewer)
+        arrived = self.time.arrived(match, viewer)
         viewer.outbox.put_reply(match.welcome(viewer.seat, self.limits.max_message_bytes))
         viewer.outbox.put_state(match.state_text(viewer.seat))
         if arrived:
-            self._start_clock(match)
+            self.time.start_clock(match)
         return None
 
     def leave(self, match: Match, viewer: Viewer) -> None:
@@ -249,19 +246,35 @@ class MatchService:
         match.viewers.discard(viewer)
         match.spectator_addresses.pop(viewer, None)
         match.touched = time.monotonic()
-        if viewer.seat is not None and match.presence is not None and match.presence.depart(viewer.seat,
-                                                                                             self.clock.now()):
-            self._presence_changed(match)
+        self.time.departed(match, viewer)
+
+    def fan_out(self, match: Match) -> None:
+        """Send every socket of ``match`` its state now."""
+        self._fan_out(match)
 
     def _fan_out(self, match: Match) -> None:
+        now = self.clock.now()  # one instant for every socket: one encoding per viewer kind
         for viewer in list(match.viewers):
-            viewer.outbox.put_state(match.state_text(viewer.seat))
+            viewer.outbox.put_state(match.state_text(viewer.seat, now))
 
     # -- actions ---------------------------------------------------------------------
 
     async def submit(self, match: Match, seat: Side, act: Act) -> Outcome:
         """Play ``act`` for ``seat``; the answer for the sender (`Ack` once durable, or `Reject`)."""
         return await self._shielded(self._submit(match, seat, act.seq, act.version, act.action))
+
+    @property
+    def closing(self) -> bool:
+        """The server is shutting down: start nothing new."""
+        return self._closing
+
+    async def apply(self, match: Match, seat: Side, seq: int | None, action: Action) -> Outcome:
+        """Apply ``action`` for ``seat`` now; the caller holds ``match.lock`` (the timekeeper's TIMEOUT)."""
+        return await self._apply(match, seat, seq, action, encode_action(action))
+
+    async def shielded(self, work: Coroutine[Any, Any, Outcome]) -> Outcome:
+        """Run ``work`` to its end even if the caller is cancelled."""
+        return await self._shielded(work)
 
     async def _shielded(self, work: Coroutine[Any, Any, Outcome]) -> Outcome:
         # Once started, an action runs to its end even if the socket that sent it goes away:
@@ -273,7 +286,7 @@ class MatchService:
 
     async def _submit(self, match: Match, seat: Side, seq: int | None, version: int, action: Action) -> Outcome:
         async with match.lock:
-            await self._flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
+            await self.time.flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
             payload = encode_action(action)
             prior = match.seqs.get((seat, seq)) if seq is not None else None
             if prior is not None and prior == (version, payload):
@@ -297,7 +310,7 @@ class MatchService:
             return "bad_message", (f"seq {seq} was already used; the last accepted seq of {seat.value} is "
                                    f"{match.last_seq.get(seat, 0)}")
         if action is not None and type(action) in MATCH_ACTION_ORDER:
-            return self._match_action_problem(match, seat, action)
+            return self.time.match_action_problem(match, seat, action)
         if match.state.to_act is not seat:
             who = match.state.to_act.value if match.state.to_act else "nobody"
             return "not_your_turn", f"{who} must decide now"
@@ -305,7 +318,7 @@ class MatchService:
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
         now = self.clock.now()
-        elapsed = self._elapsed_ms(match, action, now)
+        elapsed = self.time.elapsed_ms(match, action, now)
         try:
             check_references(action, match.state)
             state = reduce(match.state, action)
@@ -330,7 +343,7 @@ class MatchService:
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)
         match.advance(state, action, row, legal)
-        self._restart_clock(match, now)
+        self.time.restart_clock(match, now)
         self._fan_out(match)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)
@@ -347,135 +360,6 @@ class MatchService:
         match.mark_broken(f"the log holds a different action at step {row.ply}")
         self._fan_out(match)
         return False
-
-    # -- clocks, presence and claims (issue 17) -----------------------------------------
-
-    def _equip(self, match: Match) -> None:
-        """Give a match just taken into memory its time source, presence and clock watcher."""
-        match.timer = self.clock
-        match.presence = Presence(bot_side=match.bot_side, abandon_after=self.limits.abandon_after,
-                                  since=self.clock.now())
-        open_seat = match.row.open_seat
-        match.open_seat = Side(open_seat) if open_seat is not None and open_seat in Side.__members__ else None
-        if match.version > 0 and match.open_seat is None:  # a game under way: its clocks run again at once
-            match.presence.seen.update((Side.ATTACKER, Side.DEFENDER))
-        self._start_clock(match)
-        if match.watcher is None and match.status == "live" and not self._closing:
-            match.watcher = asyncio.create_task(self._watch(match))
-
-    def _clock_runs(self, match: Match) -> bool:
-        presence = match.presence
-        return (match.clock is not None and match.status == "live" and match.open_seat is None
-                and presence is not None and presence.everyone_seen)
-
-    def _start_clock(self, match: Match) -> None:
-        """Start the clocks once both seats have connected (they are the same as the log left them)."""
-        clock = match.clock
-        if clock is None or clock.since is not None or not self._clock_runs(match):
-            return
-        clock.since = self.clock.now()
-        match.refresh()
-        self._tell(match, encode(ClockUpdate(clock=clock.view(match.running, clock.since))))
-
-    def _restart_clock(self, match: Match, now: float) -> None:
-        """After an action: the clock of the seat now to act runs from ``now`` (none once the game is over)."""
-        if match.clock is not None:
-            match.clock.since = now if self._clock_runs(match) else None
-
-    def _elapsed_ms(self, match: Match, action: Action, now: float) -> int | None:
-        """The clock time ``action`` took (None for a match without a clock)."""
-        clock = match.clock
-        if clock is None:
-            return None
-        runner = match.running
-        if runner is None:
-            return 0
-        if isinstance(action, Timeout):
-            return clock.remaining[runner]
-        return min(clock.elapsed_ms(now), clock.remaining[runner])
-
-    async def _flag_if_out_of_time(self, match: Match) -> None:
-        """Under the match lock: append TIMEOUT when the running seat's time is gone (at exactly 0 too)."""
-        clock, runner = match.clock, match.running
-        if clock is None or runner is None or clock.elapsed_ms(self.clock.now()) < clock.remaining[runner]:
-            return
-        timeout = clock.timeout(runner)
-        outcome = await self._apply(match, runner, None, timeout, encode_action(timeout))
-        if isinstance(outcome, Reject):
-            log.error("match %s: the timeout of %s was refused: %s", match.id, runner.value, outcome.reason)
-
-    def _match_action_problem(self, match: Match, seat: Side, action: Action) -> tuple[ErrorCode, str] | None:
-        """What the server adds to the engine for a match action sent by ``seat``."""
-        side = acting_side(match.state, action)
-        if isinstance(action, Timeout):
-            return "forbidden", "only the server says when time runs out"
-        if side is not seat:
-            return "forbidden", f"this socket plays {seat.value}; it cannot act for {side.value if side else None}"
-        if action in match_actions(match.state) and action not in match.seat_match_actions(seat, self.clock.now()):
-            return "forbidden", (f"{seat.value} may claim the win only once {seat.other.value}, to act, has been "
-                                 f"away {self.limits.abandon_after:g} s")
-        return None
-
-    async def _watch(self, match: Match) -> None:
-        """Wake when the running clock runs out or an absent seat becomes claimable; act on it."""
-        try:
-            while not self._closing and match.status == "live":
-                match.changed.clear()
-                wake = [t for t in (self._deadline(match), self._claim_wake(match)) if t is not None]
-                waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(match.changed.wait())]
-                if wake:
-                    waits.append(asyncio.ensure_future(self.clock.sleep(min(wake) - self.clock.now())))
-                try:
-                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    for waiting in waits:
-                        waiting.cancel()
-                await self._shielded(self._on_time(match))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the clock watcher of match %s failed", match.id)
-        finally:
-            match.watcher = None
-
-    def _deadline(self, match: Match) -> float | None:
-        return None if match.clock is None else match.clock.deadline(match.running)
-
-    def _claim_wake(self, match: Match) -> float | None:
-        return None if match.claim_open else match.claim_at()
-
-    async def _on_time(self, match: Match) -> Outcome:
-        async with match.lock:
-            await self._flag_if_out_of_time(match)
-        self._update_claims(match)
-        return Ack(seq=0, version=match.version)
-
-    def _update_claims(self, match: Match) -> None:
-        """Tell every socket when the claim of an absent seat becomes allowed, or stops being allowed."""
-        claimable = match.claimable(self.clock.now())
-        if claimable != match.claim_open:
-            match.claim_open = claimable
-            match.refresh()
-            self._fan_out(match)
-
-    def _presence_changed(self, match: Match, but: Viewer | None = None) -> None:
-        match.refresh()
-        assert match.presence is not None
-        text = encode(PresenceUpdate(presence=match.presence.view(match.claim_at())))
-        self._tell(match, text, but)
-        self._update_claims(match)
-
-    def seat_joined(self, match: Match) -> None:
-        """An open challenge's free seat was taken: the match is an ordinary one now."""
-        match.open_seat = None
-        match.refresh()
-        self._start_clock(match)
-        self._fan_out(match)
-
-    def _tell(self, match: Match, text: str, but: Viewer | None = None) -> None:
-        for viewer in list(match.viewers):
-            if viewer is not but:
-                viewer.outbox.put_reply(text)
 
     # -- bots ------------------------------------------------------------------------
 

@@ -43,6 +43,11 @@ class Rematch:
     declined_by: Side | None = None
     match_id: str | None = None
 
+    @property
+    def started(self) -> bool:
+        """Whether anyone has offered (or declined, or accepted) yet."""
+        return self.offered_by is not None or self.declined_by is not None or self.match_id is not None
+
     def view(self, seat: Side | None) -> RematchView:
         swapped = seat.other if seat is not None and self.match_id is not None else None
         return RematchView(offered_by=self.offered_by, declined_by=self.declined_by, match_id=self.match_id,

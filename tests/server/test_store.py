@@ -181,3 +181,24 @@ def test_a_background_checkpoint_never_waits_for_the_writer(tmp_path: Path) -> N
         store.close()
     assert not (tmp_path / "data" / "taktik.sqlite3-wal").exists() or \
         (tmp_path / "data" / "taktik.sqlite3-wal").stat().st_size == 0
+
+
+def test_a_schema_2_database_gains_the_clock_columns_and_its_old_rows_read_untimed(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        db.executescript(SCHEMA_1.replace("rules_version INTEGER", "rules_version TEXT")
+                         .replace("PRAGMA user_version=1", "PRAGMA user_version=2"))
+    db.close()
+    store = Store.open(tmp_path / "data")
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
+        loaded = store.load("old")
+        assert loaded is not None
+        row, _, actions = loaded
+        assert (row.clock, row.open_seat) == (None, None) and actions[0].elapsed_ms is None
+        timed = ActionRow(ply=1, seat="DEFENDER", client_seq=1, action="{}", state_hash="h1", elapsed_ms=1234)
+        store.append("old", timed, progress(2))
+        assert store.action_at("old", 1) == timed
+        assert store.timed_live() == [] and store.open_challenges(5) == []
+    finally:
+        store.close()

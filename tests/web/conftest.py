@@ -15,7 +15,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,11 +76,11 @@ def scenario(**changes: Any) -> dict[str, Any]:
 class WebServer:
     """``taktik serve`` on a free loopback port with its own data directory."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, extra_args: Sequence[str] = ()) -> None:
         limits = data_dir.parent / "limits.json"
         limits.write_text(json.dumps(LIMITS))
         command = [sys.executable, "-m", "cli", "serve", "--port", "0", "--data", str(data_dir),
-                   "--limits", str(limits), "--log-level", "warning"]
+                   "--limits", str(limits), "--log-level", "warning", *extra_args]
         self.proc = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.output: list[str] = []

@@ -83,15 +83,14 @@ def test_the_end_screen_says_why_shows_the_vp_and_each_turn_links_into_the_repla
     assert att.page.errors == [] and dfn.page.errors == []
 
 
-def test_an_ending_the_client_has_no_words_for_still_reads_and_others_can_be_added(
+def test_an_ending_the_client_has_no_words_for_still_reads(
         web: WebServer, new_page: Any) -> None:
     page = new_page()
     page.goto(web.base + "/static/index.html")
     words = page.evaluate("""async () => {
       const m = await import('/static/js/endscreen.js');
-      const before = m.endReason('resigned', 'DEFENDER');
-      m.addEndReason('resigned', '{loser} resigned: {winner} wins.');
-      return [before, m.endReason('resigned', 'DEFENDER'), m.endReason('annihilation', 'ATTACKER')];
+      return [m.endReason('conceded', 'DEFENDER'), m.endReason('resignation', 'DEFENDER'),
+              m.endReason('annihilation', 'ATTACKER')];
     }""")
-    assert words == ["Defender wins (Resigned).", "Attacker resigned: Defender wins.",
+    assert words == ["Defender wins (Conceded).", "Attacker resigned: Defender wins.",
                      "Attacker destroyed every unit of Defender."]

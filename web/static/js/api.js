@@ -18,11 +18,16 @@
 /**
  * @typedef {{match_id: string, status: "live"|"over"|"broken"|"other_rules", mode: string, bot_side: Side|null,
  *   bot: string|null, rules_version: string, created_at: number, updated_at: number, version: number, turn: number,
- *   phase: string, to_act: Side|null, winner: Side|null, victory_reason: string|null, broken_reason: string|null}} MatchSummary
+ *   phase: string, to_act: Side|null, winner: Side|null, victory_reason: string|null, broken_reason: string|null,
+ *   clock?: import("./types.js").ClockSettings|null, open_seat?: Side|null}} MatchSummary
  */
 /** @typedef {{match_id: string, seats: SeatLink[], spectator: {path: string, url: string}, summary: MatchSummary}} MatchCreated */
 /** @typedef {{config: {seed?: number|null}, actions: Action[], hashes?: string[]|null, rules_version?: number}} GameRecord */
-/** @typedef {{match_id: string, status: string, seed_commitment: string, seed: number|null, salt: string|null, record: GameRecord}} RecordView */
+/**
+ * `clocks[k]`: both clocks after k actions (ms); `elapsed_ms[k]`: the time action k+1 took (issue 17; null: no clock).
+ * @typedef {{match_id: string, status: string, seed_commitment: string, seed: number|null, salt: string|null, record: GameRecord,
+ *   clocks?: Array<{attacker: number, defender: number}>|null, elapsed_ms?: Array<number|null>|null}} RecordView
+ */
 /** @typedef {"spectator"|"full"|"ATTACKER"|"DEFENDER"} Perspective */
 /** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision}} ReplayStep */
 /** @typedef {{status: "verified"|"unverified"|"failed", steps: number, actions: number, error: string|null, failed_step: number|null}} Verification */

@@ -5,9 +5,9 @@
  * history of the match (`GET /api/matches/{id}/history`, server/history.py); without it the
  * screen still says who won and why.
  *
- * `END_REASONS` words each `victory_reason` the engine names (rules §10). Other reasons
- * (a resignation, a clock, an abandoned match) are added by registering them with
- * `addEndReason`; an unknown reason still reads sensibly.
+ * `END_REASONS` words each `victory_reason` the engine names: the rules' conditions (§10)
+ * and the match actions (a resignation, a clock, an abandoned seat); an unknown reason
+ * still reads sensibly.
  */
 
 import { esc, humanize, sideName } from "./labels.js";
@@ -38,15 +38,10 @@ export const END_REASONS = {
   timed_resistance: "{winner} held out to the last round with units still standing.",
   round_limit: "Round limit reached: {winner} had more victory points from destroyed units (a tie goes to the Defender).",
   action_cap: "Action cap reached: {winner} had more victory points from destroyed units.",
+  resignation: "{loser} resigned: {winner} wins.",
+  time: "{loser} ran out of time: {winner} wins on time.",
+  abandonment: "{loser} left the game and did not come back: {winner} claimed the win.",
 };
-
-/**
- * Word another way a game can end (a resignation, a clock, an abandoned match).
- * @param {string} reason the `victory_reason` (or the server's word) @param {string} sentence with `{winner}`/`{loser}`
- */
-export function addEndReason(reason, sentence) {
-  END_REASONS[reason] = sentence;
-}
 
 /**
  * Why the game ended, as a sentence.

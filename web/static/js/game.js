@@ -8,12 +8,14 @@
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
-import { request } from "./api.js";
+import { playPath, rememberSeats, request } from "./api.js";
+import { NO_SYNC } from "./clock.js";
+import { MatchBar } from "./matchbar.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
 import {
-  addPick, aim, applyReject, applyState, applyWelcome, clearSelection, initialModel, markBusy, notify, prependLog, select,
-  setConn, setHover,
+  addPick, aim, applyClock, applyPresence, applyRematch, applyReject, applyState, applyWelcome, clearSelection, initialModel,
+  markBusy, notify, prependLog, select, setConn, setHover,
 } from "./state.js";
 
 const BACKFILL = 12; // steps of log history fetched after a reload
@@ -44,8 +46,16 @@ export class Game {
     this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
     this.historyAsked = -1; // the version whose history was last asked for
     this.shown = 0;
+    this.leaving = false;
     /** @type {Controls|null} */
     this.ctl = null;
+    this.tokens = tokens;
+    // Issue 17: clocks, presence, resign, claim and rematch around the board.
+    this.matchbar = new MatchBar(this.screen.root, {
+      act: (action) => this.send(action),
+      rematch: (choice) => this.sockets[this.shown].rematch(choice),
+      sync: () => this.sockets?.[this.shown]?.timeSync ?? NO_SYNC, // the first render comes while the sockets are made
+    });
     this.sockets = seatTokens.map((token, i) => new MatchSocket(matchId, token, {
       onMessage: (msg) => this.receive(i, msg),
       onStatus: (status, detail) => {
@@ -75,6 +85,10 @@ export class Game {
       this.models[i] = applyReject(before, msg, now);
       if (msg.code === "stale_version") this.sockets[i].sync();
     }
+    else if (msg.type === "clock") this.models[i] = applyClock(before, msg);
+    else if (msg.type === "presence") this.models[i] = applyPresence(before, msg);
+    else if (msg.type === "rematch") this.models[i] = applyRematch(before, msg);
+    this.followRematch(this.models[i]);
     const after = this.models[i];
     if (i === this.shown && after.fresh.length && after.version > before.version) {
       this.screen.animate(after.fresh, before.view?.units ?? []);
@@ -92,6 +106,20 @@ export class Game {
     }
     this.ctl = deriveControls(this.model, this.cards);
     this.screen.show(this.model, this.ctl);
+    this.matchbar.render(this.model);
+  }
+
+  /**
+   * Once a rematch is accepted, this tab's tokens open the new match (sides swapped), so a
+   * player goes there with the same link; a spectator gets a link to follow.
+   * @param {Model} model
+   */
+  followRematch(model) {
+    const next = model.rematch?.match_id;
+    if (!next || !model.seat || this.leaving) return;
+    this.leaving = true;
+    rememberSeats(next, this.tokens);
+    location.assign(playPath(next, this.tokens));
   }
 
   /** @param {Model} model */
@@ -143,9 +171,12 @@ export class Game {
   send(action, i = this.shown) {
     const model = this.models[i];
     const wanted = JSON.stringify(action);
-    const offered = model.legal.find((a) => a === action || JSON.stringify(a) === wanted);
-    if (model.busy || !offered) return;
-    const seq = this.sockets[i].act(model.version, offered);
+    const same = (/** @type {Action} */ a) => a === action || JSON.stringify(a) === wanted;
+    const offered = model.legal.find(same);
+    // A match action (resign, claim) is the seat's at any time: it does not wait for a move in flight.
+    const matchAction = model.matchActions.find(same);
+    if ((model.busy || !offered) && !matchAction) return;
+    const seq = this.sockets[i].act(model.version, /** @type {Action} */ (matchAction ?? offered));
     if (!seq) {
       this.models[i] = notify(model, "Not connected: the action was not sent. Reconnecting…", "error", performance.now());
       this.sockets[i].reconnectNow();
@@ -174,6 +205,7 @@ export class Game {
   }
 
   destroy() {
+    this.matchbar.destroy();
     for (const s of this.sockets) s.close();
     this.screen.destroy();
   }

@@ -1,17 +1,22 @@
 // @ts-check
 /**
- * The lobby: start a match (against a person, the bot, or hot-seat on this device, with an
- * optional seed, board size and round limit), share its links, resume or watch recent
- * matches, and open a record file in the replay viewer.
+ * The lobby: start a match (against a person, the bot, or hot-seat on this device, with a
+ * clock and an optional seed, board size and round limit), share its links, list it as an
+ * open challenge, join someone else's, resume or watch recent matches, and open a record
+ * file in the replay viewer.
  */
 
 import { playPath, rememberSeats, request, storedSeats } from "./api.js";
+import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
+import { describeClock } from "./clock.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
 
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
 /** @typedef {import("./api.js").MatchSummary} MatchSummary */
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./iso.js").Grid} Grid */
+
+const CHALLENGE_REFRESH_MS = 10000;
 
 const PAGE = `
 <div class="lobby">
@@ -20,6 +25,7 @@ const PAGE = `
   <div class="grid">
     <section class="box">
       <h2>New game</h2>
+      <div class="clockfields">${CLOCK_FIELDS}</div>
       <div class="modes">
         <button type="button" class="mode" data-mode="human"><span class="icon">⇄</span><div><b>Against a person</b><span>Get two seat links to share, and a link for spectators</span></div></button>
         <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
@@ -31,7 +37,7 @@ const PAGE = `
           <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="15"></label>
-          <label>You play (vs bot) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
+          <label>You play (vs bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
           <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select></label>
         </div>
       </details>
@@ -39,7 +45,9 @@ const PAGE = `
       <div class="created"></div>
     </section>
     <section class="box">
-      <h2>Recent matches</h2>
+      <h2>Open challenges <button type="button" class="btn ghost small" data-refresh title="Look again">↻</button></h2>
+      <div class="challenges-list"><p class="muted">Loading…</p></div>
+      <h2 class="recent-title">Recent matches</h2>
       <div class="recent"><p class="muted">Loading…</p></div>
       <label class="file-drop">Open a record file in the replay viewer <input type="file" name="record" accept=".json,application/json"></label>
     </section>
@@ -77,6 +85,9 @@ export function startLobby(root) {
   root.addEventListener("click", async (e) => {
     const t = /** @type {HTMLElement} */ (e.target);
     const mode = /** @type {HTMLElement|null} */ (t.closest("[data-mode]"))?.dataset.mode;
+    const join = /** @type {HTMLElement|null} */ (t.closest("[data-join]"))?.dataset.join;
+    if (join) return joinAndPlay(join);
+    if (t.closest("[data-refresh]")) return listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
     const copy = /** @type {HTMLElement|null} */ (t.closest("[data-copy]"));
     if (copy) {
       await copyText(copy.dataset.copy ?? "");
@@ -86,15 +97,23 @@ export function startLobby(root) {
     if (!mode) return;
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
-    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string}} */
+    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string, clock?: object, open?: boolean, side?: string}} */
     const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
     if (mode === "bot" && value("bot")) body.bot = value("bot");
+    const clock = chosenClock(root);
+    if (clock) body.clock = clock;
+    // An open challenge: the server hands out only our seat; a stranger takes the other from the lobby.
+    const open = mode === "human" && wantsOpenChallenge(root);
+    if (open) Object.assign(body, { open: true, side: mine });
     try {
       /** @type {MatchCreated} */
       const created = await request("/api/matches", body);
       const tokens = created.seats.map((s) => s.token);
-      if (mode === "human") {
+      if (open) {
+        rememberSeats(created.match_id, tokens);
+        location.assign(playPath(created.match_id, tokens));
+      } else if (mode === "human") {
         showLinks(q(".created"), created); // each link remembers its own seat when it is opened
         listRecent(q(".recent"));
       } else {
@@ -124,7 +143,29 @@ export function startLobby(root) {
     }
   });
 
+  /** Take the free seat of an open challenge and play it. @param {string} matchId */
+  async function joinAndPlay(matchId) {
+    error.hidden = true;
+    try {
+      const joined = await joinChallenge(matchId);
+      const tokens = joined.seats.map((s) => s.token);
+      rememberSeats(matchId, tokens);
+      location.assign(playPath(matchId, tokens));
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = `Could not join that challenge: ${/** @type {Error} */ (err).message}`;
+      listChallenges(q(".challenges-list"), new Set(Object.keys(storedSeats())));
+    }
+  }
+
   listBots(/** @type {HTMLSelectElement} */ (root.querySelector("[name=bot]")));
+  const challenges = q(".challenges-list");
+  listChallenges(challenges, new Set(Object.keys(storedSeats())));
+  // Strangers post challenges while this page is open: look again now and then, until the page changes.
+  const watch = setInterval(() => {
+    if (!challenges.isConnected) clearInterval(watch);
+    else listChallenges(challenges, new Set(Object.keys(storedSeats())));
+  }, CHALLENGE_REFRESH_MS);
   listRecent(q(".recent"));
   showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
 }
@@ -224,7 +265,7 @@ async function listRecent(el) {
     if (m.status === "live" || m.status === "other_rules") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
     const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
-    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td>${esc(m.mode)}</td>
+    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td${m.clock ? ` title="${esc(describeClock(m.clock))}"` : ""}>${esc(m.mode)}</td>
       ${statusCell(m)}<td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });
   el.innerHTML = `<table class="matches"><thead><tr><th>Match</th><th>Mode</th><th>Status</th><th>Where</th><th>Updated</th><th></th></tr></thead><tbody>${lines.join("")}</tbody></table>`;

@@ -7,11 +7,14 @@
  * A wrong token or a missing match closes for good.
  */
 
+import { NO_SYNC, addSample, localNow } from "./clock.js";
+
 /** @typedef {import("./types.js").Action} Action */
 /**
  * Every message the server sends (server/protocol.py), told apart by `type`.
  * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
- *   | import("./types.js").Reject} ServerMessage
+ *   | import("./types.js").Reject | import("./types.js").ClockMsg | import("./types.js").PresenceMsg
+ *   | import("./types.js").RematchMsg} ServerMessage
  */
 
 const FINAL_CLOSES = new Map([
@@ -46,6 +49,14 @@ export class MatchSocket {
     this.lastSeq = 0;
     /** @type {ReturnType<typeof setTimeout>|null} */
     this.timer = null;
+    /** The server's clock against this page's (js/clock.js), from the clock stamps of the messages. */
+    this.timeSync = NO_SYNC;
+    /**
+     * The last message the server answers with a `state` (hello or sync: the next state; an
+     * act: the state whose last_seq reaches its seq), and the local time it left.
+     * @type {{at: number, seq: number}|null}
+     */
+    this.asked = null;
     this.wake = () => this.reconnectNow();
     window.addEventListener("online", this.wake);
     this.open();
@@ -58,6 +69,7 @@ export class MatchSocket {
     this.ws = ws;
     this.on.onStatus(this.attempt ? "reconnecting" : "connecting", "");
     ws.onopen = () => {
+      this.asked = { at: localNow(), seq: 0 };
       ws.send(JSON.stringify({ type: "hello", token: this.token }));
     };
     ws.onmessage = (e) => {
@@ -73,6 +85,12 @@ export class MatchSocket {
         this.on.onStatus("online", "");
       }
       if (msg.type === "state") this.lastSeq = Math.max(this.lastSeq, msg.last_seq);
+      const stamped = msg.type === "state" || msg.type === "clock" ? msg.clock : null;
+      if (stamped) {
+        const answer = msg.type === "state" && this.asked && msg.last_seq >= this.asked.seq ? this.asked.at : null;
+        this.timeSync = addSample(this.timeSync, stamped.server_time, localNow(), answer);
+        if (answer !== null) this.asked = null;
+      }
       this.on.onMessage(msg);
     };
     ws.onclose = (e) => {
@@ -111,13 +129,23 @@ export class MatchSocket {
   act(version, action) {
     if (!this.online) return 0;
     this.seq = Math.max(this.seq, this.lastSeq) + 1;
+    this.asked = { at: localNow(), seq: this.seq };
     /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "act", version, seq: this.seq, action }));
     return this.seq;
   }
 
   /** Ask for the current state again. */
   sync() {
-    if (this.online) /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "sync" }));
+    if (!this.online) return;
+    this.asked = { at: localNow(), seq: 0 };
+    /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "sync" }));
+  }
+
+  /** Offer, accept or decline a rematch after the game; false if offline. @param {"offer"|"accept"|"decline"} choice */
+  rematch(choice) {
+    if (!this.online) return false;
+    /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "rematch", choice }));
+    return true;
   }
 
   /** Drop the connection on purpose (used by tests to show a reconnect). */

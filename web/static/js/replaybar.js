@@ -7,7 +7,7 @@
  */
 
 import { esc } from "./labels.js";
-import { canFork, stepSummary } from "./replaystate.js";
+import { canFork, stepClocks, stepSummary } from "./replaystate.js";
 
 /** @typedef {import("./replaystate.js").Replay} Replay */
 /** @typedef {import("./api.js").Perspective} Perspective */
@@ -58,6 +58,10 @@ export function renderStep(bar, r) {
   const { step, last, what, texts } = stepSummary(r);
   bar.slider.value = String(step);
   bar.info.innerHTML = `<b>Step ${step} of ${last}</b> · ${esc(what)}${texts.length ? ` — ${esc(texts.join("; "))}` : ""}`;
+  const clocks = stepClocks(r); // issue 17: the clocks as they stood after this step
+  if (clocks) {
+    bar.info.innerHTML += `<div class="replayclocks">Clocks: <span class="side-ATTACKER">Attacker ${esc(clocks.attacker)}</span> · <span class="side-DEFENDER">Defender ${esc(clocks.defender)}</span>${clocks.took ? ` <span class="muted">· this action took ${esc(clocks.took)}</span>` : ""}</div>`;
+  }
   bar.fork.disabled = !canFork(r);
 }
 

@@ -6,6 +6,8 @@
  * js/replay.js does the requests and js/replaybar.js draws the bar.
  */
 
+import { formatClock } from "./clock.js";
+import { matchActionText } from "./endings.js";
 import { genericLabel, sideName } from "./labels.js";
 import { applyState, initialModel, setConn } from "./state.js";
 
@@ -152,9 +154,22 @@ export function stepSummary(r) {
   const s = r.steps[r.index];
   const prev = r.steps[r.index - 1];
   const who = prev ? sideName(prev.to_act) : "";
-  const what = s?.action ? `${who}: ${genericLabel(s.action)}` : "Starting position";
+  const what = s?.action ? matchActionText(s.action) ?? `${who}: ${genericLabel(s.action)}` : "Starting position";
   const texts = (s?.events ?? []).filter((e) => e.event.kind !== "phase_entered").map((e) => e.text);
   return { step: r.index, last: Math.max(0, r.total - 1), what, texts: texts.slice(0, 3) };
+}
+
+/**
+ * Both clocks after the shown step and the time its action took, in words, from the
+ * record answer's `clocks` and `elapsed_ms` (null: the match had no clock, or a bare record file).
+ * @param {Replay} r @returns {{attacker: string, defender: string, took: string|null}|null}
+ */
+export function stepClocks(r) {
+  const at = r.revealed?.clocks?.[r.index];
+  if (!at) return null;
+  const took = r.index > 0 ? r.revealed?.elapsed_ms?.[r.index - 1] ?? null : null;
+  return { attacker: formatClock(at.attacker / 1000), defender: formatClock(at.defender / 1000),
+    took: took === null ? null : formatClock(took / 1000) };
 }
 
 /** A hot-seat match can start from the shown step: there is a record and the game is not over there. @param {Replay} r */

@@ -31,6 +31,7 @@ export function initialModel(kind, matchId) {
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
     fresh: [], prevUnits: [], brokenReason: null, received: 0, limits: null,
+    clock: null, presence: null, matchActions: [], rematch: null,
   };
 }
 
@@ -64,6 +65,11 @@ export function applyState(model, msg, now = 0) {
     limits: "move_limit" in msg ? { moves: msg.move_limit, attacks: msg.attack_limit } : null,
     prevUnits: advanced && model.view ? model.view.units : model.prevUnits,
     fresh: advanced && model.version >= 0 ? msg.events : [],
+    // Issue 17: what the server says of time, sockets and rematch (absent in replay steps).
+    clock: msg.clock ?? null,
+    presence: msg.presence ?? model.presence,
+    matchActions: msg.match_actions ?? [],
+    rematch: msg.rematch ?? model.rematch,
   };
   if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view));
   if (advanced) next.log = appendLog(model.log, msg.events, msg.version);
@@ -212,4 +218,24 @@ export function unitById(view, id) {
 export function sides(view, seat) {
   const mineIndex = seat === "DEFENDER" ? 1 : 0;
   return { mine: view.players[mineIndex], theirs: view.players[1 - mineIndex] };
+}
+
+/*
+ * Issue 17: messages between states (docs/protocol.md): the clock starting or stopping, a
+ * seat's socket coming or going, a rematch offer and its answer.
+ */
+
+/** @param {Model} model @param {import("./types.js").ClockMsg} msg @returns {Model} */
+export function applyClock(model, msg) {
+  return { ...model, clock: msg.clock };
+}
+
+/** @param {Model} model @param {import("./types.js").PresenceMsg} msg @returns {Model} */
+export function applyPresence(model, msg) {
+  return { ...model, presence: msg.presence };
+}
+
+/** @param {Model} model @param {import("./types.js").RematchMsg} msg @returns {Model} */
+export function applyRematch(model, msg) {
+  return { ...model, rematch: msg.rematch };
 }

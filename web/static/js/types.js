@@ -47,7 +47,25 @@
  */
 
 /** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string}} Welcome */
-/** @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, decision: Decision, legend: LegendEntry[], broken_reason: string|null}} StateMsg */
+/**
+ * @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, decision: Decision, legend: LegendEntry[], broken_reason: string|null,
+ *   clock?: ClockState|null, presence?: Presence|null, match_actions?: Action[], rematch?: Rematch|null}} StateMsg */
+/*
+ * Issue 17: clocks, presence, match actions and rematch (docs/protocol.md "Clocks, presence, …").
+ * A match action (RESIGN, CLAIM_VICTORY; TIMEOUT only from the server) names its `side`.
+ */
+/** The clock asked for at creation (`POST /api/matches` `clock`). @typedef {{initial?: number, increment?: number, per_turn?: number}} ClockSpec */
+/** A match's clock settings in its summary. @typedef {{initial: number|null, increment: number|null, per_turn: number|null}} ClockSettings */
+/**
+ * Both clocks as the server sent them: each seat's time at `server_time` (seconds since the epoch).
+ * @typedef {{initial_ms: number|null, increment_ms: number|null, per_turn_ms: number|null,
+ *   remaining_ms: {attacker: number, defender: number}, running: Side|null, server_time: number}} ClockState
+ */
+/** Who has a socket open, and when the other seat may claim the win (server time). @typedef {{attacker: boolean, defender: boolean, claim_at: number|null}} Presence */
+/** A rematch offer and its outcome. @typedef {{offered_by: Side|null, declined_by: Side|null, match_id: string|null, seat: Side|null}} Rematch */
+/** @typedef {{type: "clock", clock: ClockState|null}} ClockMsg */
+/** @typedef {{type: "presence", presence: Presence}} PresenceMsg */
+/** @typedef {{type: "rematch", rematch: Rematch}} RematchMsg */
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
 /** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
 
@@ -90,7 +108,8 @@
  *   lastMove: MoveTrace|null, lastAttack: AttackTrace|null,
  *   lastRoll: (Roll & {unit: string, target: string, version: number, key: string})|null,
  *   fresh: EventText[], prevUnits: Unit[], brokenReason: string|null,
- *   received: number, limits: {moves: number, attacks: number}|null
+ *   received: number, limits: {moves: number, attacks: number}|null,
+ *   clock: ClockState|null, presence: Presence|null, matchActions: Action[], rematch: Rematch|null
  * }} Model
  */
 

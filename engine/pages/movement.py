@@ -16,13 +16,20 @@ from ..state import Event, GameState, Unit
 from ..types import EventKind
 
 
-def _offer_moves(state: GameState) -> list[Action]:
+def movers(state: GameState) -> list[Unit]:
+    """The active player's units that may still be offered moves now, in unit order (§5.1)."""
     if state.moves_this_turn >= max_moves(state, state.active):
         return []
-    occupied = occupancy(state)
+    active = state.active
+    return [u for u in state.units if u.side is active and not u.has_moved and u.cell is not None]
+
+
+def _offer_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
-    for unit in state.units:
-        if unit.side is state.active and not unit.has_moved and unit.cell is not None:
+    units = movers(state)
+    if units:
+        occupied = occupancy(state)
+        for unit in units:
             moves.extend(unit_moves(state, unit, occupied))
     return moves
 

@@ -190,10 +190,13 @@ def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32
 
 
 def encode_observation(
-    view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]]
+    view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]] | None
 ) -> dict[str, np.ndarray[Any, Any]]:
-    """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side``."""
-    return {"board": planes(view, side), "features": features(view, side), "action_mask": mask}
+    """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side`` (no mask entry when None)."""
+    obs: dict[str, np.ndarray[Any, Any]] = {"board": planes(view, side), "features": features(view, side)}
+    if mask is not None:
+        obs["action_mask"] = mask
+    return obs
 
 
 def action_mask(space: ActionSpace, state: GameState, legal: list[Any]) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -210,7 +210,7 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         """Play forced (with ``auto_forced``) and unfit actions, then select the agent that must decide."""
         while self.state.to_act is not None:
             legal = legal_actions(self.state)
-            fitting = {i: a for a in legal if (i := self.space.index_of(a, self.state)) is not None}
+            fitting = self.space.indices(legal, self.state)
             if fitting and not (self.auto_forced and len(legal) == 1):
                 self._by_index = fitting
                 self._mask = np.zeros(self.space.size, dtype=np.int8)

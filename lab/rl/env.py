@@ -181,7 +181,7 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 self.state = reduce(self.state, action)
                 continue
             legal = legal_actions(self.state)
-            fitting = {i: a for a in legal if (i := self.space.index_of(a, self.state)) is not None}
+            fitting = self.space.indices(legal, self.state)
             if fitting and not (self.auto_forced and len(legal) == 1):
                 self._by_index = fitting
                 return

@@ -150,8 +150,9 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
 
 _NO_REACH = Reach({}, (), -1, 0, 0)
 _Entry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
-_MEMO: dict[tuple[int, int, int], _Entry] = {}
+_MEMO: dict[tuple[int, int, int], tuple[_Entry, ...]] = {}
 _MEMO_LIMIT = 20_000
+_PER_START = 4
 
 
 def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:
@@ -174,15 +175,18 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     if occupied is None:
         occupied = occupancy(state)
     key = (id(steps), start, allowance)
-    entry = _MEMO.get(key)
-    # The entry holds `steps`, so its id cannot be reused by another table while it lives.
-    if entry is not None and entry[0] is steps and occupied.mask & entry[2] == entry[3]:
-        return entry[1]
+    entries = _MEMO.get(key, ())
+    mask = occupied.mask
+    for entry in entries:
+        # An entry holds `steps`, so its id cannot be reused by another table while it lives.
+        if entry[0] is steps and mask & entry[2] == entry[3]:
+            return entry[1]
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
     reach = Reach(costs, steps, start, info.width, info.height)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
-    _MEMO[key] = (steps, reach, examined, occupied.mask & examined)
+    # A few results per start: a search tree comes back to the same surroundings again and again.
+    _MEMO[key] = ((steps, reach, examined, mask & examined), *entries[: _PER_START - 1])
     return reach
 
 

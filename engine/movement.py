@@ -151,7 +151,7 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
 _NO_REACH = Reach({}, (), -1, 0, 0)
 _Entry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
 _MEMO: dict[tuple[int, int, int], tuple[_Entry, ...]] = {}
-_MEMO_LIMIT = 20_000
+_MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
 _PER_START = 4
 
 

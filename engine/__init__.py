@@ -101,6 +101,7 @@ from .preview import (
     move_preview,
     rolls_dice,
 )
+from .random_action import IndexSource, legal_action_count, random_legal_action
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
@@ -172,6 +173,7 @@ __all__ = [
     "GeneratedTerrain",
     "Hook",
     "IllegalAction",
+    "IndexSource",
     "InvalidAction",
     "Leaders",
     "MoveOption",
@@ -250,6 +252,7 @@ __all__ = [
     "hit_chance_and_damage",
     "home_side",
     "label",
+    "legal_action_count",
     "legal_actions",
     "match_actions",
     "max_moves",
@@ -261,6 +264,7 @@ __all__ = [
     "parse_label",
     "parse_terrain_map",
     "player_view",
+    "random_legal_action",
     "reaction_windows",
     "record_game",
     "reduce",

@@ -9,7 +9,9 @@ MOVE_UNIT, and the cheapest paths `engine.move_preview` shows (rebuilt from its 
 
 Results are memoised. A search only depends on the cells whose occupancy it examined,
 so a stored result is reused exactly when none of those cells changed occupancy; this
-is what keeps move generation cheap while units around the board stand still.
+is what keeps move generation cheap while units around the board stand still. Both the
+occupancy and the examined cells are kept as one byte per cell read as one integer, so
+that check is a single AND of two integers however large the board.
 """
 
 from __future__ import annotations
@@ -21,13 +23,49 @@ from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
 from .state import GameState, Unit
 
-__all__ = ["Reach", "move_cost", "occupied_cells", "reachable_cells", "search_reachable", "unit_reach"]
+__all__ = [
+    "Occupancy",
+    "Reach",
+    "move_cost",
+    "occupancy",
+    "occupied_cells",
+    "reachable_cells",
+    "search_reachable",
+    "unit_reach",
+]
 
 
 def occupied_cells(state: GameState) -> frozenset[int]:
     """Indices of every cell holding a unit."""
     index = board_info(state.board).index
     return frozenset(index[u.cell] for u in state.units if u.cell is not None)
+
+
+class Occupancy(NamedTuple):
+    """Which cells hold a unit, in the two forms the search reads."""
+
+    flags: bytes  # one byte per cell index, 1 where a unit stands
+    mask: int  # ``flags`` read as one little-endian integer: byte i is cell i
+
+
+_last_occupancy: tuple[GameState, Occupancy] | None = None
+
+
+def occupancy(state: GameState) -> Occupancy:
+    """The `Occupancy` of ``state`` (the last one asked for is remembered: listing then applying reuse it)."""
+    global _last_occupancy
+    last = _last_occupancy  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    info = board_info(state.board)
+    index = info.index
+    flags = bytearray(info.size)
+    for unit in state.units:
+        if unit.cell is not None:
+            flags[index[unit.cell]] = 1
+    found = Occupancy(bytes(flags), int.from_bytes(flags, "little"))
+    _last_occupancy = (state, found)
+    return found
 
 
 class Reach(NamedTuple):
@@ -72,44 +110,52 @@ class Reach(NamedTuple):
         return path
 
 
-def search_reachable(
-    steps: StepTable, start: int, allowance: int, occupied: frozenset[int]
-) -> tuple[dict[int, int], frozenset[int]]:
+def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
-    Returns the costs (the start cell excluded) and every cell whose occupancy the search
-    examined: the result depends on no other cell's occupancy.
+    ``occupied`` has one byte per cell, non-zero where a unit stands (`Occupancy.flags`).
+    Returns the costs (the start cell excluded, cells ascending) and the cells whose
+    occupancy the search examined, as a mask like `Occupancy.mask`: the result depends
+    on no other cell's occupancy.
     """
-    best = {start: 0}
-    examined: set[int] = set()
-    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+    # Flat arrays indexed by cell: a list lookup is cheaper than a dict's, and `limit`
+    # stands for "not reached" so one comparison also enforces the allowance.
+    limit = allowance + 1
+    best = [limit] * len(steps)
+    best[start] = 0
+    examined = bytearray(len(steps))
+    buckets: list[list[int]] = [[] for _ in range(limit)]
     buckets[0].append(start)
-    for spent in range(allowance + 1):
+    settled: list[int] = []
+    for spent in range(limit):
         for cell in buckets[spent]:
             if best[cell] != spent:
                 continue  # a cheaper route reached it first
+            settled.append(cell)
+            examined[cell] = 1
             for neighbour, cost in steps[cell]:
                 total = spent + cost
-                if total > allowance:
-                    continue
-                examined.add(neighbour)
-                if neighbour in occupied:
-                    continue
-                known = best.get(neighbour)
-                if known is None or total < known:
-                    best[neighbour] = total
-                    buckets[total].append(neighbour)
-    del best[start]
-    return best, frozenset(examined)
+                if total < best[neighbour]:
+                    if occupied[neighbour]:
+                        examined[neighbour] = 1
+                    else:
+                        best[neighbour] = total
+                        buckets[total].append(neighbour)
+    # Every unoccupied cell looked at within the allowance was settled, so the examined
+    # cells are the settled ones (the start included) and the occupied ones marked above.
+    settled.sort()
+    costs = {cell: best[cell] for cell in settled if cell != start}
+    return costs, int.from_bytes(examined, "little")
 
 
 _NO_REACH = Reach({}, (), -1, 0, 0)
-_Entry = tuple[StepTable, Reach, frozenset[int], frozenset[int]]
-_MEMO: dict[tuple[int, int, int], _Entry] = {}
-_MEMO_LIMIT = 20_000
+_Entry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
+_MEMO: dict[tuple[int, int, int], tuple[_Entry, ...]] = {}
+_MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
+_PER_START = 4
 
 
-def unit_reach(state: GameState, unit: Unit, occupied: frozenset[int] | None = None) -> Reach:
+def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:
     """Every cell ``unit`` can reach this turn, with its least cost and a cheapest path (rules §5.4).
 
     Ignores the move limit. Empty when the unit is off the board, ``can_move_unit`` is
@@ -127,21 +173,24 @@ def unit_reach(state: GameState, unit: Unit, occupied: frozenset[int] | None = N
     steps = info.steps(unit.type, state.rules.movement_rules)
     start = info.index[unit.cell]
     if occupied is None:
-        occupied = occupied_cells(state)
+        occupied = occupancy(state)
     key = (id(steps), start, allowance)
-    entry = _MEMO.get(key)
-    # The entry holds `steps`, so its id cannot be reused by another table while it lives.
-    if entry is not None and entry[0] is steps and occupied & entry[2] == entry[3]:
-        return entry[1]
-    costs, examined = search_reachable(steps, start, allowance, occupied)
+    entries = _MEMO.get(key, ())
+    mask = occupied.mask
+    for entry in entries:
+        # An entry holds `steps`, so its id cannot be reused by another table while it lives.
+        if entry[0] is steps and mask & entry[2] == entry[3]:
+            return entry[1]
+    costs, examined = search_reachable(steps, start, allowance, occupied.flags)
     reach = Reach(costs, steps, start, info.width, info.height)
     if len(_MEMO) >= _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[key] = (steps, reach, examined, occupied & examined)
+        _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
+    # A few results per start: a search tree comes back to the same surroundings again and again.
+    _MEMO[key] = ((steps, reach, examined, mask & examined), *entries[: _PER_START - 1])
     return reach
 
 
-def reachable_cells(state: GameState, unit: Unit, occupied: frozenset[int] | None = None) -> dict[int, int]:
+def reachable_cells(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> dict[int, int]:
     """Cells ``unit`` can reach this turn with their least cost (`unit_reach`); do not change the dict."""
     return unit_reach(state, unit, occupied).costs
 

@@ -13,7 +13,7 @@ from .state import GameState
 from .types import Phase
 from .victory import end_by_action_cap
 
-__all__ = ["gating_problem", "legal_actions", "reduce"]
+__all__ = ["cached_legal_actions", "gating_problem", "legal_actions", "reduce"]
 
 _LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
 _LEGAL_CACHE_LIMIT = 8
@@ -40,6 +40,12 @@ def legal_actions(state: GameState) -> list[Action]:
         _LEGAL_CACHE.clear()
     _LEGAL_CACHE[id(state)] = (state, actions)
     return list(actions)
+
+
+def cached_legal_actions(state: GameState) -> list[Action] | None:
+    """`legal_actions` of ``state`` when it was listed recently, else None (nothing is computed); do not change it."""
+    cached = _LEGAL_CACHE.get(id(state))
+    return cached[1] if cached is not None and cached[0] is state else None
 
 
 def reduce(state: GameState, action: Action) -> GameState:

@@ -11,22 +11,51 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..movement import move_cost, occupied_cells, reachable_cells
-from ..state import Event, GameState
+from ..movement import Occupancy, Reach, move_cost, occupancy, unit_reach
+from ..state import Event, GameState, Unit
 from ..types import EventKind
 
 
-def _offer_moves(state: GameState) -> list[Action]:
+def movers(state: GameState) -> list[Unit]:
+    """The active player's units that may still be offered moves now, in unit order (§5.1)."""
     if state.moves_this_turn >= max_moves(state, state.active):
         return []
-    info = board_info(state.board)
-    labels = info.labels
-    occupied = occupied_cells(state)
+    active = state.active
+    return [u for u in state.units if u.side is active and not u.has_moved and u.cell is not None]
+
+
+def _offer_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
-    for unit in state.units:
-        if unit.side is state.active and not unit.has_moved and unit.cell is not None:
-            reach = reachable_cells(state, unit, occupied)
-            moves.extend(MoveUnit(unit_id=unit.id, to=labels[cell]) for cell in sorted(reach))
+    units = movers(state)
+    if units:
+        occupied = occupancy(state)
+        for unit in units:
+            moves.extend(unit_moves(state, unit, occupied))
+    return moves
+
+
+_MoveList = tuple[MoveUnit, ...]
+_MOVES: dict[tuple[str, int], tuple[Reach, _MoveList]] = {}
+_MOVES_LIMIT = 20_000
+
+
+def unit_moves(state: GameState, unit: Unit, occupied: Occupancy) -> _MoveList:
+    """The MOVE_UNIT actions of ``unit``, by destination (y, x); the caller checks it may move at all.
+
+    Built once per search result and reused: the search is memoised (`unit_reach`), so
+    while the cells around a unit keep their occupancy its moves are the same objects.
+    """
+    reach = unit_reach(state, unit, occupied)
+    key = (unit.id, id(reach))
+    entry = _MOVES.get(key)
+    # The entry holds `reach`, so its id cannot be reused by another result while it lives.
+    if entry is not None and entry[0] is reach:
+        return entry[1]
+    labels = board_info(state.board).labels
+    moves = tuple(MoveUnit(unit_id=unit.id, to=labels[cell]) for cell in reach.costs)  # costs are by cell
+    if len(_MOVES) >= _MOVES_LIMIT:
+        _MOVES.clear()  # one atomic step, as the legal-action cache does
+    _MOVES[key] = (reach, moves)
     return moves
 
 

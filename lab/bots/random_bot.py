@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine import Action, GameState, draw_index
+from engine import Action, GameState, draw_index, legal_actions, random_legal_action
 
-__all__ = ["RandomBot", "pick_by_type"]
+__all__ = ["RandomBot", "SeedSource", "pick_by_type"]
 
 
 def pick_by_type(legal: Sequence[Action], rng: int) -> tuple[Action, int]:
@@ -23,6 +23,24 @@ def pick_by_type(legal: Sequence[Action], rng: int) -> tuple[Action, int]:
     g, rng = draw_index(len(groups), rng)
     i, rng = draw_index(len(groups[g]), rng)
     return groups[g][i], rng
+
+
+class SeedSource:
+    """A bot's LCG seed as an index source for `engine.random_legal_action`.
+
+    ``randrange(n)`` is `draw_index` (one LCG step), except that a forced choice
+    (``n == 1``) spends no step, exactly as `RandomBot.choose` does.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def randrange(self, stop: int, /) -> int:
+        """A uniform index in ``0..stop-1``; advances ``seed`` unless ``stop`` is 1."""
+        if stop == 1:
+            return 0
+        index, self.seed = draw_index(stop, self.seed)
+        return index
 
 
 @dataclass(frozen=True)
@@ -42,3 +60,19 @@ class RandomBot:
             return pick_by_type(legal, rng)
         index, rng = draw_index(len(legal), rng)
         return legal[index], rng
+
+    def draw(self, state: GameState, rng: int) -> tuple[Action, int]:
+        """``choose(view, legal_actions(state), rng)`` without listing every legal action.
+
+        The same action and next seed (the flat pick draws the same index over the same
+        listing); a simulator that holds the full state (self-play, RL, fuzzing) uses this
+        to skip building hundreds of MOVE_UNIT actions per position. ``by_type`` needs the
+        listing, so it lists.
+        """
+        if self.by_type:
+            return self.choose(state, legal_actions(state), rng)
+        source = SeedSource(rng)
+        action = random_legal_action(state, source)
+        if action is None:
+            raise ValueError("no legal action to choose from (the game is over)")
+        return action, source.seed

@@ -128,6 +128,9 @@ class ActionSpace:
         self.cells = width * height
         u = len(self.roster)
         self.unit_index = {unit: i for i, unit in enumerate(self.roster)}
+        # Label → cell index of every cell: the env indexes hundreds of moves per decision.
+        self._cells = {label(i % width, i // width): i for i in range(self.cells)}
+        self._memo: dict[Action, int | None] = {}
         self.pairs = list(combinations(range(u), 2))
         self.pair_index = {pair: i for i, pair in enumerate(self.pairs)}
         self.bonus_aims = 1 + u + u * width
@@ -166,11 +169,35 @@ class ActionSpace:
         return cls(state.board.width, state.board.height, roster_of(state))
 
     def _cell(self, cell: str) -> int | None:
-        x, y = parse_label(cell)
+        index = self._cells.get(cell)
+        if index is not None:
+            return index
+        x, y = parse_label(cell)  # not a label of this board: off it, or written unusually
         return y * self.width + x if 0 <= x < self.width and 0 <= y < self.height else None
 
     def _start(self, block: str) -> int:
         return self.blocks[block][0]
+
+    def indices(self, legal: Sequence[Action], state: GameState) -> dict[int, Action]:
+        """``{index: action}`` for every action of ``legal`` that fits the space (what a mask marks).
+
+        Remembers the index of every action whose index does not depend on the state (all
+        but CANCEL_MALUS of an applied malus): an environment indexes the same few hundred
+        actions at decision after decision.
+        """
+        memo = self._memo
+        out: dict[int, Action] = {}
+        for action in legal:
+            index = memo.get(action, -1)
+            if index == -1:
+                index = self.index_of(action, state)
+                if not isinstance(action, CancelMalus):
+                    if len(memo) >= 100_000:
+                        memo.clear()
+                    memo[action] = index
+            if index is not None:
+                out[index] = action
+        return out
 
     def index_of(self, action: Action, state: GameState | None = None) -> int | None:
         """The index of ``action``, or None when it does not fit (``state`` is needed for CANCEL_MALUS)."""

@@ -13,7 +13,13 @@ not simply alternate. Observations, the action space and the mask are those of
 `TaktikEnv`, per agent (``observe(agent)`` uses ``player_view`` of that seat). Rewards:
 +1 / −1 to the winner / loser when the game ends (plus optional VP ``shaping`` to both,
 zero-sum). When the game ends every agent is terminated; each is then stepped once with
-``None`` and leaves ``agents``, as PettingZoo expects. ``max_steps`` truncates both.
+``None`` and leaves ``agents``, as PettingZoo expects: that step clears the rewards of
+the step before, so ``last()`` always shows exactly the rewards accumulated since the
+agent last acted. ``max_steps`` truncates both.
+
+``mask_in_observation=False`` keeps the mask out of the observation (it stays in
+``infos[agent]["action_mask"]`` and ``action_mask(agent)``); ``auto_forced=True`` plays a
+decision with exactly one legal action without asking its agent (as in `TaktikEnv`).
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from engine import (
 )
 
 from .actions import ActionSpace
-from .observation import FEATURES, PLANES, action_mask, encode_observation
+from .observation import FEATURES, PLANES, encode_observation
 from .spaces import AECBase, make_spaces
 
 __all__ = ["TaktikAECEnv"]
@@ -56,8 +62,12 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         shaping: float = 0.0,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        mask_in_observation: bool = True,
+        auto_forced: bool = False,
     ) -> None:
         self.config = config or GameConfig()
+        self.mask_in_observation = mask_in_observation
+        self.auto_forced = auto_forced
         self.shaping = shaping
         self.max_steps = max_steps
         self.render_mode = render_mode
@@ -65,7 +75,7 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         probe = new_game(self.config)
         self.space = ActionSpace.for_state(probe)
         action_space, observation_space = make_spaces(
-            self.space.size, probe.board.height, probe.board.width, PLANES, FEATURES
+            self.space.size, probe.board.height, probe.board.width, PLANES, FEATURES, with_mask=mask_in_observation
         )
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
@@ -74,7 +84,8 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         self._started = False
         self._steps = 0
         self._by_index: dict[int, Action] = {}
-        self._legal: list[Action] = []
+        self._mask = np.zeros(self.space.size, dtype=np.int8)
+        self._no_mask = np.zeros(self.space.size, dtype=np.int8)
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -121,10 +132,14 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         self._refresh()
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
-        """``agent``'s observation; its mask is empty unless it must decide now."""
+        """``agent``'s observation; its mask (unless kept out) is empty unless it must decide now."""
         side = _SIDES[agent]
-        legal = self._legal if self.state.to_act is side else []
-        return encode_observation(player_view(self.state, side), side, action_mask(self.space, self.state, legal))
+        mask = self.action_mask(agent) if self.mask_in_observation else None
+        return encode_observation(player_view(self.state, side), side, mask)
+
+    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """1 at each legal action of ``agent`` now; all 0 unless it must decide."""
+        return self._mask if self.state.to_act is _SIDES[agent] else self._no_mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``(observation, cumulative reward, termination, truncation, info)`` of the selected agent."""
@@ -152,6 +167,9 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
             if action is not None:
                 raise ValueError(f"{agent} is done: step it with None")
             self._remove(agent)
+            # Rewards are per step: the ones of the step that ended the game were accumulated
+            # then, and must not be counted again for the agents still to leave.
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             return
         if action is None or int(action) not in self._by_index:
             shown = "None" if action is None else self.space.describe(int(action))
@@ -189,21 +207,22 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         return unit_vp(self.state, Side.ATTACKER) - unit_vp(self.state, Side.DEFENDER)
 
     def _refresh(self) -> None:
-        """Play unfit forced actions, then select the agent that must decide."""
+        """Play forced (with ``auto_forced``) and unfit actions, then select the agent that must decide."""
         while self.state.to_act is not None:
             legal = legal_actions(self.state)
-            fitting = {self.space.index_of(a, self.state): a for a in legal}
-            fitting.pop(None, None)
-            if fitting:
-                self._legal = legal
-                self._by_index = {i: a for i, a in fitting.items() if i is not None}
+            fitting = self.space.indices(legal, self.state)
+            if fitting and not (self.auto_forced and len(legal) == 1):
+                self._by_index = fitting
+                self._mask = np.zeros(self.space.size, dtype=np.int8)
+                self._mask[list(fitting)] = 1
                 self.agent_selection = self.state.to_act.value
                 for a in self.agents:
-                    self.infos[a] = {"action_mask": self.observe(a)["action_mask"]} if a == self.agent_selection else {}
+                    self.infos[a] = {"action_mask": self._mask} if a == self.agent_selection else {}
                 return
             self.state = reduce(self.state, legal[0])
-        self._legal = []
         self._by_index = {}
+        self._mask = self._no_mask
+        self.infos = {a: {} for a in self.agents}  # nobody decides any more
 
     def _remove(self, agent: str) -> None:
         self.agents.remove(agent)

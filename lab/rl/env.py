@@ -16,7 +16,12 @@
   actions do not fit the space (not in the default rules), the environment plays the
   first of them itself.
 * **observations**: ``{"board", "features", "action_mask"}`` from ``player_view`` of the
-  agent's seat (`lab.rl.observation`).
+  agent's seat (`lab.rl.observation`). With ``mask_in_observation=False`` the observation
+  is ``{"board", "features"}`` only, so a policy network does not take the 36,000-wide
+  mask as input; the mask is still ``info["action_mask"]`` and ``action_masks()``.
+* **forced steps**: with ``auto_forced=True`` a decision with exactly one legal action is
+  played by the environment (its rewards still reach the agent's next step), so every
+  step the agent sees is a real choice. ``info["forced"]`` counts those plays.
 * **rewards**: +1 for a win and −1 for a loss when the game ends; with ``shaping`` > 0,
   also ``shaping ×`` the change in (own − opponent) unit VP at every step.
 * **episodes** end when the game does (``terminated``) or after ``max_steps`` agent
@@ -47,9 +52,9 @@ from engine import (
     unit_vp,
 )
 
-from ..bots import Bot, get_bot, seat_seed
+from ..bots import Bot, RandomBot, get_bot, seat_seed
 from .actions import ActionSpace
-from .observation import FEATURES, PLANES, action_mask, encode_observation
+from .observation import FEATURES, PLANES, encode_observation
 from .spaces import EnvBase, make_spaces
 
 __all__ = ["TaktikEnv"]
@@ -71,6 +76,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         render_mode: str | None = None,
         invalid_action: str = "penalty",
         invalid_penalty: float = -0.1,
+        mask_in_observation: bool = True,
+        auto_forced: bool = False,
     ) -> None:
         if invalid_action not in ("penalty", "raise"):
             raise ValueError("invalid_action must be 'penalty' or 'raise'")
@@ -82,17 +89,20 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         self.shaping = shaping
         self.max_steps = max_steps
         self.render_mode = render_mode
+        self.mask_in_observation = mask_in_observation
+        self.auto_forced = auto_forced
         probe = new_game(self.config)
         self.space = ActionSpace.for_state(probe)
         self.action_space, self.observation_space = make_spaces(
-            self.space.size, probe.board.height, probe.board.width, PLANES, FEATURES
+            self.space.size, probe.board.height, probe.board.width, PLANES, FEATURES, with_mask=mask_in_observation
         )
         self.state: GameState = probe
         self._seed = self.config.seed if self.config.seed is not None else 1
         self._opponent_seed = 0
         self._steps = 0
-        self._legal: list[Action] = []
         self._by_index: dict[int, Action] = {}
+        self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
+        self._forced = 0
 
     # --- Gymnasium API ----------------------------------------------------------------
 
@@ -109,9 +119,9 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         self.state = new_game(replace(self.config, seed=self._seed))
         self._opponent_seed = seat_seed(self._seed, self.agent_side.other)
         self._steps = 0
+        self._forced = 0
         self._settle()
-        obs = self._observe()
-        return obs, self._info(obs)
+        return self._observe(), self._info()
 
     def step(
         self, action: int | np.integer[Any]
@@ -124,8 +134,7 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 raise ValueError(f"action {index} ({shown}) is not legal now")
             self._steps += 1
             truncated = self.max_steps is not None and self._steps >= self.max_steps
-            obs = self._observe()
-            return obs, self.invalid_penalty, False, truncated, self._info(obs) | {"invalid_action": True}
+            return self._observe(), self.invalid_penalty, False, truncated, self._info() | {"invalid_action": True}
         before = self._vp_margin()
         self.state = reduce(self.state, self._by_index[index])
         self._steps += 1
@@ -135,8 +144,7 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         reward = self.shaping * (self._vp_margin() - before)
         if terminated:
             reward += 1.0 if self.state.winner is self.agent_side else -1.0
-        obs = self._observe()
-        return obs, float(reward), terminated, truncated, self._info(obs)
+        return self._observe(), float(reward), terminated, truncated, self._info()
 
     def render(self) -> str | None:
         """The agent's view as text (render mode ``"ansi"``)."""
@@ -149,29 +157,37 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name)."""
-        return self._observe()["action_mask"]
+        if self._mask is None:
+            self._mask = np.zeros(self.space.size, dtype=np.int8)
+            self._mask[list(self._by_index)] = 1
+        return self._mask
 
     def legal_action_indices(self) -> list[int]:
         """Indices of the legal actions that fit the space, ascending."""
         return sorted(self._by_index)
 
     def _settle(self) -> None:
-        """Let the opponent (and forced unfit actions) play until the agent decides or the game ends."""
+        """Let the opponent (and forced or unfit actions) play until the agent decides or the game ends."""
+        self._mask = None
+        drawer = self.opponent if isinstance(self.opponent, RandomBot) else None
         while self.state.to_act is not None:
-            legal = legal_actions(self.state)
             if self.state.to_act is not self.agent_side:
-                view = player_view(self.state, self.state.to_act)
-                action, self._opponent_seed = self.opponent.choose(view, legal, self._opponent_seed)
+                if drawer is not None:  # the same pick as `choose`, without listing every action
+                    action, self._opponent_seed = drawer.draw(self.state, self._opponent_seed)
+                else:
+                    view = player_view(self.state, self.state.to_act)
+                    legal = legal_actions(self.state)
+                    action, self._opponent_seed = self.opponent.choose(view, legal, self._opponent_seed)
                 self.state = reduce(self.state, action)
                 continue
-            fitting = {self.space.index_of(a, self.state): a for a in legal}
-            fitting.pop(None, None)
-            if fitting:
-                self._legal = legal
-                self._by_index = {i: a for i, a in fitting.items() if i is not None}
+            legal = legal_actions(self.state)
+            fitting = self.space.indices(legal, self.state)
+            if fitting and not (self.auto_forced and len(legal) == 1):
+                self._by_index = fitting
                 return
+            if fitting:
+                self._forced += 1
             self.state = reduce(self.state, legal[0])
-        self._legal = []
         self._by_index = {}
 
     def _vp_margin(self) -> int:
@@ -179,11 +195,14 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
 
     def _observe(self) -> dict[str, np.ndarray[Any, Any]]:
         view = player_view(self.state, self.agent_side)
-        return encode_observation(view, self.agent_side, action_mask(self.space, self.state, self._legal))
+        if self.mask_in_observation:
+            return encode_observation(view, self.agent_side, self.action_masks().copy())  # callers keep observations
+        return encode_observation(view, self.agent_side, None)
 
-    def _info(self, obs: dict[str, np.ndarray[Any, Any]]) -> dict[str, Any]:
+    def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": obs["action_mask"],
+            "action_mask": self.action_masks().copy(),
+            "forced": self._forced,
             "turn": self.state.turn,
             "phase": self.state.phase.value,
             "winner": self.state.winner.value if self.state.winner else None,

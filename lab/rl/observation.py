@@ -30,6 +30,7 @@ sides; draw-pile size; discard pile per common card (22); units on the board per
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -179,21 +180,25 @@ def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32
     )
     mine = {e.play_id: e.source_card for e in view.effects if e.controller is side}
     theirs = {e.play_id: e.source_card for e in view.effects if e.controller is not side}
-    f += [sum(1 for c in mine.values() if c == card) / 2 for card in _EFFECT_IDS]
-    f += [sum(1 for c in theirs.values() if c == card) / 2 for card in _EFFECT_IDS]
+    mine_by_card, theirs_by_card = Counter(mine.values()), Counter(theirs.values())
+    f += [mine_by_card[card] / 2 for card in _EFFECT_IDS]
+    f += [theirs_by_card[card] / 2 for card in _EFFECT_IDS]
     f += [unit_vp(view, side) / 24, unit_vp(view, side.other) / 24, me.point_vp / 15, them.point_vp / 15]
     f += [len(view.draw_pile) / 90]
-    discarded = [card_of(c).id for c in view.discard_pile]
-    f += [discarded.count(c) / 10 for c in _COMMON_IDS]
+    discarded = Counter(card_of(c).id for c in view.discard_pile)
+    f += [discarded[c] / 10 for c in _COMMON_IDS]
     f += [sum(1 for u in view.units if u.side is s and u.cell is not None) / 15 for s in (side, side.other)]
     return np.asarray(f, dtype=np.float32)
 
 
 def encode_observation(
-    view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]]
+    view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]] | None
 ) -> dict[str, np.ndarray[Any, Any]]:
-    """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side``."""
-    return {"board": planes(view, side), "features": features(view, side), "action_mask": mask}
+    """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side`` (no mask entry when None)."""
+    obs: dict[str, np.ndarray[Any, Any]] = {"board": planes(view, side), "features": features(view, side)}
+    if mask is not None:
+        obs["action_mask"] = mask
+    return obs
 
 
 def action_mask(space: ActionSpace, state: GameState, legal: list[Any]) -> np.ndarray[Any, np.dtype[np.int8]]:

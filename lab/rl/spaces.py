@@ -88,13 +88,16 @@ class DictSpec:
         return self.spaces[key]
 
 
-def make_spaces(actions: int, height: int, width: int, planes: int, features: int) -> tuple[Any, Any]:
-    """``(action_space, observation_space)`` for a board of ``height`` × ``width``."""
+def make_spaces(
+    actions: int, height: int, width: int, planes: int, features: int, *, with_mask: bool = True
+) -> tuple[Any, Any]:
+    """``(action_space, observation_space)`` for a board of ``height`` × ``width``; the mask only ``with_mask``."""
     shapes: dict[str, tuple[float, float, tuple[int, ...], Any]] = {
         "board": (0.0, 1.0, (planes, height, width), np.float32),
         "features": (-2.0, 10.0, (features,), np.float32),
-        "action_mask": (0, 1, (actions,), np.int8),
     }
+    if with_mask:
+        shapes["action_mask"] = (0, 1, (actions,), np.int8)
     if _gym is not None:
         spaces: Any = _gym.spaces
         boxes = {k: spaces.Box(low=lo, high=hi, shape=shape, dtype=dt) for k, (lo, hi, shape, dt) in shapes.items()}

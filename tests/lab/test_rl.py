@@ -150,14 +150,88 @@ def test_engine_and_bots_never_import_numpy() -> None:
 
 
 def test_gymnasium_checker_accepts_the_env() -> None:
-    checker = pytest.importorskip("gymnasium.utils.env_checker", reason="gymnasium is not installed")
-    checker.check_env(TaktikEnv(SMALL), skip_render_check=True)
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(TaktikEnv(SMALL), skip_render_check=True)
+    check_env(TaktikEnv(SMALL, mask_in_observation=False, auto_forced=True), skip_render_check=True)
 
 
-def test_pettingzoo_api_test_accepts_the_aec_env() -> None:
-    api = pytest.importorskip("pettingzoo.test", reason="pettingzoo is not installed")
+def _quiet_api_test(env: TaktikAECEnv) -> None:
+    from pettingzoo.test import api_test
+
     with warnings.catch_warnings():
         # Its advisory warnings prefer flat Box observations; ours are a Dict (board, features,
         # action_mask), which the API allows. Every assertion of the test still applies.
         warnings.filterwarnings("ignore", category=UserWarning, module="pettingzoo.test.api_test")
-        api.api_test(TaktikAECEnv(SMALL), num_cycles=50)
+        api_test(env)  # its default length: 1,000 cycles, past the end of a game
+
+
+def test_pettingzoo_api_test_accepts_the_aec_env_over_whole_games() -> None:
+    _quiet_api_test(TaktikAECEnv(SMALL))
+    _quiet_api_test(TaktikAECEnv(SMALL, mask_in_observation=False, auto_forced=True))
+
+
+def test_pettingzoo_seed_test_accepts_the_aec_env() -> None:
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: TaktikAECEnv(SMALL))
+
+
+def test_a_finished_agent_leaves_without_its_reward_counted_twice() -> None:
+    env = TaktikAECEnv(SMALL)
+    env.reset(seed=2)
+    seen = {"ATTACKER": 0.0, "DEFENDER": 0.0}
+    paid = {"ATTACKER": 0.0, "DEFENDER": 0.0}
+    for agent in env.agent_iter():
+        _, reward, termination, truncation, _ = env.last()
+        assert reward == seen[agent]  # what last() shows is what the steps paid since it acted
+        seen[agent] = 0.0
+        env.step(None if termination or truncation else int(np.flatnonzero(env.action_mask(agent))[0]))
+        for a, r in env.rewards.items():
+            seen[a] += r
+            paid[a] += r
+    assert sorted(paid.values()) == [-1.0, 1.0]
+
+
+def test_a_full_default_game_is_one_episode() -> None:
+    env = TaktikEnv(opponent="random")
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for steps in range(1, 20_000):  # noqa: B007 - the count is checked after the loop
+        obs, reward, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if terminated or truncated:
+            break
+    assert terminated and not truncated and reward in (-1.0, 1.0) and steps > 50
+    assert env.state.to_act is None
+
+
+def test_the_mask_can_stay_out_of_the_observation() -> None:
+    env = TaktikEnv(SMALL, mask_in_observation=False)
+    obs, info = env.reset(seed=3)
+    assert set(obs) == {"board", "features"} and env.observation_space.contains(obs)
+    assert set(np.flatnonzero(info["action_mask"])) == legal_indices(env)
+    assert np.array_equal(env.action_masks(), info["action_mask"])
+    aec = TaktikAECEnv(SMALL, mask_in_observation=False)
+    aec.reset(seed=3)
+    agent = aec.agent_selection
+    assert set(aec.observe(agent)) == {"board", "features"}
+    assert set(np.flatnonzero(aec.infos[agent]["action_mask"])) == legal_indices(aec)
+
+
+def test_forced_steps_can_be_played_by_the_environment() -> None:
+    def agent_choices(auto: bool) -> tuple[list[int], int]:
+        env = TaktikEnv(SMALL, auto_forced=auto)
+        _, info = env.reset(seed=6)
+        rng = np.random.default_rng(6)
+        sizes = []
+        while True:
+            choices = np.flatnonzero(info["action_mask"])
+            sizes.append(len(choices))
+            _, _, terminated, truncated, info = env.step(int(rng.choice(choices)))
+            if terminated or truncated:
+                return sizes, info["forced"]
+
+    plain, forced_plain = agent_choices(False)
+    auto, forced_auto = agent_choices(True)
+    assert 1 in plain and forced_plain == 0
+    assert 1 not in auto and forced_auto > 0

@@ -34,7 +34,19 @@ from engine import Side
 from .match import Match
 from .matches import MatchUnavailable
 from .outbox import Outbox
-from .protocol import Act, ErrorCode, Explain, Hello, PreviewAttack, PreviewMove, Reject, Sync, decode_client, encode
+from .protocol import (
+    Act,
+    ErrorCode,
+    Explain,
+    Hello,
+    PreviewAttack,
+    PreviewMove,
+    Reject,
+    Sync,
+    Threats,
+    decode_client,
+    encode,
+)
 from .ratelimit import TokenBucket
 from .services import Services, services_of
 
@@ -253,7 +265,7 @@ class Session:
                     self.outbox.put_reply(encode(outcome))
             case Sync():
                 self.outbox.put_state(match.state_text(self.seat))
-            case Explain() | PreviewMove() | PreviewAttack():
+            case Explain() | PreviewMove() | PreviewAttack() | Threats():
                 self.outbox.put_reply(match.answer(self.seat, message))
             case Hello():
                 self._reply("bad_message", "this socket already said hello")

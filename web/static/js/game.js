@@ -5,6 +5,7 @@
  * The only actions ever sent are ones the server offered in `legal_actions`.
  */
 
+import { Assist } from "./assist.js";
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
@@ -35,13 +36,18 @@ export class Game {
       onTap: (hit) => this.tap(hit),
       onHover: (cell) => this.update(setHover(this.model, cell)),
       onRun: (run) => this.run(run),
-      onCancel: () => this.update(clearSelection(this.model)),
+      onCancel: () => {
+        this.assist.recap.skip();
+        this.update(clearSelection(this.model));
+      },
+      onKey: (key) => this.key(key),
     });
     const kind = tokens.length ? "play" : "watch";
     const seatTokens = tokens.length ? tokens : [null];
     /** @type {Model[]} */
     this.models = seatTokens.map(() => initialModel(kind, matchId));
     this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay) : null;
+    this.assist = new Assist(this.screen, (q) => this.sockets[this.shown].ask(q), catalog.cards, catalog.fullHp);
     this.shown = 0;
     /** @type {Controls|null} */
     this.ctl = null;
@@ -65,6 +71,7 @@ export class Game {
     const now = performance.now();
     if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
     else if (msg.type === "state") {
+      this.assist.received(before, msg);
       this.models[i] = applyState(before, msg, now);
       if (before.version < 0 && msg.version > 1) this.backfill(i, msg.version);
     }
@@ -89,6 +96,14 @@ export class Game {
     }
     this.ctl = deriveControls(this.model, this.cards);
     this.screen.show(this.model, this.ctl);
+    this.assist.see(this.model, this.ctl);
+  }
+
+  /** Board keys (js/assist.js): T threats, "." / "," cycle the units that can act. @param {string} key */
+  key(key) {
+    const used = this.assist.key(key);
+    if (typeof used === "string") this.update(select(this.model, used));
+    return used !== false;
   }
 
   /** @param {Model} model */
@@ -100,7 +115,7 @@ export class Game {
 
   /** @param {import("./types.js").Hit} hit */
   tap(hit) {
-    if (!this.ctl) return;
+    if (!this.ctl || this.assist.tap()) return;
     const outcome = resolveTap(this.model, this.ctl, hit);
     if (outcome.kind === "send") this.send(outcome.action);
     else if (outcome.kind === "select") this.update(select(this.model, outcome.unit));

@@ -7,6 +7,7 @@
  */
 
 import { cardInfo, cardName, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { oddsSlot } from "./odds.js";
 import { sides } from "./state.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -149,6 +150,7 @@ export class Hud {
       const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${modifierText(this.cards, m.source)}`).join(",");
       html += `<div class="detail rollline">Rolled <b>${roll.natural}</b>${esc(mods)} = <b>${roll.modified}</b> vs ${roll.required}+: <b class="outcome-${roll.outcome}">${roll.outcome}</b></div>`;
     }
+    if (view.pending_attack) html += oddsSlot(view.pending_attack); // filled with the engine's odds (js/assist.js)
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
     else if (d.mine && ctl) html += this.decisionBody(model, ctl);
     else if (view.to_act && model.kind !== "replay") {

@@ -11,7 +11,7 @@
 /**
  * Every message the server sends (server/protocol.py), told apart by `type`.
  * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
- *   | import("./types.js").Reject} ServerMessage
+ *   | import("./types.js").Reject | import("./insight.js").Answer} ServerMessage
  */
 
 const FINAL_CLOSES = new Map([
@@ -44,6 +44,9 @@ export class MatchSocket {
     this.closed = false;
     this.seq = 0;
     this.lastSeq = 0;
+    this.queryId = 0;
+    /** @type {Map<number, (answer: import("./insight.js").Answer|null) => void>} questions awaiting their answer */
+    this.asked = new Map();
     /** @type {ReturnType<typeof setTimeout>|null} */
     this.timer = null;
     this.wake = () => this.reconnectNow();
@@ -73,11 +76,18 @@ export class MatchSocket {
         this.on.onStatus("online", "");
       }
       if (msg.type === "state") this.lastSeq = Math.max(this.lastSeq, msg.last_seq);
+      if ("id" in msg && this.asked.has(msg.id)) {
+        /** @type {(a: any) => void} */ (this.asked.get(msg.id))(msg);
+        this.asked.delete(msg.id);
+        return;
+      }
       this.on.onMessage(msg);
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      for (const settle of this.asked.values()) settle(null); // unanswered questions: ask again later
+      this.asked.clear();
       if (this.closed) return;
       const final = FINAL_CLOSES.get(e.code);
       if (final) {
@@ -113,6 +123,19 @@ export class MatchSocket {
     this.seq = Math.max(this.seq, this.lastSeq) + 1;
     /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "act", version, seq: this.seq, action }));
     return this.seq;
+  }
+
+  /**
+   * Ask the server a question about the position (`explain`, `preview_move`, `preview_attack`,
+   * `threats`); resolves with its answer, or null when offline or the socket closed first.
+   * @param {{type: string, [field: string]: unknown}} query without `id`
+   * @returns {Promise<import("./insight.js").Answer|null>}
+   */
+  ask(query) {
+    if (!this.online) return Promise.resolve(null);
+    const id = ++this.queryId;
+    /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ ...query, id }));
+    return new Promise((resolve) => this.asked.set(id, resolve));
   }
 
   /** Ask for the current state again. */

@@ -1,12 +1,13 @@
 // @ts-check
 /**
  * The pieces drawn over the terrain each frame (rules §12: units after all tiles, by depth):
- * the last-move trail, units with their glow, id tag and damaged badge, attack arrows, hit
+ * the last-move trail, units with their glow, id tag, status (js/status.js) and damaged badge, attack arrows, hit
  * flashes, floating words and fading destroyed units. Canvas only; called by js/render.js.
  */
 
 import { faceCentre, parseLabel, unitRect } from "./iso.js";
 import { drawOrder } from "./pick.js";
+import { drawStatus, unitStatus } from "./status.js";
 
 /** @typedef {import("./render.js").Renderer} Renderer */
 /** @typedef {import("./render.js").Scene} Scene */
@@ -60,7 +61,7 @@ export function drawUnits(r, scene, rect) {
   const { types } = assets.manifest.units;
   const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
   const showTags = scene.camera.zoom >= 0.42;
-  /** @type {[string, number, number, string, boolean][]} */
+  /** @type {[string, number, number, string, boolean, import("./status.js").Status][]} */
   const tags = [];
   for (const { unit, x, y } of drawOrder(view.units)) {
     const type = types[unit.type];
@@ -84,9 +85,9 @@ export function drawUnits(r, scene, rect) {
     const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
     if (unit.hp > 0 && unit.hp < full) badge(r, type.images[unit.side], left, top, side);
     ctx.globalAlpha = 1;
-    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack"]);
+    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack", unitStatus(unit, view, scene.fullHp)]);
   }
-  for (const [id, gx, gy, side, hot] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom);
+  for (const [id, gx, gy, side, hot, status] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom, status);
 }
 
 /** @param {Renderer} r @param {number} gx @param {number} gy @param {string} mark @param {string} side */
@@ -125,8 +126,9 @@ function badge(r, sprite, left, top, side) {
 /**
  * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
  * @param {Renderer} r @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
+ * @param {import("./status.js").Status} status drawn right of the tag
  */
-function tag(r, id, gx, gy, side, hot, zoom) {
+function tag(r, id, gx, gy, side, hot, zoom, status) {
   const { ctx } = r;
   const size = Math.max(5, Math.min(20, 11 / zoom));
   const k = size / 11;
@@ -142,6 +144,7 @@ function tag(r, id, gx, gy, side, hot, zoom) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillText(id, x + 4 * k, y + 7.5 * k);
+  drawStatus(ctx, status, x + w, y, 14 * k, k);
 }
 
 /** Declared, pending, candidate and last attacks as arcs with arrowheads. @param {Renderer} r @param {Scene} scene */

@@ -72,10 +72,10 @@ export function tacticLines(p, cards) {
   const base = p.odds;
   const rows = p.tactics.map((t) => {
     const name = cardName(cards, t.play.card_id);
-    const whom = t.play.targets?.length ? ` (${t.play.targets.join(", ")})` : "";
+    const whom = t.play.targets?.length ? `on ${t.play.targets.join(", ")} · ` : "";
     const dmg = t.odds.damage !== base.damage ? `, damage ${base.damage} → ${t.odds.damage}` : "";
     const when = humanize(t.window.replace(/([A-Z])/g, " $1").toLowerCase());
-    return `<li data-card="${esc(t.play.card_id)}"><b>${esc(name)}</b>${esc(whom)}: ${percent(base.hit_chance)} → ${percent(t.odds.hit_chance)}${dmg} <small>${esc(when)}</small></li>`;
+    return `<li data-card="${esc(t.play.card_id)}"><b>${esc(name)}</b>: ${percent(base.hit_chance)} → ${percent(t.odds.hit_chance)}${dmg} <small>${esc(whom)}${esc(when)}</small></li>`;
   });
   return `<div class="odds-tactics-title">With a tactic in hand:</div><ul class="odds-tactics">${rows.join("")}</ul>`;
 }

@@ -52,7 +52,7 @@ export function drawStatus(ctx, s, x, y, h, k) {
   let at = x + 3 * k;
   const mid = y + h / 2;
   if (s.full > 1) {
-    const box = 7 * k;
+    const box = 8 * k;
     ctx.fillStyle = "rgba(8,10,14,0.85)";
     ctx.beginPath();
     ctx.roundRect(at, y, s.full * (box + 2 * k) + 4 * k, h, 4 * k);
@@ -92,7 +92,7 @@ export function drawStatus(ctx, s, x, y, h, k) {
   if (s.moved) chip("MOVED", "rgba(70,88,112,0.95)");
   if (s.attacked) chip("FIRED", "rgba(196,96,24,0.95)");
   for (const m of s.marks) {
-    const r = 6 * k;
+    const r = 7 * k;
     const cx = at + r;
     ctx.fillStyle = m.good ? "#2f9e48" : "#c2262a";
     ctx.beginPath();

@@ -81,7 +81,7 @@ export function drawUnits(r, scene, rect) {
     const mark = marks.get(unit.id);
     if (mark) glow(r, gx, gy, mark, unit.side);
     ctx.globalAlpha = scene.anim.appearOf(unit.id, scene.now);
-    ctx.drawImage(assets.image(type.images[unit.side]), left, top, side, side);
+    assets.draw(ctx, type.images[unit.side], left, top, side, side);
     const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
     if (unit.hp > 0 && unit.hp < full) badge(r, type.images[unit.side], left, top, side);
     ctx.globalAlpha = 1;
@@ -120,7 +120,7 @@ function badge(r, sprite, left, top, side) {
   const k = side / entry.size[0];
   const [bx, by] = entry.badge ?? [entry.size[0] * 0.7, entry.size[1] * 0.15];
   const bw = badge.size[0] * k;
-  r.ctx.drawImage(r.assets.image(badgeName), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
+  r.assets.draw(r.ctx, badgeName, left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
 }
 
 /**
@@ -237,7 +237,7 @@ export function drawEffects(r, scene) {
       if (!xy || !type) continue;
       const [left, top, side] = unitRect(grid, xy[0], xy[1], type, assets.manifest.units);
       ctx.globalAlpha = 1 - t;
-      ctx.drawImage(assets.image(type.images[a.unit.side]), left, top + t * 12, side, side);
+      assets.draw(ctx, type.images[a.unit.side], left, top + t * 12, side, side);
       ctx.globalAlpha = 1;
     }
   }

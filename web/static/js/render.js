@@ -215,7 +215,7 @@ export class Renderer {
   drawCell(c, x, y) {
     const grid = /** @type {Grid} */ (this.grid);
     const [l, t, w, h] = tileRect(grid, x, y);
-    for (const name of this.tiles[y * grid.width + x]) c.drawImage(this.assets.image(name), l, t, w, h);
+    for (const name of this.tiles[y * grid.width + x]) this.assets.draw(c, name, l, t, w, h);
   }
 
   /** Column letters beyond the north-east edge, row numbers beyond the north-west edge. @param {CanvasRenderingContext2D} c @param {Rect} rect */
@@ -271,7 +271,7 @@ export class Renderer {
       ctx.globalAlpha = kind === "move" && origin
         ? scene.anim.sweepAlpha(Math.abs(x - origin[0]) + Math.abs(y - origin[1]), scene.now)
         : 0.95;
-      ctx.drawImage(this.assets.image(name), l, t, w, h);
+      this.assets.draw(ctx, name, l, t, w, h);
       ctx.globalAlpha = 1;
       this.redrawFront(x, y);
     }

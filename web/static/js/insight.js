@@ -56,6 +56,9 @@ export class Insight {
     this.showThreats = false;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.timer = undefined;
+    /** @type {[Model, Controls|null]|null} what `see` was last shown, to ask again once there is budget */
+    this.last = null;
+    this.waiting = false;
   }
 
   /**
@@ -64,6 +67,7 @@ export class Insight {
    * @param {Model} model @param {Controls|null} ctl
    */
   see(model, ctl) {
+    this.last = [model, ctl];
     const epoch = `${model.matchId}|${model.seat}|${model.version}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
@@ -121,7 +125,13 @@ export class Insight {
       this.refilled += gained * REFILL_MS;
     }
     if (this.tokens < 1) {
-      setTimeout(() => this.onChange(), REFILL_MS); // look again once there is budget
+      if (!this.waiting) {
+        this.waiting = true;
+        setTimeout(() => { // look again once there is budget
+          this.waiting = false;
+          if (this.last) this.see(...this.last);
+        }, REFILL_MS);
+      }
       return false;
     }
     this.tokens -= 1;
@@ -182,7 +192,7 @@ export function whyQuestion(model, ctl) {
   let subject = "";
   if (sel && sel.cell && sel.side === model.seat) {
     if (cell === sel.cell) return null;
-    if (there && there.side !== sel.side) {
+    if (there && there.side !== sel.side && kind === "declare_attacks") {
       action = { type: "DECLARE_ATTACK", attacker_id: sel.id, target_id: there.id };
       subject = `${sel.id} → ${there.id}`;
     } else if (!there && kind === "move") {

@@ -72,9 +72,9 @@ def test_the_pre_roll_panel_shows_the_declared_attacks_odds_and_each_tactic(web:
     preview = attack_preview(player_view(state, Side.ATTACKER), Attack(attacker="A7", target="D9"))
     assert preview.tactics, "the scenario's hand must hold a tactic that changes this attack"
     assert f"{percent(preview.odds.hit_chance)} to hit" in text
+    before = percent(preview.odds.hit_chance)
     for tactic in preview.tactics:
-        line = f"{card_of(tactic.play.card_id).name}: {percent(preview.odds.hit_chance)} → {percent(tactic.odds.hit_chance)}"
-        assert line in text
+        assert f"{card_of(tactic.play.card_id).name}: {before} → {percent(tactic.odds.hit_chance)}" in text
         if tactic.odds.damage != preview.odds.damage:
             assert f"damage {preview.odds.damage} → {tactic.odds.damage}" in text
     assert "Precision Shot" in text and "damage 1 → 2" in text

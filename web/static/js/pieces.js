@@ -163,12 +163,15 @@ export function drawArrows(r, scene) {
   for (const [from, to, kind, text] of arrows) {
     const a = where.get(from) ? r.face(/** @type {string} */ (where.get(from))) : null;
     const b = where.get(to) ? r.face(/** @type {string} */ (where.get(to))) : null;
-    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text);
+    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text, scene.camera.zoom);
   }
 }
 
-/** @param {Renderer} r @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind @param {string} text */
-function arrow(r, x0, y0, x1, y1, kind, text) {
+/**
+ * @param {Renderer} r @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind
+ * @param {string} text @param {number} zoom
+ */
+function arrow(r, x0, y0, x1, y1, kind, text, zoom) {
   const { ctx } = r;
   const [color, width, dash] = ARROWS[kind];
   const dist = Math.hypot(x1 - x0, y1 - y0);
@@ -197,15 +200,19 @@ function arrow(r, x0, y0, x1, y1, kind, text) {
   ctx.lineTo(x1 - Math.cos(angle + 0.45) * 18, y1 - Math.sin(angle + 0.45) * 18);
   ctx.closePath();
   ctx.fill();
-  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9);
+  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9, zoom);
   ctx.restore();
 }
 
-/** @param {Renderer} r @param {string} text @param {number} x @param {number} y @param {string} color @param {number} alpha */
-function word(r, text, x, y, color, alpha) {
+/**
+ * A word over the board, at least 18 CSS px tall at any zoom (HIT / MISS must read at a glance).
+ * @param {Renderer} r @param {string} text @param {number} x @param {number} y @param {string} color @param {number} alpha
+ * @param {number} [zoom] the camera's zoom
+ */
+function word(r, text, x, y, color, alpha, zoom = 1) {
   const { ctx } = r;
   ctx.globalAlpha = alpha;
-  ctx.font = "800 17px system-ui, sans-serif";
+  ctx.font = `800 ${Math.max(17, 18 / zoom)}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
   ctx.lineWidth = 4;
@@ -230,7 +237,7 @@ export function drawEffects(r, scene) {
       ctx.fill();
     } else if (a.kind === "float") {
       const c = r.face(a.cell);
-      if (c) word(r, a.text, c[0], c[1] - 70 - t * 30, a.color, Math.min(1, 2 * (1 - t)));
+      if (c) word(r, a.text, c[0], c[1] - 70 - t * 30, a.color, Math.min(1, 2 * (1 - t)), scene.camera.zoom);
     } else if (a.kind === "ghost" && a.unit.cell) {
       const xy = parseLabel(a.unit.cell);
       const type = assets.manifest.units.types[a.unit.type];

@@ -110,6 +110,7 @@ from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
 from .text import describe_event, encode_text
+from .threats import CellThreat, ThreatMap, threat_map
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
 from .views import player_view
@@ -148,6 +149,7 @@ __all__ = [
     "CardDataError",
     "CardDef",
     "CardFile",
+    "CellThreat",
     "ChooseMalusTargets",
     "ClaimVictory",
     "CombatRequires",
@@ -210,6 +212,7 @@ __all__ = [
     "TerrainStats",
     "TerrainType",
     "TerritorialControl",
+    "ThreatMap",
     "TimedResistance",
     "Timeout",
     "Unit",
@@ -273,6 +276,7 @@ __all__ = [
     "rolls_dice",
     "shuffle",
     "state_hash",
+    "threat_map",
     "unit_order",
     "unit_vp",
     "useful_response",

@@ -27,7 +27,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from tiles import catalog, sheet
+from tiles import atlas, catalog, sheet
 
 DEFAULT_OUT = Path(__file__).resolve().parent.parent / "assets" / "tiles"
 SCALES = (1, 2, 3, 4)
@@ -48,10 +48,22 @@ def manifest_bytes(manifest: Mapping[str, Any]) -> bytes:
 
 
 def build(scale: int) -> tuple[dict[str, Image.Image], dict[str, bytes]]:
-    """Draw the set at ``scale``: the images by name, and every output file's bytes by file name."""
+    """Draw the set at ``scale``: the images by name, and every output file's bytes by file name.
+
+    The 1x set also gets ``atlas.png``, every image packed into one (the browser loads that),
+    and the manifest says where each image is in it (``atlas`` and each image's ``rect``).
+    """
     images = catalog.render(scale)
     files = {catalog.file_name(name, scale): png_bytes(im) for name, im in images.items()}
-    files[catalog.manifest_name(scale)] = manifest_bytes(catalog.manifest(images, scale))
+    manifest = catalog.manifest(images, scale)
+    if scale == 1:
+        sheet_image, rects = atlas.pack(images)
+        name = catalog.file_name(atlas.ATLAS_NAME, scale)
+        files[name] = png_bytes(sheet_image)
+        manifest["atlas"] = {"file": name, "size": list(sheet_image.size)}
+        for image, rect in rects.items():
+            manifest["images"][image]["rect"] = rect
+    files[catalog.manifest_name(scale)] = manifest_bytes(manifest)
     return images, files
 
 

@@ -37,6 +37,7 @@ from engine import (
     max_moves,
     move_preview,
     player_view,
+    threat_map,
 )
 
 from . import __version__
@@ -54,6 +55,8 @@ from .protocol import (
     PreviewMove,
     Query,
     StateUpdate,
+    ThreatAnswer,
+    Threats,
     Welcome,
     encode,
 )
@@ -276,6 +279,8 @@ class Match:
                 return encode(self._preview_move(seat, query))
             case PreviewAttack():
                 return encode(self._preview_attack(seat, query))
+            case Threats():
+                return encode(self._threats(seat, query))
 
     def _preview_move(self, seat: Side | None, query: PreviewMove) -> MovePreviewAnswer:
         try:
@@ -291,6 +296,12 @@ class Match:
         except ValueError as err:  # a unit unknown or off the board
             return AttackPreviewAnswer(id=query.id, version=self.version, preview=None, problem=str(err))
         return AttackPreviewAnswer(id=query.id, version=self.version, preview=found)
+
+    def _threats(self, seat: Side | None, query: Threats) -> ThreatAnswer:
+        side = query.side or seat
+        if side is None:
+            return ThreatAnswer(id=query.id, version=self.version, threats=None, problem="a spectator must name a side")
+        return ThreatAnswer(id=query.id, version=self.version, threats=threat_map(player_view(self.state, seat), side))
 
     def _explain(self, seat: Side | None, query: Explain) -> Explanation:
         to_act = self.state.to_act

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar
+from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar, ThreatMap
 
 from .clocks import ClockView
 from .jsonkeys import check_unique_keys
@@ -125,10 +125,21 @@ class RematchChoice(_Client, frozen=True, kw_only=True, tag="rematch"):
     choice: Literal["offer", "accept", "decline"]
 
 
-Query = Explain | PreviewMove | PreviewAttack
+class Threats(_Client, frozen=True, kw_only=True, tag="threats"):
+    """Which enemy units could reach or fire at each cell next turn? Answered by a `ThreatAnswer`.
+
+    ``side`` is the side whose cells are asked about: by default the socket's own seat
+    (a spectator must name one).
+    """
+
+    id: RequestId
+    side: Side | None = None
+
+
+Query = Explain | PreviewMove | PreviewAttack | Threats
 """Questions about the position: each changes nothing and gets one answer carrying its ``id``."""
 
-ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | RematchChoice
+ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | Threats | RematchChoice
 
 _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 
@@ -256,9 +267,18 @@ class RematchUpdate(_Server, frozen=True, kw_only=True, tag="rematch"):
     rematch: RematchView
 
 
+class ThreatAnswer(_Server, frozen=True, kw_only=True, tag="threat_map"):
+    """The answer to `threats` ``id``: engine.threat_map on this seat's view, or the problem."""
+
+    id: int
+    version: int
+    threats: ThreatMap | None
+    problem: str | None = None
+
+
 ServerMessage = (
-    Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer | ClockUpdate
-    | PresenceUpdate | RematchUpdate
+    Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer | ThreatAnswer
+    | ClockUpdate | PresenceUpdate | RematchUpdate
 )
 
 _ENCODER = msgspec.json.Encoder()

@@ -45,6 +45,7 @@ from .protocol import (
     Reject,
     RematchChoice,
     Sync,
+    Threats,
     decode_client,
     encode,
 )
@@ -267,7 +268,7 @@ class Session:
                     self.outbox.put_reply(encode(outcome))
             case Sync():
                 self.outbox.put_state(match.state_text(self.seat))
-            case Explain() | PreviewMove() | PreviewAttack():
+            case Explain() | PreviewMove() | PreviewAttack() | Threats():
                 self.outbox.put_reply(match.answer(self.seat, message))
             case RematchChoice():
                 await self._rematch(match, message)

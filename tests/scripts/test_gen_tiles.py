@@ -129,8 +129,29 @@ def test_the_summary_line_reports_files_bytes_and_seconds(generated: tuple[Path,
 def test_the_manifest_lists_exactly_the_files_present(manifest: dict[str, Any]) -> None:
     listed = {entry["file"] for entry in manifest["images"].values()}
     present = {p.name for p in ASSETS.iterdir()}
-    assert present == listed | {"manifest.json"}
+    assert present == listed | {"manifest.json", manifest["atlas"]["file"]}
     assert all(entry["file"] == f"{name}.png" for name, entry in manifest["images"].items())
+
+
+def test_the_atlas_holds_every_image_pixel_for_pixel_apart_from_each_other(
+    manifest: dict[str, Any], images: dict[str, Image.Image]
+) -> None:
+    with Image.open(ASSETS / manifest["atlas"]["file"]) as atlas:
+        atlas.load()
+        assert list(atlas.size) == manifest["atlas"]["size"] and atlas.mode == "RGBA"
+        rects = {name: entry["rect"] for name, entry in manifest["images"].items()}
+        assert sorted(rects) == sorted(images)
+        for name, (x, y, w, h) in rects.items():
+            assert [w, h] == list(images[name].size), name
+            assert x >= 0 and y >= 0 and x + w <= atlas.width and y + h <= atlas.height, name
+            assert atlas.crop((x, y, x + w, y + h)).tobytes() == images[name].convert("RGBA").tobytes(), name
+    # A transparent gutter of at least 8 px between any two images (drawing one small never shows another).
+    boxes = sorted(rects.values())
+    for i, (x0, y0, w0, h0) in enumerate(boxes):
+        for x1, y1, w1, h1 in boxes[i + 1 :]:
+            apart_x = x1 >= x0 + w0 + 8 or x0 >= x1 + w1 + 8
+            apart_y = y1 >= y0 + h0 + 8 or y0 >= y1 + h1 + 8
+            assert apart_x or apart_y, ((x0, y0, w0, h0), (x1, y1, w1, h1))
 
 
 def test_the_manifest_is_sorted_and_stably_formatted() -> None:

@@ -9,10 +9,22 @@
  */
 
 /** @typedef {import("./types.js").Manifest} Manifest */
-/** @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>}} StartedArt what js/preload.js leaves in `window.taktikArt` */
-
 /**
- * @typedef {{manifest: Manifest, images: Map<string, HTMLImageElement>, image: (name: string) => HTMLImageElement,
+ * What js/preload.js leaves in `window.taktikArt`: the manifest and either the atlas image
+ * being fetched, or (a tile set without an atlas) one image per name.
+ * @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>, atlas: HTMLImageElement|null}} StartedArt
+ */
+/**
+ * One image of the set, decoded: an image of its own, or bitmaps cut from the atlas at full,
+ * half, quarter and eighth size (`levels`, largest first).
+ * @typedef {{src: HTMLImageElement|ImageBitmap, x: number, y: number, w: number, h: number, levels: ImageBitmap[]}} Picture
+ */
+
+const LEVELS = 4; // full size and three halvings: the board never shows a tile smaller than 1/8
+const FRAME_GROUPS = /^(light|mechanized|special)_[ab]$|^badge_|^highlight_/; // drawn every frame, not cached in chunks
+/**
+ * @typedef {{manifest: Manifest, images: Map<string, Picture>,
+ *   draw: (ctx: CanvasRenderingContext2D, name: string, dx: number, dy: number, dw: number, dh: number) => void,
  *   mask: (name: string) => Mask, tall: (name: string) => boolean}} Assets
  * @typedef {{w: number, h: number, bits: Uint8Array}} Mask
  */
@@ -20,28 +32,56 @@
 const MASK_SIZE = 96;
 
 /**
- * Load the manifest and every image (rejects if any fails).
+ * Load the manifest and every image (rejects if any fails). With an atlas (docs/tiles.md) that
+ * is one image request; each image is drawn from its rectangle there. The atlas stays an
+ * <img>, not cut into bitmaps, so the browser keeps its mipmaps and downscales it as fast as
+ * separate images (measured with scripts/bench_client.py).
  * @param {string} [base]
  * @returns {Promise<Assets>}
  */
 export async function loadAssets(base = "/assets/tiles/") {
   const early = /** @type {Window & {taktikArt?: Promise<StartedArt>}} */ (window).taktikArt;
-  const { manifest, images: started } = early ? await early : await startLoading(base);
-  /** @type {Map<string, HTMLImageElement>} */
+  const { manifest, images: started, atlas } = early ? await early : await startLoading(base);
+  /** @type {Map<string, Picture>} */
   const images = new Map();
-  await Promise.all(Object.entries(started).map(async ([name, img]) => {
-    await img.decode();
-    images.set(name, img);
-  }));
+  if (atlas && manifest.atlas) {
+    await atlas.decode();
+    for (const [name, entry] of Object.entries(manifest.images)) {
+      if (!entry.rect) throw new Error(`tile manifest: ${name} has no place in the atlas`);
+      const [x, y, w, h] = entry.rect;
+      images.set(name, { src: atlas, x, y, w, h, levels: [] });
+    }
+    // Terrain is drawn into cached chunks straight from the atlas (the browser's mipmaps make
+    // that fast). What is drawn every frame (units, badge, highlights) gets bitmaps cut out of
+    // it, with smaller copies since bitmaps get no mipmaps; made after the first paint, which
+    // does not wait for them.
+    setTimeout(() => cutFrameImages(atlas, images), 0);
+  } else {
+    await Promise.all(Object.entries(started).map(async ([name, img]) => {
+      await img.decode();
+      images.set(name, { src: img, x: 0, y: 0, w: img.naturalWidth, h: img.naturalHeight, levels: [] });
+    }));
+  }
   /** @type {Map<string, Mask>} */
   const masks = new Map();
   /** @type {Map<string, boolean>} */
   const tallness = new Map();
-  const image = (/** @type {string} */ name) => /** @type {HTMLImageElement} */ (images.get(name));
+  const image = (/** @type {string} */ name) => /** @type {Picture} */ (images.get(name));
   return {
     manifest,
     images,
-    image,
+    draw: (ctx, name, dx, dy, dw, dh) => {
+      const p = image(name);
+      if (p.levels.length) {
+        const t = ctx.getTransform();
+        const shown = Math.abs(dw * Math.hypot(t.a, t.b)); // device pixels across
+        let level = 0;
+        while (level + 1 < p.levels.length && p.levels[level + 1].width >= shown) level += 1;
+        ctx.drawImage(p.levels[level], dx, dy, dw, dh);
+      } else {
+        ctx.drawImage(p.src, p.x, p.y, p.w, p.h, dx, dy, dw, dh);
+      }
+    },
     // Derived from the pixels on first use, so they cost nothing before the first paint.
     mask: (name) => {
       let mask = masks.get(name);
@@ -57,7 +97,23 @@ export async function loadAssets(base = "/assets/tiles/") {
 }
 
 /**
- * Fetch the manifest and start every image (what js/preload.js does early on board pages).
+ * Give the images drawn every frame their own bitmaps (full size and three halvings).
+ * @param {HTMLImageElement} atlas @param {Map<string, Picture>} images
+ */
+async function cutFrameImages(atlas, images) {
+  const sheet = await createImageBitmap(atlas);
+  await Promise.all([...images.entries()].map(async ([name, p]) => {
+    if (!FRAME_GROUPS.test(name)) return;
+    p.levels = await Promise.all(Array.from({ length: LEVELS }, (_, i) => createImageBitmap(sheet, p.x, p.y, p.w, p.h,
+      { resizeWidth: Math.max(1, Math.round(p.w / 2 ** i)), resizeHeight: Math.max(1, Math.round(p.h / 2 ** i)),
+        resizeQuality: "high" })));
+  }));
+  sheet.close();
+}
+
+/**
+ * Fetch the manifest, then start the atlas (or every image): what js/preload.js does early,
+ * and side by side, on board pages.
  * @param {string} base
  * @returns {Promise<StartedArt>}
  */
@@ -68,20 +124,25 @@ async function startLoading(base) {
   const manifest = await response.json();
   /** @type {Record<string, HTMLImageElement>} */
   const images = {};
+  if (manifest.atlas) {
+    const atlas = new Image();
+    atlas.src = base + manifest.atlas.file;
+    return { manifest, images, atlas };
+  }
   for (const [name, entry] of Object.entries(manifest.images)) {
     images[name] = new Image();
     images[name].src = base + entry.file;
   }
-  return { manifest, images };
+  return { manifest, images, atlas: null };
 }
 
-/** @param {HTMLImageElement} img @returns {Mask} */
+/** @param {Picture} img @returns {Mask} */
 function alphaMask(img) {
   const canvas = document.createElement("canvas");
   canvas.width = MASK_SIZE;
   canvas.height = MASK_SIZE;
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d", { willReadFrequently: true }));
-  ctx.drawImage(img, 0, 0, MASK_SIZE, MASK_SIZE);
+  ctx.drawImage(img.src, img.x, img.y, img.w, img.h, 0, 0, MASK_SIZE, MASK_SIZE);
   const data = ctx.getImageData(0, 0, MASK_SIZE, MASK_SIZE).data;
   const bits = new Uint8Array(MASK_SIZE * MASK_SIZE);
   for (let i = 0; i < bits.length; i++) bits[i] = data[i * 4 + 3] > 60 ? 1 : 0;
@@ -90,7 +151,7 @@ function alphaMask(img) {
 
 /**
  * Whether an opaque pixel of the tile lies above its top face (in the image's top corners).
- * @param {HTMLImageElement} img @param {Manifest} manifest
+ * @param {Picture} img @param {Manifest} manifest
  */
 function risesAboveFace(img, manifest) {
   const { image_w: w, image_h: h, face_centre: [fx, fy] } = manifest.tile;
@@ -98,7 +159,7 @@ function risesAboveFace(img, manifest) {
   canvas.width = w / 4;
   canvas.height = h / 4;
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d", { willReadFrequently: true }));
-  ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+  ctx.drawImage(img.src, img.x, img.y, img.w, img.h, 0, 0, canvas.width, canvas.height);
   const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
   for (let y = 0; y < fy / 4; y++) {
     for (let x = 0; x < canvas.width; x++) {

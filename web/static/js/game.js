@@ -5,6 +5,7 @@
  * The only actions ever sent are ones the server offered in `legal_actions`.
  */
 
+import { Assist } from "./assist.js";
 import { completed, deriveControls, resolveTap } from "./controls.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
@@ -37,7 +38,11 @@ export class Game {
       onTap: (hit) => this.tap(hit),
       onHover: (cell) => this.update(setHover(this.model, cell)),
       onRun: (run) => this.run(run),
-      onCancel: () => this.update(clearSelection(this.model)),
+      onCancel: () => {
+        this.assist.recap.skip();
+        this.update(clearSelection(this.model));
+      },
+      onKey: (key) => this.key(key),
     });
     const kind = tokens.length ? "play" : "watch";
     const seatTokens = tokens.length ? tokens : [null];
@@ -45,6 +50,7 @@ export class Game {
     this.models = seatTokens.map(() => initialModel(kind, matchId));
     this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
     this.historyAsked = -1; // the version whose history was last asked for
+    this.assist = new Assist(this.screen, (q) => this.sockets[this.shown].ask(q), catalog.cards, catalog.fullHp);
     this.shown = 0;
     this.leaving = false;
     /** @type {Controls|null} */
@@ -76,6 +82,7 @@ export class Game {
     const now = performance.now();
     if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
     else if (msg.type === "state") {
+      this.assist.received(before, msg);
       this.models[i] = applyState(before, msg, now);
       if (before.version < 0 && msg.version > 1) this.backfill(i, msg.version);
       // The dice panel's earlier rolls and the end screen's turns come from the match's history.
@@ -107,6 +114,7 @@ export class Game {
     this.ctl = deriveControls(this.model, this.cards);
     this.screen.show(this.model, this.ctl);
     this.matchbar.render(this.model);
+    this.assist.see(this.model, this.ctl);
   }
 
   /**
@@ -122,6 +130,13 @@ export class Game {
     location.assign(playPath(next, this.tokens));
   }
 
+  /** Board keys (js/assist.js): T threats, "." / "," cycle the units that can act. @param {string} key */
+  key(key) {
+    const used = this.assist.key(key);
+    if (typeof used === "string") this.update(select(this.model, used));
+    return used !== false;
+  }
+
   /** @param {Model} model */
   update(model) {
     if (model === this.model) return;
@@ -131,7 +146,7 @@ export class Game {
 
   /** @param {import("./types.js").Hit} hit */
   tap(hit) {
-    if (!this.ctl) return;
+    if (!this.ctl || this.assist.tap()) return;
     const outcome = resolveTap(this.model, this.ctl, hit);
     if (outcome.kind === "send") this.send(outcome.action);
     else if (outcome.kind === "select") this.update(select(this.model, outcome.unit));

@@ -11,6 +11,7 @@ import { pickProgress } from "./controls.js";
 import { DicePanel } from "./dicepanel.js";
 import { endScreen } from "./endscreen.js";
 import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { oddsSlot } from "./odds.js";
 import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
 
@@ -227,6 +228,7 @@ export class Hud {
       const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${m.clause ?? modifierText(this.cards, m.source)}`).join(",");
       html += `<div class="detail rollline">Rolled <b>${roll.natural}</b>${esc(mods)} = <b>${roll.modified}</b> vs ${roll.required}+: <b class="outcome-${roll.outcome}">${roll.outcome}</b></div>`;
     }
+    if (view.pending_attack) html += oddsSlot(view.pending_attack); // filled with the engine's odds (js/assist.js)
     if (d.mine && model.busy) html += `<div class="detail">Sending…</div>`;
     else if (d.mine && ctl) html += this.decisionBody(model, ctl);
     else if (botThinking) {

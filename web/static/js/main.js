@@ -33,7 +33,7 @@ async function main() {
   const [assets, catalog, module] = await Promise.all([loadAssets(), loadCatalog(), view]);
   if ("startReplay" in module) return exposeHooks(module.startReplay(root, assets, catalog, id));
   const game = new module.Game(root, assets, catalog, id, page === "play" ? seatTokens() : []);
-  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop() });
+  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop(), extra: game.assist.hooks(() => game.model) });
 }
 
 main().catch((err) => {

@@ -14,7 +14,7 @@ import { NO_SYNC, addSample, localNow } from "./clock.js";
  * Every message the server sends (server/protocol.py), told apart by `type`.
  * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
  *   | import("./types.js").Reject | import("./types.js").ClockMsg | import("./types.js").PresenceMsg
- *   | import("./types.js").RematchMsg} ServerMessage
+ *   | import("./types.js").RematchMsg | import("./insight.js").Answer} ServerMessage
  */
 
 const FINAL_CLOSES = new Map([
@@ -47,6 +47,9 @@ export class MatchSocket {
     this.closed = false;
     this.seq = 0;
     this.lastSeq = 0;
+    this.queryId = 0;
+    /** @type {Map<number, (answer: import("./insight.js").Answer|null) => void>} questions awaiting their answer */
+    this.questions = new Map();
     /** @type {ReturnType<typeof setTimeout>|null} */
     this.timer = null;
     /** The server's clock against this page's (js/clock.js), from the clock stamps of the messages. */
@@ -91,11 +94,18 @@ export class MatchSocket {
         this.timeSync = addSample(this.timeSync, stamped.server_time, localNow(), answer);
         if (answer !== null) this.asked = null;
       }
+      if ("id" in msg && this.questions.has(msg.id)) {
+        /** @type {(a: any) => void} */ (this.questions.get(msg.id))(msg);
+        this.questions.delete(msg.id);
+        return;
+      }
       this.on.onMessage(msg);
     };
     ws.onclose = (e) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      for (const settle of this.questions.values()) settle(null); // unanswered questions: ask again later
+      this.questions.clear();
       if (this.closed) return;
       const final = FINAL_CLOSES.get(e.code);
       if (final) {
@@ -132,6 +142,19 @@ export class MatchSocket {
     this.asked = { at: localNow(), seq: this.seq };
     /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ type: "act", version, seq: this.seq, action }));
     return this.seq;
+  }
+
+  /**
+   * Ask the server a question about the position (`explain`, `preview_move`, `preview_attack`,
+   * `threats`); resolves with its answer, or null when offline or the socket closed first.
+   * @param {{type: string, [field: string]: unknown}} query without `id`
+   * @returns {Promise<import("./insight.js").Answer|null>}
+   */
+  ask(query) {
+    if (!this.online) return Promise.resolve(null);
+    const id = ++this.queryId;
+    /** @type {WebSocket} */ (this.ws).send(JSON.stringify({ ...query, id }));
+    return new Promise((resolve) => this.questions.set(id, resolve));
   }
 
   /** Ask for the current state again. */

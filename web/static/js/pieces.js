@@ -1,12 +1,13 @@
 // @ts-check
 /**
  * The pieces drawn over the terrain each frame (rules §12: units after all tiles, by depth):
- * the last-move trail, units with their glow, id tag and damaged badge, attack arrows, hit
+ * the last-move trail, units with their glow, id tag, status (js/status.js) and damaged badge, attack arrows, hit
  * flashes, floating words and fading destroyed units. Canvas only; called by js/render.js.
  */
 
 import { faceCentre, parseLabel, unitRect } from "./iso.js";
 import { drawOrder } from "./pick.js";
+import { drawStatus, unitStatus } from "./status.js";
 
 /** @typedef {import("./render.js").Renderer} Renderer */
 /** @typedef {import("./render.js").Scene} Scene */
@@ -60,7 +61,7 @@ export function drawUnits(r, scene, rect) {
   const { types } = assets.manifest.units;
   const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
   const showTags = scene.camera.zoom >= 0.42;
-  /** @type {[string, number, number, string, boolean][]} */
+  /** @type {[string, number, number, string, boolean, import("./status.js").Status][]} */
   const tags = [];
   for (const { unit, x, y } of drawOrder(view.units)) {
     const type = types[unit.type];
@@ -80,13 +81,13 @@ export function drawUnits(r, scene, rect) {
     const mark = marks.get(unit.id);
     if (mark) glow(r, gx, gy, mark, unit.side);
     ctx.globalAlpha = scene.anim.appearOf(unit.id, scene.now);
-    ctx.drawImage(assets.image(type.images[unit.side]), left, top, side, side);
+    assets.draw(ctx, type.images[unit.side], left, top, side, side);
     const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
     if (unit.hp > 0 && unit.hp < full) badge(r, type.images[unit.side], left, top, side);
     ctx.globalAlpha = 1;
-    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack"]);
+    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack", unitStatus(unit, view, scene.fullHp)]);
   }
-  for (const [id, gx, gy, side, hot] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom);
+  for (const [id, gx, gy, side, hot, status] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom, status);
 }
 
 /** @param {Renderer} r @param {number} gx @param {number} gy @param {string} mark @param {string} side */
@@ -119,14 +120,15 @@ function badge(r, sprite, left, top, side) {
   const k = side / entry.size[0];
   const [bx, by] = entry.badge ?? [entry.size[0] * 0.7, entry.size[1] * 0.15];
   const bw = badge.size[0] * k;
-  r.ctx.drawImage(r.assets.image(badgeName), left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
+  r.assets.draw(r.ctx, badgeName, left + bx * k - bw / 2, top + by * k - bw / 2, bw, bw);
 }
 
 /**
  * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
  * @param {Renderer} r @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
+ * @param {import("./status.js").Status} status drawn right of the tag
  */
-function tag(r, id, gx, gy, side, hot, zoom) {
+function tag(r, id, gx, gy, side, hot, zoom, status) {
   const { ctx } = r;
   const size = Math.max(5, Math.min(20, 11 / zoom));
   const k = size / 11;
@@ -142,6 +144,7 @@ function tag(r, id, gx, gy, side, hot, zoom) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillText(id, x + 4 * k, y + 7.5 * k);
+  drawStatus(ctx, status, x + w, y, 14 * k, k);
 }
 
 /** Declared, pending, candidate and last attacks as arcs with arrowheads. @param {Renderer} r @param {Scene} scene */
@@ -160,12 +163,15 @@ export function drawArrows(r, scene) {
   for (const [from, to, kind, text] of arrows) {
     const a = where.get(from) ? r.face(/** @type {string} */ (where.get(from))) : null;
     const b = where.get(to) ? r.face(/** @type {string} */ (where.get(to))) : null;
-    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text);
+    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text, scene.camera.zoom);
   }
 }
 
-/** @param {Renderer} r @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind @param {string} text */
-function arrow(r, x0, y0, x1, y1, kind, text) {
+/**
+ * @param {Renderer} r @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind
+ * @param {string} text @param {number} zoom
+ */
+function arrow(r, x0, y0, x1, y1, kind, text, zoom) {
   const { ctx } = r;
   const [color, width, dash] = ARROWS[kind];
   const dist = Math.hypot(x1 - x0, y1 - y0);
@@ -194,15 +200,19 @@ function arrow(r, x0, y0, x1, y1, kind, text) {
   ctx.lineTo(x1 - Math.cos(angle + 0.45) * 18, y1 - Math.sin(angle + 0.45) * 18);
   ctx.closePath();
   ctx.fill();
-  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9);
+  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9, zoom);
   ctx.restore();
 }
 
-/** @param {Renderer} r @param {string} text @param {number} x @param {number} y @param {string} color @param {number} alpha */
-function word(r, text, x, y, color, alpha) {
+/**
+ * A word over the board, at least 18 CSS px tall at any zoom (HIT / MISS must read at a glance).
+ * @param {Renderer} r @param {string} text @param {number} x @param {number} y @param {string} color @param {number} alpha
+ * @param {number} [zoom] the camera's zoom
+ */
+function word(r, text, x, y, color, alpha, zoom = 1) {
   const { ctx } = r;
   ctx.globalAlpha = alpha;
-  ctx.font = "800 17px system-ui, sans-serif";
+  ctx.font = `800 ${Math.max(17, 18 / zoom)}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
   ctx.lineWidth = 4;
@@ -227,14 +237,14 @@ export function drawEffects(r, scene) {
       ctx.fill();
     } else if (a.kind === "float") {
       const c = r.face(a.cell);
-      if (c) word(r, a.text, c[0], c[1] - 70 - t * 30, a.color, Math.min(1, 2 * (1 - t)));
+      if (c) word(r, a.text, c[0], c[1] - 70 - t * 30, a.color, Math.min(1, 2 * (1 - t)), scene.camera.zoom);
     } else if (a.kind === "ghost" && a.unit.cell) {
       const xy = parseLabel(a.unit.cell);
       const type = assets.manifest.units.types[a.unit.type];
       if (!xy || !type) continue;
       const [left, top, side] = unitRect(grid, xy[0], xy[1], type, assets.manifest.units);
       ctx.globalAlpha = 1 - t;
-      ctx.drawImage(assets.image(type.images[a.unit.side]), left, top + t * 12, side, side);
+      assets.draw(ctx, type.images[a.unit.side], left, top + t * 12, side, side);
       ctx.globalAlpha = 1;
     }
   }

@@ -13,7 +13,9 @@ import { visibleRect } from "./camera.js";
 import {
   boardBounds, cellsIn, cellToWorld, columnLetters, faceCentre, makeGrid, onBoard, parseLabel, tileRect,
 } from "./iso.js";
+import { drawPath, drawRange } from "./paths.js";
 import { drawArrows, drawEffects, drawTraces, drawUnits } from "./pieces.js";
+import { drawThreats } from "./threats.js";
 import { cellImages, parseBoard } from "./terrain.js";
 
 /** @typedef {import("./iso.js").Grid} Grid */
@@ -27,7 +29,7 @@ import { cellImages, parseBoard } from "./terrain.js";
 
 /**
  * @typedef {{camera: Camera, vw: number, vh: number, dpr: number, model: Model, ctl: Controls|null,
- *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>}} Scene
+ *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>, insight?: import("./insight.js").Insight|null}} Scene
  */
 
 const CHUNK = 512;
@@ -120,8 +122,11 @@ export class Renderer {
     ctx.setTransform(scale, 0, 0, scale, (vw / 2 - cam.cx * cam.zoom) * dpr, (vh / 2 - cam.cy * cam.zoom) * dpr);
     const rect = visibleRect(cam, vw, vh);
     this.drawMarks(scene, rect);
+    const threats = scene.insight?.showThreats ? scene.insight.threats() : null;
+    if (threats) drawThreats(this, scene, threats);
     drawTraces(this, scene);
     drawUnits(this, scene, rect);
+    this.drawHoverPath(scene);
     drawArrows(this, scene);
     drawEffects(this, scene);
     this.frames += 1;
@@ -210,7 +215,7 @@ export class Renderer {
   drawCell(c, x, y) {
     const grid = /** @type {Grid} */ (this.grid);
     const [l, t, w, h] = tileRect(grid, x, y);
-    for (const name of this.tiles[y * grid.width + x]) c.drawImage(this.assets.image(name), l, t, w, h);
+    for (const name of this.tiles[y * grid.width + x]) this.assets.draw(c, name, l, t, w, h);
   }
 
   /** Column letters beyond the north-east edge, row numbers beyond the north-west edge. @param {CanvasRenderingContext2D} c @param {Rect} rect */
@@ -242,9 +247,19 @@ export class Renderer {
     const origin = selected ? parseLabel(selected) : null;
     /** @type {Array<[number, number, string]>} */
     const list = [];
+    /** @type {string[]} */
+    const range = [];
     for (const [cell, kind] of marks) {
       const xy = parseLabel(cell);
-      if (xy) list.push([xy[0], xy[1], kind]);
+      if (kind === "move") range.push(cell);
+      else if (xy) list.push([xy[0], xy[1], kind]);
+    }
+    if (range.length) {
+      // The move range is one bright region with an outline (js/paths.js), readable on every terrain.
+      if (selected) range.push(selected);
+      const sweep = (/** @type {number} */ x, /** @type {number} */ y) =>
+        origin ? scene.anim.sweepAlpha(Math.abs(x - origin[0]) + Math.abs(y - origin[1]), scene.now) : 0.95;
+      drawRange(this, scene, range, sweep, (x, y) => this.redrawFront(x, y));
     }
     const hover = scene.model.hover ? parseLabel(scene.model.hover) : null;
     if (hover) list.push([hover[0], hover[1], "hover"]);
@@ -256,10 +271,19 @@ export class Renderer {
       ctx.globalAlpha = kind === "move" && origin
         ? scene.anim.sweepAlpha(Math.abs(x - origin[0]) + Math.abs(y - origin[1]), scene.now)
         : 0.95;
-      ctx.drawImage(this.assets.image(name), l, t, w, h);
+      this.assets.draw(ctx, name, l, t, w, h);
       ctx.globalAlpha = 1;
       this.redrawFront(x, y);
     }
+  }
+
+  /** The engine's cheapest path to the reachable cell under the pointer, with its cost. @param {Scene} scene */
+  drawHoverPath(scene) {
+    const { model, ctl, insight } = scene;
+    const unit = model.sel.unit;
+    if (!unit || !model.hover || !insight || ctl?.cellMarks.get(model.hover) !== "move") return;
+    const preview = insight.moves(unit);
+    if (preview) drawPath(this, scene, preview, model.hover);
   }
 
   /** Redraw the tall cells just in front of (x, y), clipped to its face, so trees stay in front. @param {number} x @param {number} y */

@@ -105,6 +105,10 @@ export class Screen {
     /** how long recent frames took to draw (ms), for the benchmark */
     /** @type {number[]} */
     this.paintTimes = [];
+    /** @type {import("./insight.js").Insight|null} the engine's answers the canvas shows (js/assist.js sets it) */
+    this.insight = null;
+    /** @type {(() => void)|null} called after each frame (the cell tip follows its cell) */
+    this.onPainted = null;
     this.painter = new Painter(() => this.paint());
     this.unbind = [
       bindBoard(this.canvas, {
@@ -181,8 +185,9 @@ export class Screen {
     if (!this.model) return false;
     const now = performance.now();
     const more = this.renderer.draw({ camera: this.camera, vw: this.vw, vh: this.vh, dpr: this.dpr, model: this.model,
-      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp });
+      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp, insight: this.insight });
     const done = performance.now();
+    this.onPainted?.();
     if (this.paintTimes.length > 600) this.paintTimes.shift();
     this.paintTimes.push(done - now);
     if (!this.firstPaint && this.model.view) this.firstPaint = done;

@@ -74,11 +74,13 @@
 /**
  * The tile manifest (assets/tiles/manifest.json, see docs/tiles.md), the parts the client reads.
  * @typedef {{tile_w: number, tile_h: number, step_y: number, image_w: number, image_h: number, face_centre: [number, number], display_scale: number}} TileGeometry
- * @typedef {{file: string, size: [number, number], anchor: [number, number], group: string, ground?: [number, number], badge?: [number, number]}} ImageEntry
+ * @typedef {{file: string, size: [number, number], anchor: [number, number], group: string, ground?: [number, number], badge?: [number, number],
+ *   rect?: [number, number, number, number]}} ImageEntry  rect: where the image is in the atlas (x, y, w, h)
  * @typedef {{type_scale: number, tweak: {off_x: number, off_y: number, scale: number}, images: Record<Side, string>}} UnitTypeEntry
  * @typedef {{tile: TileGeometry, image_scale: number, images: Record<string, ImageEntry>, terrain: Record<string, string>,
  *   masks: {names: string[]}, highlights: Record<string, string>, connectors: Record<string, string>, badges: Record<string, string>,
- *   units: {width_factor: number, bottom_factor: number, types: Record<string, UnitTypeEntry>}}} Manifest
+ *   units: {width_factor: number, bottom_factor: number, types: Record<string, UnitTypeEntry>},
+ *   atlas?: {file: string, size: [number, number]}}} Manifest
  */
 
 /** @typedef {{x: number, y: number}} Point */

@@ -1,0 +1,116 @@
+"""The camera follows the game: the opponent-turn recap, framing the targets to choose, cycling units with "."."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import WebServer, scenario, shot
+from .driver import Board
+
+pytestmark = pytest.mark.browser
+
+QUIET = scenario(start_phase="MOVEMENT", draw_pile=[], tactics={"attacker": [], "defender": []})
+
+
+def to_movement(board: Board) -> None:
+    """Press "Next" until the seat may move (the draw pile is empty, nothing to resolve)."""
+    board.wait("s.legal.includes('MOVE_UNIT') || s.legal.includes('NEXT_PHASE')")
+    while "MOVE_UNIT" not in board.state()["legal"]:
+        board.press("Next")
+        board.wait("s.legal.includes('MOVE_UNIT') || s.legal.includes('NEXT_PHASE')")
+
+
+def move(board: Board, unit: str, cell: str) -> None:
+    board.click_unit(unit)
+    board.wait(f"s.selected === '{unit}'")
+    version = board.state()["version"]
+    board.click_cell(cell)
+    board.wait_version(version + 1)
+
+
+def inside_canvas(board: Board, cell: str) -> bool:
+    return bool(board.page.evaluate("""(c) => {
+        const p = window.taktik.cellToClient(c);
+        const r = document.querySelector('canvas.board-canvas').getBoundingClientRect();
+        const panel = document.querySelector('.decision').getBoundingClientRect();
+        return p.x > r.left && p.x < r.right && p.y > r.top && p.y < Math.min(r.bottom, panel.top);
+    }""", cell))
+
+
+def test_the_opponents_turn_is_recapped_at_the_start_of_yours_and_can_be_skipped(web: WebServer,
+                                                                                  new_page: Any) -> None:
+    created = web.create(config=QUIET)
+    att = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    dfn = Board(new_page()).open(web.base + created["seats"][1]["path"])
+    att.page.evaluate("window.taktik.setAnimations(true)")
+    att.wait_legal("MOVE_UNIT")
+    att.press("End turn")
+    # The attacker looks at its own corner, close up: the defender's moves happen off-screen.
+    for _ in range(4):
+        att.page.keyboard.press("+")
+    att.page.evaluate("window.taktik.reveal('A1')")
+    to_movement(dfn)
+    move(dfn, "D1", "C8")
+    dfn.press("End turn")
+    att.page.wait_for_function("window.taktik.recap().running", timeout=10_000)
+    banner = att.page.evaluate("window.taktik.recap().text")
+    assert "Defender's turn · 1/1" in banner and "moved D1 from C7 to C8" in banner
+    att.page.wait_for_timeout(450)  # the camera has glided to the move
+    assert inside_canvas(att, "C8")
+    shot(att, "recap")
+    att.page.keyboard.press("Escape")
+    att.page.wait_for_function("!window.taktik.recap().running")
+    assert not inside_canvas(att, "C8")  # back where the player was looking
+    assert att.page.locator(".recap").is_hidden()
+    assert att.page.errors == [] and dfn.page.errors == []
+
+
+def test_the_dot_key_cycles_through_the_units_that_can_act(web: WebServer, new_page: Any) -> None:
+    created = web.create(config=QUIET)
+    att = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    att.wait_legal("MOVE_UNIT")
+    for _ in range(4):
+        att.page.keyboard.press("+")
+    att.page.evaluate("window.taktik.reveal('J12')")
+    seen = []
+    for _ in range(3):
+        att.page.keyboard.press(".")
+        att.wait("s.selected !== null")
+        unit = att.state()["selected"]
+        seen.append(unit)
+        assert inside_canvas(att, att.units()[unit]["cell"])
+    assert seen == ["A1", "A7", "A10"]
+    att.page.keyboard.press(".")
+    att.wait("s.selected === 'A1'")
+    att.page.keyboard.press(",")
+    att.wait("s.selected === 'A10'")
+    version = att.state()["version"]
+    att.click_cell("E2")  # A10 is selected: a click on one of its cells moves it
+    att.wait_version(version + 1)
+    att.page.keyboard.press(".")  # A10 has moved: it is no longer among the units that can act
+    att.wait("s.selected === 'A1'")
+    att.page.keyboard.press(",")
+    att.wait("s.selected === 'A7'")
+    assert att.page.errors == []
+
+
+def test_the_camera_frames_every_victim_to_choose(web: WebServer, new_page: Any) -> None:
+    created = web.create(config=scenario(draw_pile=["enemy_disinformation#1", "artillery_support#1"]))
+    att = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    dfn = Board(new_page()).open(web.base + created["seats"][1]["path"])
+    for _ in range(4):
+        dfn.page.keyboard.press("+")
+    dfn.page.evaluate("window.taktik.reveal('J12')")
+    victims = [u["cell"] for u in att.units().values() if u["side"] == "ATTACKER"]
+    assert not all(inside_canvas(dfn, cell) for cell in victims)
+    att.press("Draw a card")
+    att.wait_legal("ACCEPT_MALUS")
+    att.press("Accept the malus")
+    dfn.wait_legal("CHOOSE_MALUS_TARGETS")
+    dfn.wait("s.aiming !== null")
+    dfn.page.wait_for_timeout(150)
+    assert all(inside_canvas(dfn, cell) for cell in victims)
+    shot(dfn, "victims-framed")
+    assert dfn.page.errors == []

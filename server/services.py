@@ -9,7 +9,7 @@ from typing import TypedDict, cast
 from starlette.requests import HTTPConnection
 
 from .creation import Creator
-from .database import Database
+from .database import Storage
 from .matches import MatchService
 from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
 from .settings import Settings
@@ -22,7 +22,7 @@ class Services:
     """Resources living as long as the server."""
 
     settings: Settings
-    db: Database
+    db: Storage
     matches: MatchService
     creator: Creator
     create_limiter: AddressLimiter
@@ -31,7 +31,7 @@ class Services:
     replay_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     @classmethod
-    def build(cls, settings: Settings, db: Database) -> Services:
+    def build(cls, settings: Settings, db: Storage) -> Services:
         """Everything for one server process around an open database."""
         matches = MatchService(db, settings.limits, settings.bots)
         return cls(

@@ -22,7 +22,16 @@ from typing import IO, Any
 
 from engine import canonical_rules_version
 
-__all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
+__all__ = [
+    "ActionRow",
+    "Checkpointer",
+    "DataDirLocked",
+    "MatchRow",
+    "Progress",
+    "Store",
+    "StoreConflict",
+    "StoreUnavailable",
+]
 
 SCHEMA_VERSION = 2
 """1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string)."""
@@ -86,6 +95,15 @@ class DataDirLocked(RuntimeError):
 
 class StoreConflict(RuntimeError):
     """An append did not match the stored version of its match (nothing was written)."""
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached now; whether the last write committed is unknown.
+
+    Raised by the PostgreSQL store (server/pgstore.py) for a refused, lost or timed-out
+    connection: the action is refused with the retryable ``unavailable`` code, and the match
+    catches up from the log once the database answers again.
+    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .store import ActionRow
 __all__ = ["CHANNEL", "Bus", "BusMessage"]
 
 CHANNEL = "taktik:matches"
+OUTGOING_LIMIT = 10_000  # messages waiting to be published
 RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0)  # between attempts to resubscribe, then every second
 
 log = logging.getLogger("taktik.bus")
@@ -57,34 +58,62 @@ class Bus:
         self._client: aioredis.Redis = aioredis.Redis.from_url(
             url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5)
         self._listener: asyncio.Task[None] | None = None
+        self._outgoing: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTGOING_LIMIT)
+        self._sender: asyncio.Task[None] | None = None
         self.subscriptions = 0  # how many times the subscription was (re)made
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
         """Subscribe (waiting up to a few seconds for the first subscription) and keep listening."""
         self._listener = asyncio.create_task(self._listen())
+        self._sender = asyncio.create_task(self._send())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.connected.wait(), 5)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        """Send what is queued (for a moment at most), then stop."""
+        if self._sender is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._outgoing.join(), 2)
+        for task in (self._listener, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._listener = self._sender = None
         await self._client.aclose()
 
-    async def publish_action(self, match_id: str, row: ActionRow) -> None:
-        await self._publish(BusMessage(kind="action", match_id=match_id, origin=self.origin, row=row))
+    def publish_action(self, match_id: str, row: ActionRow) -> None:
+        """Queue a committed row for every other process."""
+        self._publish(BusMessage(kind="action", match_id=match_id, origin=self.origin, row=row))
 
-    async def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
-        """Tell every process something about a match that is not in its log (e.g. presence)."""
-        await self._publish(BusMessage(kind="event", match_id=match_id, origin=self.origin, name=name, data=data))
+    def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
+        """Queue something about a match that is not in its log (e.g. presence) for every other process."""
+        self._publish(BusMessage(kind="event", match_id=match_id, origin=self.origin, name=name, data=data))
 
-    async def _publish(self, message: BusMessage) -> None:
+    def _publish(self, message: BusMessage) -> None:
         try:
-            await self._client.publish(CHANNEL, _ENCODE.encode(message))
-        except (RedisError, OSError) as err:  # the others catch up from PostgreSQL
-            log.warning("could not publish on the bus: %s", err)
+            self._outgoing.put_nowait(_ENCODE.encode(message))
+        except asyncio.QueueFull:  # Redis is away for long: the others will catch up from PostgreSQL
+            log.warning("bus queue full; dropping a message about match %s", message.match_id)
+
+    async def _send(self) -> None:
+        # One sender, in order: concurrent publishes could take different connections and
+        # overtake each other, and a viewer would see a gap where there is none.
+        while True:
+            batch = [await self._outgoing.get()]
+            while not self._outgoing.empty() and len(batch) < 256:
+                batch.append(self._outgoing.get_nowait())
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for data in batch:
+                        pipe.publish(CHANNEL, data)
+                    await pipe.execute()
+            except (RedisError, OSError) as err:  # lost: the others catch up from PostgreSQL
+                log.warning("could not publish %d message(s) on the bus: %s", len(batch), err)
+            finally:
+                for _ in batch:
+                    self._outgoing.task_done()
 
     async def _listen(self) -> None:
         failures = 0

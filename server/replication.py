@@ -91,14 +91,14 @@ class Replication:
     def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
         """Tell the other processes (fire and forget: events are not in the log)."""
         if self.bus is not None:
-            self._spawn(self.bus.publish_event(match_id, name, data))
+            self.bus.publish_event(match_id, name, data)
 
     # -- what the match service calls ------------------------------------------------
 
     def committed(self, match: Match, row: ActionRow) -> None:
         """``row`` is committed and applied here: tell the other processes."""
         if self.bus is not None:
-            self._spawn(self.bus.publish_action(match.id, row))
+            self.bus.publish_action(match.id, row)
 
     async def catch_up(self, match: Match) -> None:
         """Apply what the log holds beyond ``match.version`` (the caller holds ``match.lock``)."""

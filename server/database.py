@@ -55,6 +55,8 @@ class Storage(Protocol):
 
     async def recent(self, limit: int) -> list[MatchRow]: ...
 
+    async def match_ids(self) -> list[str]: ...
+
     def close(self) -> None: ...
 
 
@@ -116,6 +118,9 @@ class Database:
 
     async def recent(self, limit: int) -> list[MatchRow]:
         return await self._submit(partial(self._store.recent, limit))
+
+    async def match_ids(self) -> list[str]:
+        return await self._submit(self._store.match_ids)
 
     def close(self) -> None:
         """Finish queued work, then close the store; later calls raise RuntimeError."""

@@ -315,6 +315,10 @@ class Store:
         ).fetchall()
         return [_match_row(r) for r in rows]
 
+    def match_ids(self) -> list[str]:
+        """Every match id, oldest first (for `taktik db copy`)."""
+        return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created_at, id")]
+
     def _insert_actions(self, match_id: str, actions: Sequence[ActionRow]) -> None:
         now = time.time()
         self._db.executemany(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -112,6 +112,7 @@ class MatchService:
     def __init__(self, db: Storage, limits: Limits, bots: BotRoster | None = None) -> None:
         self.db = db
         self.replication: Replication | None = None  # set when several processes share a PostgreSQL log
+        self.event_handlers: dict[str, Callable[[str, dict[str, Any]], None]] = {}  # match events from elsewhere
         self.limits = limits
         self.bots = bots or BotRoster()
         self._matches: dict[str, Match] = {}
@@ -365,6 +366,15 @@ class MatchService:
             match.bot_task = None
 
     # -- replication (server/replication.py) -----------------------------------------
+
+    def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
+        """Tell the other server processes something about a match that is not in its log (e.g. presence).
+
+        Nothing to do on a single process. Each process that hears it calls its handler
+        registered in ``event_handlers[name]`` with ``(match_id, data)``.
+        """
+        if self.replication is not None:
+            self.replication.publish_event(match_id, name, data)
 
     def live_matches(self) -> list[Match]:
         """The loaded matches still being played."""

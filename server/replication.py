@@ -28,7 +28,7 @@ import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from .bus import Bus, BusMessage
@@ -39,13 +39,9 @@ from .store import ActionRow, StoreUnavailable
 if TYPE_CHECKING:
     from .matches import MatchService
 
-__all__ = ["EventHandler", "Replication"]
+__all__ = ["Replication"]
 
 log = logging.getLogger("taktik.replication")
-
-EventHandler = Callable[[str, dict[str, Any]], None]
-"""Called with (match id, data) for a match event published by another process."""
-
 
 class Replication:
     """The replication of one process: its bus, its sweep and its bot-seat leases."""
@@ -58,7 +54,6 @@ class Replication:
         self.lease_seconds = lease_seconds
         self.sweep_seconds = sweep_seconds
         self.bus = Bus(bus_url, self.origin, self._heard, self._subscribed) if bus_url else None
-        self._handlers: dict[str, EventHandler] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
@@ -82,11 +77,7 @@ class Replication:
             with contextlib.suppress(Exception):
                 await self.db.release_bot_seat(match_id, self.origin)
 
-    # -- match events (presence rides here) ------------------------------------------
-
-    def on_event(self, name: str, handler: EventHandler) -> None:
-        """Call ``handler`` for every event ``name`` another process publishes."""
-        self._handlers[name] = handler
+    # -- match events (presence rides here: see `MatchService.publish_event`) ---------
 
     def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
         """Tell the other processes (fire and forget: events are not in the log)."""
@@ -134,7 +125,7 @@ class Replication:
 
     def _heard(self, message: BusMessage) -> None:
         if message.kind == "event":
-            handler = self._handlers.get(message.name or "")
+            handler = self.service.event_handlers.get(message.name or "")
             if handler is not None:
                 handler(message.match_id, message.data or {})
             return

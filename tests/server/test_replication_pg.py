@@ -135,6 +135,21 @@ def test_a_lost_bus_message_is_caught_up_from_the_log(postgres: Postgres, redis_
     arun(run())
 
 
+def test_a_match_event_published_on_one_process_reaches_the_handlers_of_the_others(
+        postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 3) as (one, two, three):
+            heard: list[tuple[str, str, dict[str, Any]]] = []
+            for name, process in (("one", one), ("two", two), ("three", three)):
+                process.matches.event_handlers["presence"] = (
+                    lambda match_id, data, name=name: heard.append((name, match_id, data)))
+            one.matches.publish_event("m1", "presence", {"ATTACKER": "online"})
+            await until(lambda: len(heard) == 2)
+            assert sorted(heard) == [("three", "m1", {"ATTACKER": "online"}), ("two", "m1", {"ATTACKER": "online"})]
+
+    arun(run())
+
+
 def test_a_bot_seat_is_played_by_one_process_and_taken_over_when_it_dies(postgres: Postgres,
                                                                           redis_server: Redis) -> None:
     async def run() -> None:

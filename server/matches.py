@@ -286,15 +286,13 @@ class MatchService:
         status: MatchStatus = "over" if state.to_act is None else "live"
         try:
             await self.db.append(match.id, row, progress_of(state, row.ply + 1, status))
-        except StoreConflict:
-            if self.replication is None:
-                raise
-            return await self._lost_race(match, seat, seq, row.ply, payload)
         except StoreUnavailable as err:
             log.warning("cannot log action %d of match %s: %s", row.ply, match.id, err)
             return _reject("unavailable", "the match database cannot be reached now; nothing was acknowledged, "
                            "send the action again with the same seq", seq)
-        except Exception:
+        except Exception as err:
+            if isinstance(err, StoreConflict) and self.replication is not None:
+                return await self._lost_race(match, seat, seq, row.ply, payload)
             log.exception("could not log action %d of match %s", row.ply, match.id)
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)

@@ -161,7 +161,10 @@ class PgDatabase:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
         database = cls(pool, url, chosen)
         try:
-            await database._run(_migrate)
+            await database._run(_migrate)  # the first connection (the pool keeps no minimum)
+        except StoreUnavailable as err:
+            pool.terminate()
+            raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
         except BaseException:
             pool.terminate()
             raise

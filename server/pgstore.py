@@ -155,7 +155,7 @@ class PgDatabase:
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=chosen.min_size, max_size=chosen.max_size, command_timeout=chosen.command_timeout,
-                timeout=chosen.connect_timeout,
+                timeout=chosen.connect_timeout, reset=_keep_session,
             )
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
@@ -297,6 +297,12 @@ class PgDatabase:
     async def release_bot_seat(self, match_id: str, holder: str) -> None:
         await self._run(lambda conn: conn.execute(
             "DELETE FROM bot_leases WHERE match_id=$1 AND holder=$2", match_id, holder))
+
+
+async def _keep_session(conn: Any) -> None:
+    """Return a connection to the pool as it is. The default reset (``RESET ALL``, ``UNLISTEN *``,
+    ...) is a second round trip after every statement, during which the event loop runs other
+    work; nothing here leaves session state behind (locks are transaction-scoped)."""
 
 
 async def _migrate(conn: Any) -> None:

@@ -4,9 +4,10 @@ This is the whole of the server's game logic, testable without a socket. For one
 (server contract, order of work): under the match's lock, a resend of an accepted ``seq``
 gets its original answer; then game over, stale version, reused ``seq`` and seat to act
 are checked; the engine alone decides legality (`reduce`); the action and the new state
-hash are committed to SQLite; only then does the match in memory change and every viewer
+hash are committed to the store; only then does the match in memory change and every viewer
 get its own `player_view`. A bot seat is played by the same path, its choice computed on a
-worker thread.
+worker thread. With several processes on one PostgreSQL log, `server.replication` keeps
+each process's copy in step (the methods under "replication" below).
 """
 
 from __future__ import annotations
@@ -385,6 +386,7 @@ class MatchService:
         as when loading. A row that does not replay marks the match broken here: this copy and
         the log disagree, and nothing more is acknowledged from it.
         """
+        before = match.version
         for row in rows:
             if row.ply < match.version:
                 continue
@@ -400,10 +402,12 @@ class MatchService:
             except Exception as err:
                 log.error("match %s: a replicated action does not replay: %s", match.id, err)
                 match.mark_broken(f"step {row.ply}: {err}")
-                break
+                self._fan_out(match)
+                return
             match.advance(state, action, row)
-        self._fan_out(match)
-        self._play_bot(match)
+        if match.version != before:
+            self._fan_out(match)
+            self._play_bot(match)
 
     async def _lost_race(self, match: Match, seat: Side, seq: int | None, version: int, payload: str) -> Outcome:
         """Another process committed this ply first: catch up, then answer as if we had known."""

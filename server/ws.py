@@ -37,6 +37,7 @@ from .outbox import Outbox
 from .protocol import Act, ErrorCode, Explain, Hello, PreviewAttack, PreviewMove, Reject, Sync, decode_client, encode
 from .ratelimit import TokenBucket
 from .services import Services, services_of
+from .store import StoreUnavailable
 
 __all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "match_socket", "origin_allowed"]
 
@@ -186,6 +187,9 @@ class Session:
                 match = await self._services.matches.get(match_id)
             except MatchUnavailable as err:
                 reason, code = str(err), Close.UNAVAILABLE
+            except StoreUnavailable:  # PostgreSQL is away (docs/deploy.md): 1011, reconnect later
+                await self.refuse(Close.INTERNAL_ERROR, "unavailable", "the match database cannot be reached now")
+                return None
         if match is None:
             await self.refuse(code, "forbidden", reason)
         return match

@@ -160,6 +160,8 @@ def test_while_postgresql_is_down_acts_are_refused_unavailable_and_service_resum
                 refused = await actor.reply(seq, timeout=30)
                 assert refused["type"] == "reject" and refused["code"] == "unavailable", refused
                 assert actor.version == state["version"]  # nothing applied
+                status, body = http_json(two, "GET", "/api/matches")
+                assert (status, body["code"]) == (503, "unavailable"), body
                 pg.start()
                 for _ in range(60):  # the client resends the same seq until the database answers
                     await actor.act(action, seq=seq, version=state["version"])

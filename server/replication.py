@@ -43,6 +43,7 @@ __all__ = ["Replication"]
 
 log = logging.getLogger("taktik.replication")
 
+
 class Replication:
     """The replication of one process: its bus, its sweep and its bot-seat leases."""
 

@@ -1,4 +1,8 @@
-"""`taktik serve`: the game server (HTTP, WebSocket, static client) on one uvicorn process."""
+"""`taktik serve`: the game server (HTTP, WebSocket, static client) on uvicorn.
+
+One process on SQLite under ``--data`` by default; with ``--database postgresql://...`` and
+``--bus redis://...`` any number of processes share the matches (docs/deploy.md), and
+``--workers N`` starts N of them on one port (cli/serve_workers.py)."""
 
 from __future__ import annotations
 
@@ -19,11 +23,12 @@ import msgspec
 from lab.bots import ABOUT, get_bot
 from server.bots import BotRoster
 from server.database import Database
-from server.settings import Limits, Settings, load_limits
-from server.store import DataDirLocked
+from server.settings import ClusterTuning, Limits, Settings, load_limits
+from server.store import DataDirLocked, StoreUnavailable
 
 from .errors import CommandError
 from .game_options import whole_number
+from .serve_workers import listening_socket, run_workers
 
 SEATED_BOTS = ("greedy", "mcts", "random")
 """The lab bots a server seats, the default first: greedy answers in milliseconds, mcts plays
@@ -69,6 +74,16 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--abandon-after", type=whole_number(1, 30 * 86_400), default=None, metavar="SECONDS",
                         help="seconds a player to act may be away before the other may claim the win "
                              "(default 180; overrides the limits file)")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="postgresql://USER@HOST:PORT/DB: keep matches in PostgreSQL, shared by every process "
+                             "given the same URL (default: SQLite under --data; see docs/deploy.md)")
+    parser.add_argument("--bus", default=None, metavar="URL",
+                        help="redis://HOST:PORT/N: carry committed actions between processes (needs --database)")
+    parser.add_argument("--workers", type=whole_number(1, 64), default=1, metavar="N",
+                        help="start N server processes on one port (needs --database and --bus when N > 1)")
+    parser.add_argument("--pool-size", type=whole_number(1, 1000), default=ClusterTuning.pool_size, metavar="N",
+                        help=f"PostgreSQL connections per process (default {ClusterTuning.pool_size})")
+    parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(handler=run)
 
@@ -83,10 +98,19 @@ def run(args: argparse.Namespace) -> int:
     data_dir = (args.data or default_data_dir()).resolve()
     if data_dir.exists() and not data_dir.is_dir():
         raise CommandError(f"--data {data_dir} is a file, not a folder", hint="give a folder for the match database")
-    check_port(args.host, args.port)
+    check_storage(args)
+    if not args.reuse_port:
+        check_port(args.host, args.port)
     settings = Settings(data_dir=data_dir, host=args.host, port=args.port,
                         allowed_origins=tuple(args.allow_origin), limits=limits, bots=bot_roster(), bot_policy=args.bot,
-                        log_level=args.log_level)
+                        log_level=args.log_level, database_url=args.database, bus_url=args.bus,
+                        cluster=ClusterTuning(pool_size=args.pool_size))
+    if args.database is not None:
+        prepare_postgres(args.database)  # reachable, schema migrated: once, before any worker starts
+        if args.workers > 1:
+            return run_workers(args)
+        _log_to_stderr(args.log_level)
+        return asyncio.run(_serve(settings, None))
     _log_to_stderr(args.log_level)
     try:
         db = Database.open(data_dir)
@@ -95,6 +119,45 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, RuntimeError) as err:
         raise CommandError(f"cannot open the match database in {data_dir}: {err}", code=1) from None
     return asyncio.run(_serve(settings, db))
+
+
+def check_storage(args: argparse.Namespace) -> None:
+    """Refuse combinations of --database, --bus and --workers that cannot work, saying why."""
+    if args.bus is not None and args.database is None:
+        raise CommandError("--bus needs --database: the SQLite log under --data belongs to one process",
+                           hint="give --database postgresql://... too, or drop --bus")
+    if args.workers > 1 and args.database is None:
+        raise CommandError("--workers needs --database and --bus: the SQLite log under --data belongs to one process",
+                           hint="see docs/deploy.md for PostgreSQL and Redis")
+    if args.workers > 1 and args.bus is None:
+        raise CommandError("--workers needs --bus: processes sharing PostgreSQL tell each other of new actions "
+                           "over Redis", hint="give --bus redis://HOST:PORT/0 (docs/deploy.md)")
+    for option, url, schemes in (("--database", args.database, ("postgresql://", "postgres://")),
+                                 ("--bus", args.bus, ("redis://", "rediss://", "unix://"))):
+        if url is not None and not url.startswith(schemes):
+            raise CommandError(f"{option} {url!r} is not a {schemes[0]}... URL")
+    if args.database is not None or args.bus is not None:
+        try:
+            import asyncpg  # noqa: F401
+            import redis  # noqa: F401
+        except ImportError as err:
+            raise CommandError(f"--database and --bus need the cluster drivers ({err.name} is missing)",
+                               hint="pip install 'taktik[cluster]'") from None
+
+
+def prepare_postgres(url: str) -> None:
+    """Connect once and bring the schema up to date; a clear error if PostgreSQL cannot be used."""
+    from server.pgstore import PgDatabase
+
+    async def connect() -> None:
+        db = await PgDatabase.connect(url)
+        await db.aclose()
+
+    try:
+        asyncio.run(connect())
+    except (StoreUnavailable, RuntimeError) as err:
+        raise CommandError(str(err), hint="is PostgreSQL running, and does the database exist? (docs/deploy.md)",
+                           code=1) from None
 
 
 def check_port(host: str, port: int) -> None:
@@ -126,7 +189,7 @@ def _log_to_stderr(level: str) -> None:
     logger.propagate = False
 
 
-async def _serve(settings: Settings, db: Database) -> int:
+async def _serve(settings: Settings, db: Database | None) -> int:
     import uvicorn
 
     from server.app import create_app
@@ -152,6 +215,7 @@ async def _serve(settings: Settings, db: Database) -> int:
         server_header=False,
     )
     server = uvicorn.Server(config)
+    sockets = [listening_socket(settings.host, settings.port)] if settings.database_url is not None else None
     gc.collect()
     gc.freeze()  # what exists now (modules, engine tables) lives for ever: never scan it again
     gc.set_threshold(*GC_THRESHOLDS)
@@ -161,17 +225,18 @@ async def _serve(settings: Settings, db: Database) -> int:
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, stop)
-    task = asyncio.create_task(server.serve())
+    task = asyncio.create_task(server.serve(sockets=sockets))
     while not server.started and not task.done():
         await asyncio.sleep(0.05)
     if server.started:
         port = server.servers[0].sockets[0].getsockname()[1]
         host = f"[{settings.host}]" if ":" in settings.host else settings.host
-        print(f"Taktik is running: open http://{host}:{port}/  (data: {settings.data_dir}; Ctrl-C stops)",
-              flush=True)
+        where = "database: PostgreSQL" if settings.database_url else f"data: {settings.data_dir}"
+        print(f"Taktik is running: open http://{host}:{port}/  ({where}; Ctrl-C stops)", flush=True)
     await task
     if not server.started:
-        db.close()
+        if db is not None:
+            db.close()
         return 1
     print("Taktik server stopped.", flush=True)
     return 0

@@ -9,6 +9,14 @@ server's CPU use and memory.
 
     python scripts/bench_server.py --matches 500 --duration 60
     python scripts/bench_server.py --matches 50 --think 0      # closed loop: throughput
+    python scripts/bench_server.py --matches 1000 --database postgresql://... --bus redis://... --workers 2
+
+With ``--database`` and ``--bus`` it measures ``taktik serve --workers N`` on PostgreSQL and
+Redis, then, in the same run and with the same load, one process on SQLite, and prints both
+and their ratio. The two seats of a match connect separately, so with several workers they
+are usually on different processes: "act->opponent" (from one seat's ``act`` to the state
+reaching the other seat) then includes the trip through PostgreSQL and Redis. The CPU used
+by PostgreSQL's and Redis's own processes is shown beside the server's (where the time goes).
 
 Latency is measured in the client process, so it includes that process's own scheduling
 delay; with a few hundred matches on two cores the clients cost about as much CPU as the
@@ -26,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections import Counter
@@ -62,10 +71,47 @@ _DECODE = msgspec.json.Decoder(Incoming)
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    opponent: list[float] = field(default_factory=list)  # act -> the other seat's update
+    sent: dict[tuple[str, int], tuple[float, Any]] = field(default_factory=dict)  # (match, version) -> (when, by)
     rejects: Counter[str] = field(default_factory=Counter)
     finished: int = 0
     measuring: bool = False
     client_cpu: float = 0.0
+
+
+def _cpu_of(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _rss_of(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def pids_named(*names: str) -> list[int]:
+    """Processes whose command is one of ``names`` (PostgreSQL's backends, redis-server)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() in names:
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def cpu_of_named(*names: str) -> float:
+    return sum(_cpu_of(pid) for pid in pids_named(*names))
 
 
 @dataclass
@@ -73,26 +119,33 @@ class Server:
     url: str
     proc: subprocess.Popen[bytes] | None = None
 
+    def pids(self) -> list[int]:
+        """The server process and, with --workers, its workers."""
+        if self.proc is None:
+            return []
+        try:
+            children = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            children = []
+        return [self.proc.pid, *(int(c) for c in children)]
+
     def cpu_seconds(self) -> float:
         if self.proc is None:
             return float("nan")
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return sum(_cpu_of(pid) for pid in self.pids())
 
     def rss_mib(self) -> float:
         if self.proc is None:
             return float("nan")
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        return float("nan")
+        return sum(_rss_of(pid) for pid in self.pids())
 
 
-def start_server(data_dir: Path, port: int, unthrottled: bool) -> Server:
-    limits = data_dir.parent / "limits.json"
+def start_server(data_dir: Path, port: int, unthrottled: bool, cluster: tuple[str, ...] = ()) -> Server:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    limits = data_dir.parent / f"limits-{data_dir.name}.json"
     limits.write_text(json.dumps(BENCH_LIMITS | (UNTHROTTLED if unthrottled else {})))
     arguments = ["serve", "--port", str(port), "--data", str(data_dir), "--limits", str(limits), "--log-level",
-                 "warning"]
+                 "warning", *cluster]
     proc = subprocess.Popen([sys.executable, "-m", "cli", *arguments], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     assert proc.stdout is not None
@@ -103,7 +156,8 @@ def start_server(data_dir: Path, port: int, unthrottled: bool) -> Server:
             break
     else:
         raise SystemExit("the server did not start")
-    proc.stdout.close()
+    # Keep reading: with --workers every worker prints, and a closed pipe would stop it.
+    threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
     return Server(url=f"http://127.0.0.1:{port}", proc=proc)
 
 
@@ -116,6 +170,7 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
 
 
 async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random) -> None:
+    match_id = ws_url.rsplit("/", 1)[1]
     async with connect(ws_url, max_size=2**24, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         latest: list[Incoming] = []
@@ -130,6 +185,9 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
                 if message.type == "state" and (not latest or message.version >= latest[0].version):
                     latest[:] = [message]
                     arrived.setdefault(message.version, now)
+                    asked = stats.sent.pop((match_id, message.version), None)
+                    if asked is not None and asked[1] is not ws and stats.measuring:
+                        stats.opponent.append(now - asked[0])
                 elif message.type == "reject":
                     rejected.append(message)
                     if stats.measuring:
@@ -152,6 +210,7 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
                 seq = max(seq, state.last_seq) + 1
                 action = rng.choice(state.legal_actions)
                 sent = time.perf_counter()
+                stats.sent[match_id, state.version + 1] = (sent, ws)
                 rejected.clear()
                 await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
                 while latest[0].version <= state.version and not rejected:
@@ -165,7 +224,23 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
             reader.cancel()
 
 
-async def run_clients(server: Server, matches: list[dict[str, Any]], args: argparse.Namespace) -> tuple[Stats, float]:
+@dataclass
+class Result:
+    label: str
+    stats: Stats
+    cpu: float  # the server's processes, in cores
+    others_cpu: float  # PostgreSQL's and Redis's processes, in cores
+    rss: float
+
+    @property
+    def rate(self) -> float:
+        return len(self.stats.latencies) / self.duration
+
+    duration: float = 1.0
+
+
+async def run_clients(server: Server, matches: list[dict[str, Any]],
+                      args: argparse.Namespace) -> tuple[Stats, float, float]:
     stats = Stats()
     start = time.perf_counter()
     stop_at = start + args.warmup + args.duration + 3600  # the clients are cancelled after the window
@@ -179,20 +254,57 @@ async def run_clients(server: Server, matches: list[dict[str, Any]], args: argpa
     await asyncio.sleep(args.warmup)
     stats.measuring = True
     cpu0, own0, t0 = server.cpu_seconds(), time.process_time(), time.perf_counter()
+    others0 = cpu_of_named("postgres", "redis-server")
     await asyncio.sleep(args.duration)
     stats.measuring = False
     elapsed = time.perf_counter() - t0
     cpu = (server.cpu_seconds() - cpu0) / elapsed
+    others = (cpu_of_named("postgres", "redis-server") - others0) / elapsed
     stats.client_cpu = (time.process_time() - own0) / elapsed
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, cpu
+    return stats, cpu, others
 
 
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def measure(label: str, server: Server, args: argparse.Namespace) -> Result:
+    config = {"victory": {"round_limit": {"max_rounds": args.rounds}}}
+    began = time.perf_counter()
+    with ThreadPoolExecutor(8) as pool:
+        matches = list(pool.map(lambda _: create(server.url, config), range(args.matches)))
+    print(f"[{label}] created {len(matches)} matches in {time.perf_counter() - began:.1f} s", flush=True)
+    stats, cpu, others = asyncio.run(run_clients(server, matches, args))
+    return Result(label, stats, cpu, others, server.rss_mib(), args.duration)
+
+
+def stop(server: Server) -> None:
+    if server.proc is not None:
+        server.proc.terminate()
+        server.proc.wait(60)
+
+
+def report(result: Result, args: argparse.Namespace) -> None:
+    stats = result.stats
+    lat = [x * 1000 for x in stats.latencies]
+    print(f"[{result.label}] matches {args.matches}, clients {2 * args.matches}, think {args.think} s, "
+          f"measured {args.duration:.0f} s")
+    print(f"  actions/s {result.rate:.1f}  (games finished: {stats.finished // 2})")
+    for name, values in (("act->update", lat), ("act->opponent", [x * 1000 for x in stats.opponent])):
+        if values:
+            print(f"  {name} latency ms: p50 {statistics.median(values):.2f}  p90 {percentile(values, 0.9):.2f}  "
+                  f"p99 {percentile(values, 0.99):.2f}  max {max(values):.2f}")
+    print(f"  server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
+          f"{result.others_cpu * 100:.0f}%; clients' CPU {stats.client_cpu * 100:.0f}%; "
+          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+
+
+def p99(result: Result) -> float:
+    return percentile(result.stats.latencies, 0.99) * 1000 if result.stats.latencies else float("nan")
 
 
 def main() -> None:
@@ -205,30 +317,34 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="round limit of the benchmark games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", default=None, help="use a running server instead of starting one")
+    parser.add_argument("--database", default=None, metavar="URL", help="postgresql://...: also measure a cluster")
+    parser.add_argument("--bus", default=None, metavar="URL", help="redis://... (with --database)")
+    parser.add_argument("--workers", type=int, default=2, help="cluster processes (with --database)")
     args = parser.parse_args()
+    if (args.database is None) != (args.bus is None):
+        parser.error("--database and --bus go together")
 
+    results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="taktik-bench-") as tmp:
-        server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, args.think < 0.5)
+        unthrottled = args.think < 0.5
+        if args.database is not None:
+            cluster = ("--database", args.database, "--bus", args.bus, "--workers", str(args.workers))
+            server = start_server(Path(tmp) / "cluster", 0, unthrottled, cluster)
+            try:
+                results.append(measure(f"PostgreSQL+Redis, {args.workers} workers", server, args))
+            finally:
+                stop(server)
+        server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
         try:
-            config = {"victory": {"round_limit": {"max_rounds": args.rounds}}}
-            began = time.perf_counter()
-            with ThreadPoolExecutor(8) as pool:
-                matches = list(pool.map(lambda _: create(server.url, config), range(args.matches)))
-            print(f"created {len(matches)} matches in {time.perf_counter() - began:.1f} s")
-            stats, cpu = asyncio.run(run_clients(server, matches, args))
-            rss = server.rss_mib()
+            results.append(measure("SQLite, one process", server, args))
         finally:
-            if server.proc is not None:
-                server.proc.terminate()
-                server.proc.wait(60)
-    lat = [x * 1000 for x in stats.latencies]
-    print(f"matches {args.matches}, clients {2 * args.matches}, think {args.think} s, measured {args.duration:.0f} s")
-    print(f"actions/s {len(lat) / args.duration:.1f}  (games finished: {stats.finished // 2})")
-    if lat:
-        print(f"act->update latency ms: p50 {statistics.median(lat):.2f}  p90 {percentile(lat, 0.9):.2f}  "
-              f"p99 {percentile(lat, 0.99):.2f}  max {max(lat):.2f}")
-    print(f"server CPU {cpu * 100:.0f}% of one core, RSS {rss:.0f} MiB; clients' CPU {stats.client_cpu * 100:.0f}%; "
-          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+            stop(server)
+    for result in results:
+        report(result, args)
+    if len(results) == 2:
+        cluster_result, single = results
+        print(f"cluster / single: actions/s {cluster_result.rate / max(single.rate, 1e-9):.2f}x, "
+              f"act->update p99 {p99(cluster_result) / p99(single):.2f}x")
 
 
 if __name__ == "__main__":

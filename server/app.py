@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -13,10 +14,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from . import api, catalogue, challenges, replays, rulespage, ws
-from .database import Database
+from .database import Database, Storage
 from .errors import EXCEPTION_HANDLERS
 from .services import AppState, Services
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .replication import Replication
 
 __all__ = ["ASSETS", "WEB_STATIC", "create_app"]
 
@@ -43,18 +47,23 @@ async def page(request: Request) -> Response:
     return HTMLResponse(_NOT_BUILT, headers=_HEADERS)
 
 
-def create_app(settings: Settings, db: Database | None = None) -> Starlette:
-    """The app for ``settings``; it opens the data directory at startup unless ``db`` is given."""
+def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
+    """The app for ``settings``; at startup it opens its database (``settings.database_url``, else
+    the data directory) unless ``db`` is given. With PostgreSQL, matches are replicated between
+    the processes sharing it (server/replication.py)."""
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[AppState]:
-        database = db if db is not None else Database.open(settings.data_dir)
+        database = db if db is not None else await _open(settings)
         services = Services.build(settings, database)
+        replication = await _replicate(settings, services)
         services.matches.start()
         try:
             yield {"services": services}
         finally:
             await services.matches.close()
+            if replication is not None:
+                await replication.close()
             database.close()
 
     routes = [
@@ -72,3 +81,31 @@ def create_app(settings: Settings, db: Database | None = None) -> Starlette:
         Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+
+
+async def _open(settings: Settings) -> Storage:
+    if settings.database_url is None:
+        return Database.open(settings.data_dir)
+    from .pgstore import PgDatabase, PgSettings  # the [cluster] extra: imported only when asked for
+
+    tuning = settings.cluster
+    return await PgDatabase.connect(settings.database_url, PgSettings(max_size=tuning.pool_size,
+                                                                      command_timeout=tuning.command_timeout))
+
+
+async def _replicate(settings: Settings, services: Services) -> Replication | None:
+    """Keep this process's matches in step with the shared log, when there is one."""
+    if settings.database_url is None:
+        return None
+    from .pgstore import PgDatabase
+    from .replication import Replication
+
+    if not isinstance(services.db, PgDatabase):
+        return None
+
+    replication = Replication(services.matches, services.db, settings.bus_url,
+                              lease_seconds=settings.cluster.lease_seconds,
+                              sweep_seconds=settings.cluster.sweep_seconds)
+    services.matches.replication = replication
+    await replication.start()
+    return replication

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from .database import Database
+from .database import Storage
 from .errors import ApiError
 
 __all__ = ["ChallengeBook", "client_address"]
@@ -22,7 +22,7 @@ class ChallengeBook:
         self.per_address = per_address
         self._by_address: dict[str, list[str]] = {}
 
-    async def admit(self, request: Request, db: Database) -> None:
+    async def admit(self, request: Request, db: Storage) -> None:
         """Refuse (429) a new open challenge from an address that has ``per_address`` waiting."""
         address = client_address(request)
         waiting = []

@@ -19,11 +19,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .store import ActionRow, Checkpointer, MatchRow, Progress, Store
 
-__all__ = ["Database"]
+__all__ = ["Database", "Storage"]
 
 T = TypeVar("T")
 
@@ -31,6 +31,39 @@ MAX_BATCH = 256
 CHECKPOINT_SECONDS = 1.0
 
 log = logging.getLogger("taktik.database")
+
+
+class Storage(Protocol):
+    """What the server needs of its match database, whichever holds it.
+
+    `Database` (SQLite under ``--data``) and `server.pgstore.PgDatabase` (PostgreSQL under
+    ``--database``) both keep this contract: `append` is durable when it returns, and raises
+    `StoreConflict` (writing nothing) unless the match's stored version is the action's ply.
+    """
+
+    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow]) -> None: ...
+
+    async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None: ...
+
+    async def mark_broken(self, match_id: str, reason: str) -> None: ...
+
+    async def match_row(self, match_id: str) -> MatchRow | None: ...
+
+    async def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None: ...
+
+    async def action_at(self, match_id: str, ply: int) -> ActionRow | None: ...
+
+    async def recent(self, limit: int) -> list[MatchRow]: ...
+
+    async def match_ids(self) -> list[str]: ...
+
+    async def open_challenges(self, limit: int) -> list[MatchRow]: ...
+
+    async def timed_live(self) -> list[str]: ...
+
+    async def join_seat(self, match_id: str, seat: str, digest: bytes) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +133,9 @@ class Database:
 
     async def join_seat(self, match_id: str, seat: str, digest: bytes) -> None:
         await self._submit(partial(self._store.join_seat, match_id, seat, digest))
+
+    async def match_ids(self) -> list[str]:
+        return await self._submit(self._store.match_ids)
 
     def close(self) -> None:
         """Finish queued work, then close the store; later calls raise RuntimeError."""

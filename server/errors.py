@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.types import ExceptionHandler
 
 from .jsonkeys import check_unique_keys
+from .store import StoreUnavailable
 
 __all__ = ["EXCEPTION_HANDLERS", "ApiError", "ErrorBody", "json_response", "read_json", "whole_number"]
 
@@ -110,5 +111,14 @@ async def _failed(request: Request, exc: Exception) -> Response:
     return json_response(ErrorBody(code="internal_error", reason="the server failed on this request"), 500)
 
 
-EXCEPTION_HANDLERS: Mapping[Any, ExceptionHandler] = {ApiError: _refused, Exception: _failed}
-"""For ``Starlette(exception_handlers=...)``: refusals keep their status, anything else is a 500."""
+async def _unreachable(request: Request, exc: Exception) -> Response:
+    # PostgreSQL is away (docs/deploy.md): a known, passing condition, so no traceback.
+    log.warning("%s %s: %s", request.method, request.url.path, exc)
+    return json_response(ErrorBody(code="unavailable", reason="the match database cannot be reached now; "
+                                   "try again shortly"), 503)
+
+
+EXCEPTION_HANDLERS: Mapping[Any, ExceptionHandler] = {ApiError: _refused, StoreUnavailable: _unreachable,
+                                                      Exception: _failed}
+"""For ``Starlette(exception_handlers=...)``: refusals keep their status, an unreachable database is a 503,
+anything else is a 500."""

@@ -32,7 +32,7 @@ from engine import (
     unit_vp,
 )
 
-from .database import Database
+from .database import Storage
 from .errors import ApiError, json_response
 from .services import services_of
 from .store import ActionRow, MatchRow
@@ -156,7 +156,7 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
                         victory_reason=state.victory_reason)
 
 
-async def load_history(db: Database, match_id: str) -> MatchHistory | None:
+async def load_history(db: Storage, match_id: str) -> MatchHistory | None:
     """The history of a stored match, or None if there is none; ValueError if its log does not replay."""
     found = await db.load(match_id)
     if found is None:

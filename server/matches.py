@@ -4,9 +4,10 @@ This is the whole of the server's game logic, testable without a socket. For one
 (server contract, order of work): under the match's lock, a resend of an accepted ``seq``
 gets its original answer; then game over, stale version, reused ``seq`` and seat to act
 are checked; the engine alone decides legality (`reduce`); the action and the new state
-hash are committed to SQLite; only then does the match in memory change and every viewer
+hash are committed to the store; only then does the match in memory change and every viewer
 get its own `player_view`. A bot seat is played by the same path, its choice computed on a
-worker thread.
+worker thread. With several processes on one PostgreSQL log, `server.replication` keeps
+each process's copy in step (the methods under "replication" below).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -43,12 +44,15 @@ from engine import (
 
 from .bots import BotRoster
 from .clocks import Clock, MatchClock, SystemClock, decode_spec
-from .database import Database
+from .database import Storage
 from .match import Match, Viewer, progress_of
 from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
 from .settings import Limits
-from .store import ActionRow, MatchRow
+from .store import ActionRow, MatchRow, StoreConflict, StoreUnavailable
 from .timekeeper import Timekeeper
+
+if TYPE_CHECKING:
+    from .replication import Replication
 
 __all__ = ["MatchService", "MatchUnavailable", "rebuild"]
 
@@ -114,9 +118,11 @@ def _versions(row: MatchRow) -> str:
 class MatchService:
     """Loaded matches by id, and everything that happens to them."""
 
-    def __init__(self, db: Database, limits: Limits, bots: BotRoster | None = None,
+    def __init__(self, db: Storage, limits: Limits, bots: BotRoster | None = None,
                  clock: Clock | None = None) -> None:
         self.db = db
+        self.replication: Replication | None = None  # set when several processes share a PostgreSQL log
+        self.event_handlers: dict[str, Callable[[str, dict[str, Any]], None]] = {}  # match events from elsewhere
         self.limits = limits
         self.bots = bots or BotRoster()
         self.clock: Clock = clock or SystemClock()
@@ -165,6 +171,8 @@ class MatchService:
         """The match, loading it by replay on first access; None if there is no such match."""
         match = self._matches.get(match_id)
         if match is not None:
+            if self.replication is not None:
+                await self.replication.refresh(match)
             return match
         if match_id in self._unavailable:
             raise MatchUnavailable(self._unavailable[match_id])
@@ -338,13 +346,21 @@ class MatchService:
         status: MatchStatus = "over" if state.to_act is None else "live"
         try:
             await self.db.append(match.id, row, progress_of(state, row.ply + 1, status))
-        except Exception:
+        except StoreUnavailable as err:
+            log.warning("cannot log action %d of match %s: %s", row.ply, match.id, err)
+            return _reject("unavailable", "the match database cannot be reached now; nothing was acknowledged, "
+                           "send the action again with the same seq", seq)
+        except Exception as err:
+            if isinstance(err, StoreConflict) and self.replication is not None:
+                return await self._lost_race(match, seat, seq, row.ply, payload)
             log.exception("could not log action %d of match %s", row.ply, match.id)
             if not await self._logged_anyway(match, row):
                 return _reject("internal_error", "the action could not be saved; nothing changed", seq)
         match.advance(state, action, row, legal)
         self.time.restart_clock(match, now)
         self._fan_out(match)
+        if self.replication is not None:
+            self.replication.committed(match, row)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)
 
@@ -383,9 +399,14 @@ class MatchService:
                 await asyncio.sleep(self.limits.bot_delay)
                 if match.status != "live" or match.state.to_act is not side:
                     return
+                if self.replication is not None and not await self.replication.hold_bot_seat(match):
+                    await asyncio.sleep(self.replication.lease_seconds / 4)  # another process plays it
+                    continue
                 version, legal = match.version, match.legal()
                 view = player_view(match.state, side)
-                seed = match.bot_rng or mix_seed(match.row.bot_seed or 0, version)
+                # Replicated, a decision may be made by any process: its seed comes from the log alone.
+                carried = match.bot_rng if self.replication is None else 0
+                seed = carried or mix_seed(match.row.bot_seed or 0, version)
                 chooser = policy if failures == 0 or fallback is None else fallback
                 try:
                     action, match.bot_rng = await asyncio.to_thread(chooser, view, legal, seed)
@@ -402,6 +423,80 @@ class MatchService:
             log.error("bot of match %s gave up after repeated failures", match.id)
         finally:
             match.bot_task = None
+
+    # -- replication (server/replication.py) -----------------------------------------
+
+    def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
+        """Tell the other server processes something about a match that is not in its log (e.g. presence).
+
+        Nothing to do on a single process. Each process that hears it calls its handler
+        registered in ``event_handlers[name]`` with ``(match_id, data)``.
+        """
+        if self.replication is not None:
+            self.replication.publish_event(match_id, name, data)
+
+    async def seat_joined_elsewhere(self, match: Match) -> bool:
+        """Whether another process gave this open challenge's free seat its token since it was loaded here.
+
+        The challenge was joined through another process's HTTP API, so this copy's seat
+        hashes are stale: they are read again, and the match becomes an ordinary one here too.
+        """
+        seat = match.open_seat
+        if seat is None:
+            return False
+        loaded = await self.db.load(match.id)
+        if loaded is None or seat.value not in loaded[1] or match.open_seat is None:
+            return False
+        match.row = loaded[0]
+        match.token_hashes[seat] = loaded[1][seat.value]
+        self.time.seat_joined(match)
+        return True
+
+    def live_matches(self) -> list[Match]:
+        """The loaded matches still being played."""
+        return [m for m in self._matches.values() if m.status == "live"]
+
+    def take_logged(self, match: Match, rows: list[ActionRow]) -> None:
+        """Apply actions another process committed (the caller holds ``match.lock``), then tell viewers.
+
+        Rows must follow on from ``match.version``; each is replayed and its state hash checked,
+        as when loading. A row that does not replay marks the match broken here: this copy and
+        the log disagree, and nothing more is acknowledged from it.
+        """
+        before = match.version
+        for row in rows:
+            if row.ply < match.version:
+                continue
+            try:
+                if row.ply != match.version:
+                    raise ValueError(f"ply {match.version} is missing")
+                action = decode_action(row.action, match.state)
+                if match.state.to_act is None or match.state.to_act.value != row.seat:
+                    raise ValueError(f"the log says {row.seat} played, but {match.state.to_act} was to act")
+                state = reduce(match.state, action)
+                if state_hash(state) != row.state_hash:
+                    raise ReplayMismatch(row.ply, row.state_hash, state_hash(state), row.action)
+            except Exception as err:
+                log.error("match %s: a replicated action does not replay: %s", match.id, err)
+                match.mark_broken(f"step {row.ply}: {err}")
+                self._fan_out(match)
+                return
+            match.advance(state, action, row)
+        if match.version != before:
+            self._fan_out(match)
+            self._play_bot(match)
+
+    async def _lost_race(self, match: Match, seat: Side, seq: int | None, version: int, payload: str) -> Outcome:
+        """Another process committed this ply first: catch up, then answer as if we had known."""
+        assert self.replication is not None
+        try:
+            await self.replication.catch_up(match)
+        except StoreUnavailable:
+            return _reject("unavailable", "the match database cannot be reached now; send the action again", seq)
+        prior = match.seqs.get((seat, seq)) if seq is not None else None
+        if prior is not None and prior == (version, payload):
+            return Ack(seq=seq or 0, version=version + 1)
+        return _reject("stale_version", f"another action came first; the match is at version {match.version}", seq)
 
     # -- memory ----------------------------------------------------------------------
 

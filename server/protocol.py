@@ -59,6 +59,7 @@ ErrorCode = Literal[
     "game_over",  # the match is finished
     "rate_limited",  # too many messages or connections
     "internal_error",  # the server failed; nothing changed
+    "unavailable",  # the shared database cannot be reached now; nothing acknowledged, retry later
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 

@@ -30,7 +30,7 @@ from engine import (
 )
 
 from .clocks import MatchClock, SeatTimes, decode_spec
-from .database import Database
+from .database import Storage
 from .match import shown_status
 from .protocol import EventText, MatchStatus
 from .store import ActionRow, MatchRow
@@ -74,7 +74,7 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
     clock: SeatTimes | None = None  # both clocks after ``step`` actions (None: no clock)
 
 
-async def load_record(db: Database, match_id: str) -> RecordView | None:
+async def load_record(db: Storage, match_id: str) -> RecordView | None:
     """The record view of a match, or None if there is no such match; `Unreadable` if it cannot be read.
 
     The log need not replay: a broken match's record is what was played.
@@ -86,7 +86,7 @@ async def load_record(db: Database, match_id: str) -> RecordView | None:
     return await asyncio.to_thread(_record_view, row, rows)
 
 
-async def state_at(db: Database, match_id: str, step: int) -> StepView | None:
+async def state_at(db: Storage, match_id: str, step: int) -> StepView | None:
     """The position after ``step`` actions (None: no such match or step); `Unreadable` if it does not replay."""
     found = await db.load(match_id)
     if found is None or step > len(found[2]):

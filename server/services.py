@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 
 from .challenge_book import ChallengeBook
 from .creation import Creator
-from .database import Database
+from .database import Storage
 from .matches import MatchService
 from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
 from .settings import Settings
@@ -23,7 +23,7 @@ class Services:
     """Resources living as long as the server."""
 
     settings: Settings
-    db: Database
+    db: Storage
     matches: MatchService
     creator: Creator
     create_limiter: AddressLimiter
@@ -33,7 +33,7 @@ class Services:
     replay_slots: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     @classmethod
-    def build(cls, settings: Settings, db: Database) -> Services:
+    def build(cls, settings: Settings, db: Storage) -> Services:
         """Everything for one server process around an open database."""
         matches = MatchService(db, settings.limits, settings.bots, settings.clock)
         return cls(

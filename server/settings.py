@@ -17,7 +17,7 @@ from msgspec import Meta
 from .bots import BotRoster
 from .clocks import Clock, SystemClock
 
-__all__ = ["Limits", "Settings", "load_limits"]
+__all__ = ["ClusterTuning", "Limits", "Settings", "load_limits"]
 
 Positive = Annotated[float, Meta(gt=0)]
 NonNegative = Annotated[float, Meta(ge=0)]
@@ -58,6 +58,16 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 
 
 @dataclass(frozen=True)
+class ClusterTuning:
+    """How processes sharing PostgreSQL and Redis behave (docs/deploy.md)."""
+
+    pool_size: int = 10  # PostgreSQL connections per process
+    command_timeout: float = 5.0  # seconds a statement may take before the action is refused `unavailable`
+    lease_seconds: float = 5.0  # a bot seat's lease: how soon another process takes over a dead one's
+    sweep_seconds: float = 2.0  # how often loaded matches are compared with the log (a lost bus message)
+
+
+@dataclass(frozen=True)
 class Settings:
     """How one server process runs."""
 
@@ -69,8 +79,13 @@ class Settings:
     bots: BotRoster = field(default_factory=BotRoster)  # the bots this server can seat (given by its host)
     bot_policy: str | None = None  # the bot of new bot matches; None: the roster's first
     clock: Clock = field(default_factory=SystemClock)  # the time match clocks run on (tests move their own)
+    database_url: str | None = None  # postgresql://...: the shared log (docs/deploy.md); None: SQLite in data_dir
+    bus_url: str | None = None  # redis://...: committed actions and match events between processes
+    cluster: ClusterTuning = field(default_factory=lambda: ClusterTuning())
 
     def __post_init__(self) -> None:
+        if self.bus_url is not None and self.database_url is None:
+            raise ValueError("--bus needs --database: a SQLite log belongs to one process, which needs no bus")
         if self.bot_policy is not None and self.bot_policy not in self.bots.policies:
             seated = ", ".join(self.bots.policies) or "none"
             raise ValueError(f"unknown bot {self.bot_policy!r}; this server seats: {seated}")

@@ -22,7 +22,16 @@ from typing import IO, Any
 
 from engine import canonical_rules_version
 
-__all__ = ["ActionRow", "Checkpointer", "DataDirLocked", "MatchRow", "Progress", "Store", "StoreConflict"]
+__all__ = [
+    "ActionRow",
+    "Checkpointer",
+    "DataDirLocked",
+    "MatchRow",
+    "Progress",
+    "Store",
+    "StoreConflict",
+    "StoreUnavailable",
+]
 
 SCHEMA_VERSION = 3
 """1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string).
@@ -96,6 +105,15 @@ class DataDirLocked(RuntimeError):
 
 class StoreConflict(RuntimeError):
     """An append did not match the stored version of its match (nothing was written)."""
+
+
+class StoreUnavailable(RuntimeError):
+    """The database cannot be reached now; whether the last write committed is unknown.
+
+    Raised by the PostgreSQL store (server/pgstore.py) for a refused, lost or timed-out
+    connection: the action is refused with the retryable ``unavailable`` code, and the match
+    catches up from the log once the database answers again.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,6 +357,10 @@ class Store:
                 raise StoreConflict(f"match {match_id} has no free {seat} seat")
             self._db.execute("INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
                              (match_id, seat, digest))
+
+    def match_ids(self) -> list[str]:
+        """Every match id, oldest first (for `taktik db copy`)."""
+        return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created_at, id")]
 
     def _insert_actions(self, match_id: str, actions: Sequence[ActionRow]) -> None:
         now = time.time()

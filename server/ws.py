@@ -52,6 +52,7 @@ from .protocol import (
 from .ratelimit import TokenBucket
 from .rematch import RematchError, answer_rematch, tell_rematch
 from .services import Services, services_of
+from .store import StoreUnavailable
 
 __all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "match_socket", "origin_allowed"]
 
@@ -201,6 +202,9 @@ class Session:
                 match = await self._services.matches.get(match_id)
             except MatchUnavailable as err:
                 reason, code = str(err), Close.UNAVAILABLE
+            except StoreUnavailable:  # PostgreSQL is away (docs/deploy.md): 1011, reconnect later
+                await self.refuse(Close.INTERNAL_ERROR, "unavailable", "the match database cannot be reached now")
+                return None
         if match is None:
             await self.refuse(code, "forbidden", reason)
         return match
@@ -243,6 +247,8 @@ class Session:
                               f"too many wrong tokens from your address; retry in {math.ceil(wait * 10) / 10:g} s")
             return False
         self.seat = match.seat_of(token)
+        if self.seat is None and await self._services.matches.seat_joined_elsewhere(match):
+            self.seat = match.seat_of(token)
         if self.seat is None:
             lockout = backoff.failed(self.address)
             if lockout:

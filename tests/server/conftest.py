@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from .cluster import Postgres, Redis, require_cluster
+
 REPO = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
 
@@ -256,10 +258,44 @@ def wait_until(predicate: Any, timeout: float = 10) -> None:
         time.sleep(0.02)
 
 
+BACKENDS = ("sqlite", "postgresql")
+"""The storage a server can run on: SQLite under --data (the default), or PostgreSQL + Redis."""
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A shared server with lifted rates, for whole games."""
-    live = LiveServer(tmp_path_factory.mktemp("fast") / "data", FAST_LIMITS).start()
+def postgres() -> Iterator[Postgres]:
+    """One real PostgreSQL for the session (each user takes a fresh database with `new_database`)."""
+    require_cluster()
+    pg = Postgres()
+    pg.start()
+    yield pg
+    pg.destroy()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Redis]:
+    """One real Redis for the session."""
+    require_cluster()
+    bus = Redis()
+    bus.start()
+    yield bus
+    bus.stop()
+
+
+def storage_args(request: pytest.FixtureRequest, backend: str) -> tuple[str, ...]:
+    """The `taktik serve` options of ``backend`` (a fresh PostgreSQL database each time)."""
+    if backend == "sqlite":
+        return ()
+    pg: Postgres = request.getfixturevalue("postgres")
+    bus: Redis = request.getfixturevalue("redis_server")
+    return ("--database", pg.new_database(), "--bus", bus.url)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A shared server with lifted rates, for whole games; once on each storage backend."""
+    args = storage_args(request, request.param)
+    live = LiveServer(tmp_path_factory.mktemp("fast") / "data", FAST_LIMITS, *args).start()
     yield live
     assert live.stop() == 0, live.log_text()
     assert "Traceback" not in live.log_text(), live.log_text()

@@ -11,7 +11,7 @@ from engine import DrawCard, MoveUnit
 from server.protocol import ERROR_CODES, Ack, Act, Hello, Reject, Sync, decode_client, encode
 
 CONTRACT_CODES = ("bad_message", "unauthenticated", "forbidden", "not_your_turn", "stale_version",
-                  "illegal_action", "game_over", "rate_limited", "internal_error")
+                  "illegal_action", "game_over", "rate_limited", "internal_error", "unavailable")
 
 
 def test_client_messages_decode_into_their_types() -> None:

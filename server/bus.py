@@ -1,0 +1,150 @@
+"""The bus between server processes (``taktik serve --bus redis://...``): Redis pub/sub.
+
+Every process publishes on one channel and listens to it. A message is a `BusMessage`:
+either a committed action of a match (``kind="action"``, with its log row), or a small
+generic match event (``kind="event"``, a name and a JSON object: presence rides on it).
+Pub/sub is at-most-once: a message published while a process is disconnected is lost to
+it, so a process is told each time it (re)subscribes (``on_subscribed``) and catches up
+from the log in PostgreSQL then. The bus never decides anything; PostgreSQL does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from .store import ActionRow
+
+__all__ = ["CHANNEL", "Bus", "BusMessage"]
+
+CHANNEL = "taktik:matches"
+OUTGOING_LIMIT = 10_000  # messages waiting to be published
+RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0)  # between attempts to resubscribe, then every second
+
+log = logging.getLogger("taktik.bus")
+
+
+class BusMessage(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One message on the bus. ``origin`` names the process that sent it."""
+
+    kind: str  # action | event
+    match_id: str
+    origin: str
+    row: ActionRow | None = None  # kind == "action": the committed log row
+    name: str | None = None  # kind == "event": e.g. "presence"
+    data: dict[str, Any] | None = None
+
+
+_ENCODE = msgspec.json.Encoder()
+_DECODE = msgspec.json.Decoder(BusMessage)
+
+
+class Bus:
+    """A Redis connection for publishing and a subscription that reconnects by itself."""
+
+    def __init__(self, url: str, origin: str, on_message: Callable[[BusMessage], None],
+                 on_subscribed: Callable[[], None]) -> None:
+        self.url = url
+        self.origin = origin
+        self._on_message = on_message
+        self._on_subscribed = on_subscribed
+        self._client: aioredis.Redis = aioredis.Redis.from_url(
+            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5)
+        self._listener: asyncio.Task[None] | None = None
+        self._outgoing: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTGOING_LIMIT)
+        self._sender: asyncio.Task[None] | None = None
+        self.subscriptions = 0  # how many times the subscription was (re)made
+        self.connected = asyncio.Event()
+
+    async def start(self) -> None:
+        """Subscribe (waiting up to a few seconds for the first subscription) and keep listening."""
+        self._listener = asyncio.create_task(self._listen())
+        self._sender = asyncio.create_task(self._send())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), 5)
+
+    async def close(self) -> None:
+        """Send what is queued (for a moment at most), then stop."""
+        if self._sender is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._outgoing.join(), 2)
+        for task in (self._listener, self._sender):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._listener = self._sender = None
+        await self._client.aclose()
+
+    def publish_action(self, match_id: str, row: ActionRow) -> None:
+        """Queue a committed row for every other process."""
+        self._publish(BusMessage(kind="action", match_id=match_id, origin=self.origin, row=row))
+
+    def publish_event(self, match_id: str, name: str, data: dict[str, Any]) -> None:
+        """Queue something about a match that is not in its log (e.g. presence) for every other process."""
+        self._publish(BusMessage(kind="event", match_id=match_id, origin=self.origin, name=name, data=data))
+
+    def _publish(self, message: BusMessage) -> None:
+        try:
+            self._outgoing.put_nowait(_ENCODE.encode(message))
+        except asyncio.QueueFull:  # Redis is away for long: the others will catch up from PostgreSQL
+            log.warning("bus queue full; dropping a message about match %s", message.match_id)
+
+    async def _send(self) -> None:
+        # One sender, in order: concurrent publishes could take different connections and
+        # overtake each other, and a viewer would see a gap where there is none.
+        while True:
+            batch = [await self._outgoing.get()]
+            while not self._outgoing.empty() and len(batch) < 256:
+                batch.append(self._outgoing.get_nowait())
+            try:
+                async with self._client.pipeline(transaction=False) as pipe:
+                    for data in batch:
+                        pipe.publish(CHANNEL, data)
+                    await pipe.execute()
+            except (RedisError, OSError) as err:  # lost: the others catch up from PostgreSQL
+                log.warning("could not publish %d message(s) on the bus: %s", len(batch), err)
+            finally:
+                for _ in batch:
+                    self._outgoing.task_done()
+
+    async def _listen(self) -> None:
+        failures = 0
+        while True:
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.subscriptions += 1
+                failures = 0
+                self.connected.set()
+                self._on_subscribed()
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None and message.get("type") == "message":
+                        self._deliver(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as err:
+                self.connected.clear()
+                log.warning("bus connection lost (%s); resubscribing", err)
+                await asyncio.sleep(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
+                failures += 1
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _deliver(self, data: bytes) -> None:
+        try:
+            message = _DECODE.decode(data)
+        except msgspec.DecodeError as err:
+            log.warning("ignoring a malformed bus message: %s", err)
+            return
+        if message.origin != self.origin:
+            self._on_message(message)

@@ -1,0 +1,185 @@
+"""Replication in one process's event loop: two match services ("processes") on one real PostgreSQL and Redis.
+
+Each has its own pool, bus subscription and copy of the matches, exactly as two `taktik serve`
+processes would; only the sockets are left out (tests/server/test_cluster.py has them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from engine import DrawCard, GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
+from server.creation import Creator, NewMatch
+from server.match import Match
+from server.matches import MatchService
+from server.protocol import Ack, Act, Reject
+from server.settings import Limits
+
+from .cluster import Postgres, Redis
+from .conftest import arun
+from .test_matches import BOTS, Watcher
+
+QUICK = GameConfig(seed=11, victory=VictoryConfig(round_limit=RoundLimit(max_rounds=2)))
+
+
+@dataclass
+class Process:
+    """One server process's worth of state: its match service and its replication."""
+
+    matches: MatchService
+    creator: Creator
+    replication: Any
+
+    async def get(self, match_id: str) -> Match:
+        match = await self.matches.get(match_id)
+        assert match is not None
+        return match
+
+
+@asynccontextmanager
+async def processes(postgres: Postgres, redis: Redis, count: int, **tuning: Any) -> AsyncIterator[list[Process]]:
+    from server.pgstore import PgDatabase
+    from server.replication import Replication
+
+    url = postgres.new_database()
+    async with AsyncExitStack() as stack:
+        made = []
+        for _ in range(count):
+            db = await PgDatabase.connect(url)
+            stack.callback(db.close)
+            matches = MatchService(db, Limits(bot_delay=0.0), BOTS)
+            replication = Replication(matches, db, redis.url, **{"sweep_seconds": 30.0, **tuning})
+            matches.replication = replication
+            await replication.start()
+            stack.push_async_callback(replication.close)
+            stack.push_async_callback(matches.close)
+            made.append(Process(matches, Creator(matches), replication))
+        yield made
+
+
+async def until(predicate: Callable[[], bool], timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not reached"
+        await asyncio.sleep(0.01)
+
+
+def act(match: Match, seq: int, action: Any = None) -> Act:
+    return Act(version=match.version, seq=seq, action=action if action is not None else legal_actions(match.state)[0])
+
+
+def test_an_action_taken_on_one_process_reaches_the_viewers_of_another(postgres: Postgres,
+                                                                       redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            created = await one.creator.create(NewMatch(config=QUICK))
+            there = await two.get(created.match.id)
+            watcher = Watcher(Side.DEFENDER)
+            assert two.matches.join(there, watcher) is None
+            here = created.match
+            for seq in range(1, 16):  # both seats play on process one
+                seat = here.state.to_act
+                assert seat is not None
+                assert await one.matches.submit(here, seat, act(here, seq)) == Ack(seq=seq, version=seq)
+            await until(lambda: there.version == 15)
+            assert there.hashes == here.hashes and state_hash(there.state) == state_hash(here.state)
+            assert [s["version"] for s in watcher.states()] == list(range(16))  # each version once, in order
+            assert two.replication.applied_remote == 15
+
+    arun(run())
+
+
+def test_a_process_holding_a_stale_copy_never_acknowledges(postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            created = await one.creator.create(NewMatch(config=QUICK))
+            there = await two.get(created.match.id)
+            await two.replication.bus.close()  # process two hears nothing more: its copy goes stale
+            here = created.match
+            assert await one.matches.submit(here, Side.ATTACKER, act(here, 1, DrawCard())) == Ack(seq=1, version=1)
+            assert there.version == 0
+            # The same seat, on process two, at the version its stale copy shows: refused, never acked...
+            outcome = await two.matches.submit(there, Side.ATTACKER, act(there, 2, DrawCard()))
+            assert isinstance(outcome, Reject) and outcome.code == "stale_version"
+            # ...and the refusal brought the copy up to date from the log.
+            assert there.version == 1 and there.hashes == here.hashes
+            # A resend of the action that did commit (seq 1), on process two, gets its original ack.
+            assert await two.matches.submit(there, Side.ATTACKER, Act(version=0, seq=1, action=DrawCard())) == \
+                Ack(seq=1, version=1)
+
+    arun(run())
+
+
+def test_a_lost_bus_message_is_caught_up_from_the_log(postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2, sweep_seconds=0.3) as (one, two):
+            created = await one.creator.create(NewMatch(config=QUICK))
+            there = await two.get(created.match.id)
+            here = created.match
+            bus, one.replication.bus = one.replication.bus, None  # publishes nothing: pub/sub dropped it all
+            for seq in range(1, 4):
+                seat = here.state.to_act
+                assert seat is not None
+                await one.matches.submit(here, seat, act(here, seq))
+            await until(lambda: there.version == 3)  # the sweep found the gap
+            assert there.hashes == here.hashes
+            await bus.close()
+
+    arun(run())
+
+
+def test_a_match_event_published_on_one_process_reaches_the_handlers_of_the_others(
+        postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 3) as (one, two, three):
+            heard: list[tuple[str, str, dict[str, Any]]] = []
+            for name, process in (("one", one), ("two", two), ("three", three)):
+                process.matches.event_handlers["presence"] = (
+                    lambda match_id, data, name=name: heard.append((name, match_id, data)))
+            one.matches.publish_event("m1", "presence", {"ATTACKER": "online"})
+            await until(lambda: len(heard) == 2)
+            assert sorted(heard) == [("three", "m1", {"ATTACKER": "online"}), ("two", "m1", {"ATTACKER": "online"})]
+
+    arun(run())
+
+
+def test_a_bot_seat_is_played_by_one_process_and_taken_over_when_it_dies(postgres: Postgres,
+                                                                          redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2, lease_seconds=1.0) as (one, two):
+            created = await one.creator.create(NewMatch(config=QUICK, mode="bot", bot_side=Side.DEFENDER,
+                                                        bot_policy="first"))
+            here = created.match
+            there = await two.get(here.id)
+            # The human (attacker) plays on process two; the bot answers from whichever process holds the lease.
+            seq = 0
+            while there.state.to_act is Side.ATTACKER and seq < 6:
+                seq += 1
+                assert isinstance(await two.matches.submit(there, Side.ATTACKER, act(there, seq)), Ack)
+                await until(lambda: there.state.to_act is not Side.DEFENDER or there.status != "live")
+            await until(lambda: here.version == there.version)  # whichever process played the bot, both know
+            assert here.hashes == there.hashes
+            # Process one dies without handing the seat back: process two takes it over once the lease expires.
+            await one.matches.close()
+            await one.replication.bus.close()
+            one.replication._sweeper.cancel()
+            started = time.monotonic()
+            while there.status == "live" and there.state.to_act is not None:
+                if there.state.to_act is Side.ATTACKER:
+                    seq += 1
+                    assert isinstance(await two.matches.submit(there, Side.ATTACKER, act(there, seq)), Ack)
+                await until(lambda: there.state.to_act is not Side.DEFENDER or there.status != "live", timeout=15)
+                if time.monotonic() - started > 60:
+                    pytest.fail("the game did not finish")
+            assert there.status == "over"
+            loaded = await two.matches.db.load(here.id)
+            assert loaded is not None and [r.state_hash for r in loaded[2]] == there.hashes
+
+    arun(run())

@@ -1,0 +1,181 @@
+"""The storage contract, kept by SQLite (`Database`) and PostgreSQL (`PgDatabase`) alike; PostgreSQL's own parts:
+the versioned schema, the race between two processes, unreachable servers, bot-seat leases."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from server.database import Database, Storage
+from server.store import StoreConflict, StoreUnavailable
+
+from .cluster import Postgres
+from .conftest import BACKENDS, arun
+from .test_store import match_row, progress, step
+
+Opener = Callable[[], Awaitable[Storage]]
+
+
+@pytest.fixture(params=BACKENDS)
+def open_storage(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    """Opens a fresh, empty store of each backend (PostgreSQL: a new database on the session's server)."""
+    if request.param == "sqlite":
+
+        async def sqlite() -> Storage:
+            return Database.open(tmp_path / "data")
+
+        return sqlite
+    pg: Postgres = request.getfixturevalue("postgres")
+    url = pg.new_database()
+
+    async def postgresql() -> Storage:
+        from server.pgstore import PgDatabase
+
+        return await PgDatabase.connect(url)
+
+    return postgresql
+
+
+@asynccontextmanager
+async def opened(opener: Opener) -> AsyncIterator[Storage]:
+    store = await opener()
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def test_a_match_round_trips_with_its_seats_and_log(open_storage: Opener) -> None:
+    async def run() -> None:
+        async with opened(open_storage) as store:
+            await store.create_match(match_row("m1", version=1), {"ATTACKER": b"a" * 32, "DEFENDER": b"d" * 32},
+                                     [step(0, seq=None)])
+            await store.append("m1", step(1, "DEFENDER", 4), progress(2))
+            loaded = await store.load("m1")
+            assert loaded is not None
+            row, seats, actions = loaded
+            assert row.progress.version == 2 and row.progress.phase == "MOVEMENT"
+            assert seats == {"ATTACKER": b"a" * 32, "DEFENDER": b"d" * 32}
+            assert actions == [step(0, seq=None), step(1, "DEFENDER", 4)]
+            assert await store.action_at("m1", 1) == step(1, "DEFENDER", 4)
+            assert await store.action_at("m1", 2) is None
+            assert await store.load("nope") is None and await store.match_row("nope") is None
+
+    arun(run())
+
+
+def test_an_append_at_the_wrong_version_writes_nothing(open_storage: Opener) -> None:
+    async def run() -> None:
+        async with opened(open_storage) as store:
+            await store.create_match(match_row("m1"), {}, ())
+            with pytest.raises(StoreConflict):
+                await store.append("m1", step(3), progress(4))
+            await store.append("m1", step(0), progress(1, status="over"))
+            with pytest.raises(StoreConflict):  # over: nothing more
+                await store.append("m1", step(1, seq=2), progress(2))
+            loaded = await store.load("m1")
+            assert loaded is not None and [a.ply for a in loaded[2]] == [0]
+            assert loaded[0].progress.status == "over"
+
+    arun(run())
+
+
+def test_recent_lists_newest_first_and_broken_is_remembered(open_storage: Opener) -> None:
+    async def run() -> None:
+        async with opened(open_storage) as store:
+            for i, created in enumerate((10.0, 30.0, 20.0)):
+                await store.create_match(match_row(f"m{i}", created=created), {}, ())
+            await store.mark_broken("m2", "step 3: hash differs")
+            recent = await store.recent(2)
+            assert [r.id for r in recent] == ["m1", "m2"]
+            assert recent[1].progress.status == "broken" and recent[1].broken_reason == "step 3: hash differs"
+
+    arun(run())
+
+
+def test_of_two_processes_appending_the_same_ply_exactly_one_commits(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        first, second = await PgDatabase.connect(url), await PgDatabase.connect(url)
+        try:
+            await first.create_match(match_row("m1"), {}, ())
+            for ply in range(20):  # the same ply from both "processes", at once, twenty times over
+                outcomes = await asyncio.gather(
+                    first.append("m1", step(ply, "ATTACKER", ply + 1), progress(ply + 1)),
+                    second.append("m1", step(ply, "DEFENDER", ply + 1), progress(ply + 1)),
+                    return_exceptions=True)
+                assert sorted(type(o).__name__ for o in outcomes) == ["NoneType", "StoreConflict"]
+            loaded = await second.load("m1")
+            assert loaded is not None and [a.ply for a in loaded[2]] == list(range(20))
+            assert loaded[0].progress.version == 20
+            assert await first.actions_from("m1", 18) == loaded[2][18:]
+            assert await first.versions(["m1", "nope"]) == {"m1": 20}
+        finally:
+            first.close()
+            second.close()
+
+    arun(run())
+
+
+def test_the_schema_is_versioned_migrated_once_and_a_newer_one_refused(postgres: Postgres) -> None:
+    from server.pgstore import SCHEMA_VERSION, PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        many = await asyncio.gather(*(PgDatabase.connect(url) for _ in range(4)))  # workers starting together
+        store = many[0]
+        assert await store._run(lambda c: c.fetchval("SELECT version FROM taktik_schema")) == SCHEMA_VERSION
+        assert await store._run(lambda c: c.fetchval("SELECT count(*) FROM taktik_schema")) == 1
+        await store._run(lambda c: c.execute("UPDATE taktik_schema SET version = version + 1"))
+        for each in many:
+            each.close()
+        with pytest.raises(RuntimeError, match=f"schema {SCHEMA_VERSION + 1}; this server knows {SCHEMA_VERSION}"):
+            await PgDatabase.connect(url)
+
+    arun(run())
+
+
+def test_an_unreachable_server_is_unavailable_naming_it_without_the_password(tmp_path: Path) -> None:
+    pytest.importorskip("asyncpg")
+    from server.pgstore import PgDatabase, PgSettings
+
+    from .cluster import free_port
+
+    async def run() -> None:
+        with pytest.raises(StoreUnavailable, match=r"postgresql://me@127\.0\.0\.1") as caught:
+            await PgDatabase.connect(f"postgresql://me:secret@127.0.0.1:{free_port()}/x",
+                                     PgSettings(connect_timeout=2))
+        assert "secret" not in str(caught.value)
+
+    arun(run())
+
+
+def test_a_bot_seat_lease_has_one_holder_until_it_expires(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        store = await PgDatabase.connect(url)
+        try:
+            await store.create_match(match_row("m1"), {}, ())
+            assert await store.hold_bot_seat("m1", "p1", 0.5)
+            assert not await store.hold_bot_seat("m1", "p2", 0.5)
+            assert await store.hold_bot_seat("m1", "p1", 0.5)  # renewing
+            await asyncio.sleep(0.7)
+            assert await store.hold_bot_seat("m1", "p2", 30)  # p1 is gone: p2 takes over
+            assert not await store.hold_bot_seat("m1", "p1", 30)
+            await store.release_bot_seat("m1", "p2")
+            assert await store.hold_bot_seat("m1", "p1", 30)
+        finally:
+            store.close()
+
+    arun(run())

@@ -483,6 +483,7 @@ class MatchService:
                 return
             match.advance(state, action, row)
         if match.version != before:
+            self.time.restart_clock(match, self.clock.now())  # the seat now to act: its clock runs from here
             self._fan_out(match)
             self._play_bot(match)
 

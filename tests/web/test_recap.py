@@ -46,14 +46,14 @@ def test_the_opponents_turn_is_recapped_at_the_start_of_yours_and_can_be_skipped
     dfn = Board(new_page()).open(web.base + created["seats"][1]["path"])
     att.page.evaluate("window.taktik.setAnimations(true)")
     att.wait_legal("MOVE_UNIT")
-    att.press("End turn")
+    att.end_turn()
     # The attacker looks at its own corner, close up: the defender's moves happen off-screen.
     for _ in range(4):
         att.page.keyboard.press("+")
     att.page.evaluate("window.taktik.reveal('A1')")
     to_movement(dfn)
     move(dfn, "D1", "C8")
-    dfn.press("End turn")
+    dfn.end_turn()
     att.page.wait_for_function("window.taktik.recap().running", timeout=10_000)
     banner = att.page.evaluate("window.taktik.recap().text")
     assert "Defender's turn · 1/1" in banner and "moved D1 from C7 to C8" in banner

@@ -27,7 +27,7 @@ from functools import partial
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, TypeVar
 
-__all__ = ["LOCAL_RAY", "RAY_RETRIES", "Play", "Tick", "run_games"]
+__all__ = ["LOCAL_RAY", "RAY_RETRIES", "Play", "Tick", "in_order", "run_games"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -195,3 +195,20 @@ def _on_ray(items: list[T], play: Callable[[T, Tick], R], address: str, report: 
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
+
+
+def in_order(results: Iterable[R], index: Callable[[R], int], start: int = 0) -> Iterator[R]:
+    """``results`` (which arrive in any order) re-ordered by ``index``: ``start, start + 1, ...``.
+
+    Each result is held back only until every earlier one has arrived, so a caller that
+    must act in a fixed order (fuzz: stop at the first failing game) still streams.
+    """
+    waiting: dict[int, R] = {}
+    following = start
+    for result in results:
+        waiting[index(result)] = result
+        while following in waiting:
+            yield waiting.pop(following)
+            following += 1
+    if waiting:
+        raise ValueError(f"results {sorted(waiting)} arrived without result {following}")

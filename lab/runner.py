@@ -27,7 +27,7 @@ from functools import partial
 from multiprocessing.sharedctypes import Synchronized
 from typing import Any, TypeVar
 
-__all__ = ["LOCAL_RAY", "RAY_RETRIES", "Play", "Tick", "in_order", "run_games"]
+__all__ = ["COUNTER_BATCH", "LOCAL_RAY", "RAY_RETRIES", "Play", "Tick", "in_order", "run_games"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,7 +45,8 @@ RAY_RETRIES = 3
 """How many times Ray re-runs a game whose worker process died."""
 
 _POLL = 0.25  # seconds between progress polls while waiting for results
-_BATCH = 64  # decisions a Ray worker counts before telling the driver (one message per batch)
+COUNTER_BATCH = 64
+"""Decisions a Ray task counts before telling the driver (one actor message per batch)."""
 
 
 def run_games(
@@ -143,13 +144,13 @@ class _Counter:
 
 
 def _ray_play(play: Callable[[T, Tick], R], item: T, counter: Any) -> R:
-    """The body of one Ray task: play, telling ``counter`` about decisions every `_BATCH`."""
+    """The body of one Ray task: play, telling ``counter`` about decisions every `COUNTER_BATCH`."""
     pending = 0
 
     def tick(_: object) -> None:
         nonlocal pending
         pending += 1
-        if pending >= _BATCH:
+        if pending >= COUNTER_BATCH:
             counter.add.remote(pending)
             pending = 0
 

@@ -83,7 +83,7 @@ from .config import (
 from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision, useful_response
 from .deployment import home_side
 from .effects import add_card_effects
-from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
+from .errors import ILLEGAL_ACTION_CODES, CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
@@ -112,7 +112,7 @@ from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStat
 from .text import describe_event, encode_text
 from .threats import CellThreat, ThreatMap, threat_map
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
-from .victory import unit_vp
+from .victory import VICTORY_REASONS, unit_vp
 from .views import player_view
 from .windows import OpenWindow, reaction_windows
 
@@ -122,6 +122,7 @@ __all__ = [
     "COMMON_CARDS",
     "DECK_SOURCES",
     "HIDDEN",
+    "ILLEGAL_ACTION_CODES",
     "LEGACY_VERSIONS",
     "MATCH_ACTION_ORDER",
     "MAX_ATTACKS_PER_TURN",
@@ -136,6 +137,7 @@ __all__ = [
     "TERRAIN_LEGEND",
     "TURN_RULER",
     "UNITS",
+    "VICTORY_REASONS",
     "AcceptMalus",
     "Action",
     "Attack",

@@ -6,7 +6,35 @@ each carries a human-readable message naming what was wrong.
 
 from __future__ import annotations
 
-__all__ = ["CardDataError", "IllegalAction", "InvalidAction", "ReplayMismatch"]
+__all__ = ["ILLEGAL_ACTION_CODES", "CardDataError", "IllegalAction", "InvalidAction", "ReplayMismatch"]
+
+ILLEGAL_ACTION_CODES = (
+    "already_moved",
+    "attack_limit",
+    "bad_cell",
+    "bad_index",
+    "bad_target",
+    "cannot_attack",
+    "cannot_cancel",
+    "cannot_move",
+    "cannot_play_tactic",
+    "card_blocked",
+    "game_over",
+    "illegal",
+    "move_limit",
+    "no_priority",
+    "not_declared",
+    "not_playable",
+    "not_to_act",
+    "not_your_unit",
+    "off_board",
+    "precondition",
+    "unknown_action",
+    "unknown_unit",
+    "unreachable",
+    "wrong_phase",
+)
+"""Every `IllegalAction.code` the engine raises (the fuzzer's coverage universe; a test keeps it complete)."""
 
 
 class IllegalAction(ValueError):

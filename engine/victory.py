@@ -11,6 +11,7 @@ from .tables import UNITS
 from .types import EventKind, Phase, Side
 
 __all__ = [
+    "VICTORY_REASONS",
     "check_after_removal",
     "check_end_turn",
     "declare_winner",
@@ -19,6 +20,22 @@ __all__ = [
     "total_vp",
     "unit_vp",
 ]
+
+
+VICTORY_REASONS = (
+    "abandonment",
+    "action_cap",
+    "annihilation",
+    "capture_and_hold",
+    "resignation",
+    "round_limit",
+    "target_elimination",
+    "territorial_control",
+    "time",
+    "timed_resistance",
+    "victory_points",
+)
+"""Every ``GameState.victory_reason`` (rules §10; resignation, time and abandonment end a match, not a rule)."""
 
 
 def unit_vp(state: GameState, side: Side) -> int:

@@ -2,8 +2,8 @@
 
 Small boards keep the legal-action lists short (every listed action is played out at
 every step), short round limits and action caps keep games short, and the options the
-rules allow (manual deployment, the 90-card deck, every victory condition) are switched
-on at random so that every rule page gets exercised.
+rules allow (manual deployment, the 90-card deck, every deck source, every victory
+condition) are switched on at random so that every rule page and every card gets exercised.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine import (
+    DECK_SOURCES,
     CaptureAndHold,
     GameConfig,
     Leaders,
@@ -21,6 +22,7 @@ from engine import (
     VictoryPoints,
     draw_index,
     label,
+    mix_seed,
     new_game,
 )
 
@@ -95,12 +97,19 @@ def _with(victory: VictoryConfig, **changes: object) -> VictoryConfig:
     return replace(victory, **changes)
 
 
+_DECK_STREAM = 0xDEC5
+"""Mixed into a game's seed to draw its deck source."""
+
+
 def random_config(seed: int) -> GameConfig:
     """A valid random config for fuzz game ``seed`` (full forces, auto or manual deployment).
 
     Retries with a derived seed until `new_game` accepts it (a map can, rarely, leave
     too few deployment cells), so the result always starts a game.
     """
+    # the deck source is drawn apart from the rest, so adding a source changes no map
+    source, _ = draw_index(len(DECK_SOURCES), mix_seed(seed, _DECK_STREAM))
+    cards = sorted(DECK_SOURCES)[source]
     rng = seed
     for _ in range(32):
         width, rng = draw_index(6, rng)
@@ -115,6 +124,7 @@ def random_config(seed: int) -> GameConfig:
             terrain=terrain,
             deployment="manual" if manual else "auto",
             deck=90 if large else 60,
+            cards=cards,
             victory=victory,
         )
         try:

@@ -9,7 +9,7 @@ actions are rejected with `IllegalAction`, leaving the state byte-identical.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import (
@@ -186,9 +186,18 @@ def check_state(state: GameState, step: int, deck: Counter[str], only: frozenset
 
 
 def check_step(
-    state: GameState, legal: Sequence[Action], step: int, seed: int, unlisted: int, only: frozenset[str] | None = None
+    state: GameState,
+    legal: Sequence[Action],
+    step: int,
+    seed: int,
+    unlisted: int,
+    only: frozenset[str] | None = None,
+    rejected: Callable[[str], None] | None = None,
 ) -> Failure | None:
-    """Step checks before the decision at ``step``: listed accepted, ``unlisted`` mutations rejected."""
+    """Step checks before the decision at ``step``: listed accepted, ``unlisted`` mutations rejected.
+
+    ``rejected`` hears the `IllegalAction.code` of every refusal (rule coverage).
+    """
 
     def want(name: str) -> bool:
         return only is None or name in only
@@ -212,7 +221,9 @@ def check_step(
         for action in mutations(state, legal, unlisted, seed):
             try:
                 reduce(state, action)
-            except IllegalAction:
+            except IllegalAction as err:
+                if rejected is not None:
+                    rejected(err.code)
                 if encode_state(state) != before:
                     return Failure("rejects_unlisted", step, f"rejecting {encode_action(action)} changed the state")
                 continue

@@ -32,6 +32,7 @@ from engine import (
 )
 
 from ..bots.random_bot import pick_by_type
+from .coverage import Coverage, Guide
 from .invariants import Failure, card_multiset, check_state, check_step
 
 __all__ = ["INVALID", "FuzzOptions", "GameOutcome", "check_record", "check_sequence", "fuzz_game"]
@@ -83,13 +84,17 @@ def _walk(
     config: GameConfig,
     choose: Callable[[GameState, list[Action], int], Action | None],
     options: FuzzOptions,
+    coverage: Coverage | None = None,
 ) -> tuple[list[Action], list[str], GameState | None, Failure | None]:
-    """Play from ``config``, asking ``choose`` for each action, checking everything."""
+    """Play from ``config``, asking ``choose`` for each action, checking everything (``coverage``
+    counts every position reached and every refusal)."""
     try:
         state = new_game(config)
     except Exception as err:
         return [], [], None, Failure("crash", -1, f"new_game raised {type(err).__name__}: {err}")
     deck = card_multiset(state)
+    if coverage is not None:
+        coverage.observe(state)
     played: list[Action] = []
     hashes: list[str] = []
     failure = check_state(state, -1, deck, options.only)
@@ -101,7 +106,8 @@ def _walk(
             break
         if step > cap:
             return played, hashes, state, Failure("terminates", step, f"no end after {step} actions (cap {cap})")
-        failure = check_step(state, legal, step, _step_seed(state, step), options.unlisted, options.only)
+        rejected = coverage.rejected if coverage is not None else None
+        failure = check_step(state, legal, step, _step_seed(state, step), options.unlisted, options.only, rejected)
         if failure is not None:
             break
         action = choose(state, legal, step)
@@ -115,6 +121,8 @@ def _walk(
         played.append(action)
         state = new
         hashes.append(state_hash(state))
+        if coverage is not None:
+            coverage.observe(state)
         failure = check_state(state, step, deck, options.only)
     return played, hashes, state, failure
 
@@ -131,17 +139,28 @@ def _check_replay(config: GameConfig, played: list[Action], hashes: list[str]) -
     return None
 
 
-def fuzz_game(config: GameConfig, seed: int, options: FuzzOptions | None = None) -> GameOutcome:
-    """Play one random legal game from ``config`` (choices from ``seed``), checking every step."""
+def fuzz_game(
+    config: GameConfig,
+    seed: int,
+    options: FuzzOptions | None = None,
+    coverage: Coverage | None = None,
+    guide: Guide | None = None,
+) -> GameOutcome:
+    """Play one random legal game from ``config`` (choices from ``seed``), checking every step.
+
+    ``coverage`` counts what the game exercised; ``guide`` narrows the choices (``--guided``).
+    """
     options = options or FuzzOptions()
     rng = seed
 
-    def choose(state: GameState, legal: list[Action], step: int) -> Action:
+    def choose(state: GameState, legal: Sequence[Action], step: int) -> Action:
         nonlocal rng
+        if guide is not None:
+            legal, rng = guide(state, legal, rng)
         action, rng = pick_by_type(legal, rng)
         return action
 
-    played, hashes, final, failure = _walk(config, choose, options)
+    played, hashes, final, failure = _walk(config, choose, options, coverage)
     if failure is None and final is not None:
         if final.phase is not Phase.VICTORY:
             failure = Failure("terminates", len(played), "the playout stopped before the game ended")

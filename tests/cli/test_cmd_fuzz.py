@@ -43,3 +43,23 @@ def test_a_planted_bug_is_shrunk_into_a_failing_pytest_file(
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(SystemExit):
         main(["fuzz", "--games", "0"])
+
+
+def test_the_run_ends_with_its_rule_coverage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--games", "2", "--seed", "40", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    report = printed.split("rule coverage (reached/all):\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in report] == ["cards", "tactics", "effects", "phases", "windows", "victories",
+                                                    "illegal"]
+    assert "never: " in printed and "resignation" in printed  # what fuzzing cannot reach is named
+
+
+def test_guided_and_parallel_runs_are_deterministic(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for extra in ([], ["--jobs", "2"], ["--guided"], ["--guided", "--jobs", "2"]):
+        assert main(["fuzz", "--games", "3", "--seed", "9", "--unlisted", "2", "--out", str(tmp_path), *extra]) == 0
+        outputs.append(capsys.readouterr().out)
+    plain, pooled, guided, guided_pooled = outputs
+    assert pooled == plain and guided_pooled == guided
+    assert guided != plain  # the guide changed what was played
+

@@ -160,3 +160,20 @@ def test_the_progress_line_counts_decisions_in_one_process_and_across_workers(tm
         decided = int(text.rsplit("2/2 games, ", 1)[1].split(" decisions")[0].replace(",", ""))
         assert decided == sum(r.actions for r in results) > 0, text  # every decision counted once
         assert "\x1b" not in text
+
+
+def test_ray_option_takes_an_optional_address_and_needs_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from lab.runner import LOCAL_RAY
+
+    args = cmd_selfplay_args(tmp_path, ["--bots", "random,greedy", "--ray"])
+    assert args.ray == LOCAL_RAY  # type: ignore[attr-defined]
+    args = cmd_selfplay_args(tmp_path, ["--bots", "random,greedy", "--ray", "ray://head:10001"])
+    assert args.ray == "ray://head:10001"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if taktik[cluster] were not installed
+    code = main(["selfplay", "--bots", "random,greedy", "--games", "1", "--ray"])
+    assert code == 1
+    assert "pip install 'taktik[cluster]'" in capsys.readouterr().err

@@ -108,7 +108,7 @@ def test_the_hit_chance_is_the_frequency_of_hits_over_the_six_faces_of_the_real_
     for state in pending_positions(12):
         preview = attack_preview(state, state.pending_attack)  # type: ignore[arg-type]
         hits, lost = enumerate_fresh_die(state)
-        assert (preview.odds.hits, preview.odds.outcomes) == (hits, 6)
+        assert preview.odds.hits * 6 == hits * preview.odds.outcomes  # card dice rules may count over 2, 3 ...
         assert preview.odds.hit_chance == hits / 6
         assert lost == expected_loss(state, preview)
         assert preview.odds.expected_damage == pytest.approx(hits / 6 * preview.odds.damage)
@@ -129,7 +129,7 @@ def test_a_hypothetical_attack_previews_as_it_then_resolves() -> None:
             assert pending.pending_attack is not None and pending.pending_attack.attacker == action.attacker_id
             assert attack_preview(pending, pending.pending_attack).odds == preview.odds
             hits, lost = enumerate_fresh_die(pending)
-            assert (preview.odds.hits, preview.odds.outcomes) == (hits, 6)
+            assert preview.odds.hits * 6 == hits * preview.odds.outcomes  # card dice rules may count over 2, 3 ...
             assert lost == expected_loss(state, preview)
             checked += 1
     assert checked >= 40

@@ -34,8 +34,9 @@ def inside_canvas(board: Board, cell: str) -> bool:
     return bool(board.page.evaluate("""(c) => {
         const p = window.taktik.cellToClient(c);
         const r = document.querySelector('canvas.board-canvas').getBoundingClientRect();
-        const panel = document.querySelector('.decision').getBoundingClientRect();
-        return p.x > r.left && p.x < r.right && p.y > r.top && p.y < Math.min(r.bottom, panel.top);
+        const d = document.querySelector('.decision').getBoundingClientRect();
+        const underPanel = p.x > d.left && p.x < d.right && p.y > d.top && p.y < d.bottom;
+        return p.x > r.left && p.x < r.right && p.y > r.top && p.y < r.bottom && !underPanel;
     }""", cell))
 
 

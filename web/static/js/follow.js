@@ -54,11 +54,22 @@ export class Follow {
     cancelAnimationFrame(this.raf);
   }
 
-  /** The board area not covered by the decision panel: [width, height, shift of its centre]. */
+  /**
+   * The board area not covered by the decision panel: [width, height, shift of its centre].
+   * Docked beside the board (desktop) the panel covers nothing; as a bottom sheet (phone) it
+   * covers the foot of the canvas, by as much as its rectangle overlaps it.
+   */
   usable() {
     const s = this.screen;
-    const panel = /** @type {HTMLElement|null} */ (s.board.querySelector(".decision"));
-    const reserve = panel && !panel.hidden ? Math.min(s.vh * 0.5, panel.offsetHeight + 14) : 0;
+    const panel = /** @type {HTMLElement|null} */ (document.querySelector(".decision"));
+    let reserve = 0;
+    if (panel && !panel.hidden) {
+      const c = s.canvas.getBoundingClientRect();
+      const p = panel.getBoundingClientRect();
+      const acrossTheFoot = p.top < c.bottom && p.bottom >= c.bottom - 1 && p.left < c.right && p.right > c.left
+        && p.width >= c.width / 2;
+      if (acrossTheFoot) reserve = Math.min(s.vh * 0.5, c.bottom - p.top + 14);
+    }
     return { w: s.vw, h: Math.max(120, s.vh - reserve), shift: reserve / 2 };
   }
 

@@ -28,6 +28,8 @@ __all__ = [
     "Explain",
     "Explanation",
     "Hello",
+    "Hint",
+    "HintAnswer",
     "MatchStatus",
     "MovePreviewAnswer",
     "PreviewAttack",
@@ -112,10 +114,16 @@ class PreviewAttack(_Client, frozen=True, kw_only=True, tag="preview_attack"):
     target_id: UnitRef
 
 
+class Hint(_Client, frozen=True, kw_only=True, tag="hint"):
+    """What would the server's bot play for me now, and why? Answered by a `HintAnswer`."""
+
+    id: RequestId
+
+
 Query = Explain | PreviewMove | PreviewAttack
 """Questions about the position: each changes nothing and gets one answer carrying its ``id``."""
 
-ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack
+ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | Hint
 
 _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 
@@ -221,7 +229,23 @@ class AttackPreviewAnswer(_Server, frozen=True, kw_only=True, tag="attack_previe
     problem: str | None = None
 
 
-ServerMessage = Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer
+class HintAnswer(_Server, frozen=True, kw_only=True, tag="hint"):
+    """The answer to `hint` ``id`` at match ``version``: the bot's choice and its reason, or the problem.
+
+    Worked out from the asking seat's own `player_view` only, so it reveals nothing the seat
+    could not see; ``action`` is one of the seat's legal actions at ``version``.
+    """
+
+    id: int
+    version: int
+    action: Action | None
+    reason: str | None = None
+    problem: str | None = None
+
+
+ServerMessage = (
+    Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer | HintAnswer
+)
 
 _ENCODER = msgspec.json.Encoder()
 

@@ -34,7 +34,19 @@ from engine import Side
 from .match import Match
 from .matches import MatchUnavailable
 from .outbox import Outbox
-from .protocol import Act, ErrorCode, Explain, Hello, PreviewAttack, PreviewMove, Reject, Sync, decode_client, encode
+from .protocol import (
+    Act,
+    ErrorCode,
+    Explain,
+    Hello,
+    Hint,
+    PreviewAttack,
+    PreviewMove,
+    Reject,
+    Sync,
+    decode_client,
+    encode,
+)
 from .ratelimit import TokenBucket
 from .services import Services, services_of
 
@@ -255,6 +267,8 @@ class Session:
                 self.outbox.put_state(match.state_text(self.seat))
             case Explain() | PreviewMove() | PreviewAttack():
                 self.outbox.put_reply(match.answer(self.seat, message))
+            case Hint():
+                self.outbox.put_reply(encode(await self._services.matches.hint(match, self.seat, message)))
             case Hello():
                 self._reply("bad_message", "this socket already said hello")
 

@@ -85,7 +85,8 @@ def advise(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action,
     """A hint policy that shows what it was given: it must be the seat's own view."""
     assert view.to_act is not None
     mine, theirs = view.player(view.to_act).tactics, view.player(view.to_act.other).tactics
-    return legal[-1], f"seed {seed}, mine hidden {mine.count(HIDDEN)}, theirs shown {len(theirs) - theirs.count(HIDDEN)}"
+    shown = len(theirs) - theirs.count(HIDDEN)
+    return legal[-1], f"seed {seed}, mine hidden {mine.count(HIDDEN)}, theirs shown {shown}"
 
 
 @asynccontextmanager

@@ -220,14 +220,14 @@ def far_cells(unit: Unit, nearest: int) -> int:
 
 
 def _approach(pos: Position, side: Side, style: Style) -> float:
-    enemies = [pos.xy[e.id] for e in pos.side_units(side.other)]
-    if not enemies:
+    if not pos.side_units(side.other):
         return 0.0
+    nearest = pos.nearest_enemy()
     total = 0
     for unit in pos.side_units(side):
-        ux, uy = pos.xy[unit.id]
-        nearest = min(max(abs(ux - ex), abs(uy - ey)) for ex, ey in enemies)
-        total += far_cells(unit, nearest)
+        beyond = nearest[unit.id] - UNITS[unit.type].range
+        if beyond > 0:
+            total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
     return approach_weight(pos.state, side, style) * total
 
 

@@ -27,11 +27,13 @@ from engine import (
     IllegalAction,
     MoveUnit,
     NextPhase,
+    PassReaction,
     Phase,
     PlayBonus,
     PlayTactic,
     RollDice,
     Side,
+    StoreBonus,
     attack_odds,
     attack_preview,
     reduce,
@@ -98,6 +100,11 @@ def reason(world: GameState, action: Action) -> str:
         case PlayBonus():
             card = _drawn_or_stored(world, action)
             return f"Play {card}: it is worth more now than kept." if card else "Play the bonus now."
+        case StoreBonus():
+            card = _drawn_or_stored(world, PlayBonus())
+            return f"Keep {card or 'the bonus'} for later: played now it gains less than it is worth in hand."
+        case PassReaction():
+            return "No tactic in hand changes this enough to be worth spending: pass."
         case NextPhase():
             return "Nothing more here gains anything: go on to the next phase."
         case _:

@@ -6,6 +6,7 @@
  */
 
 import { completed, deriveControls, resolveTap } from "./controls.js";
+import { HintBox } from "./hint.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
 import { request } from "./api.js";
@@ -52,6 +53,12 @@ export class Game {
         this.refresh();
       },
     }));
+    /** The "Hint" button: asks on the socket of the seat on screen. */
+    this.hint = kind === "play" ? new HintBox(this.screen.extra, (message) => {
+      const socket = this.sockets[this.shown];
+      if (socket.online) /** @type {WebSocket} */ (socket.ws).send(JSON.stringify(message));
+      return socket.online;
+    }) : null;
   }
 
   /** The model on screen. */
@@ -72,6 +79,7 @@ export class Game {
       this.models[i] = applyReject(before, msg, now);
       if (msg.code === "stale_version") this.sockets[i].sync();
     }
+    else if (msg.type === "hint" && i === this.shown) this.hint?.answer(msg);
     const after = this.models[i];
     if (i === this.shown && after.fresh.length && after.version > before.version) {
       this.screen.animate(after.fresh, before.view?.units ?? []);
@@ -89,6 +97,7 @@ export class Game {
     }
     this.ctl = deriveControls(this.model, this.cards);
     this.screen.show(this.model, this.ctl);
+    this.hint?.update(this.model);
   }
 
   /** @param {Model} model */
@@ -164,6 +173,7 @@ export class Game {
   }
 
   destroy() {
+    this.hint?.destroy();
     for (const s of this.sockets) s.close();
     this.screen.destroy();
   }

@@ -11,7 +11,7 @@
 /**
  * Every message the server sends (server/protocol.py), told apart by `type`.
  * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
- *   | import("./types.js").Reject} ServerMessage
+ *   | import("./types.js").Reject | import("./hint.js").HintAnswer} ServerMessage
  */
 
 const FINAL_CLOSES = new Map([

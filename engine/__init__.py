@@ -68,7 +68,7 @@ from .errors import CardDataError, IllegalAction, InvalidAction, ReplayMismatch
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
+from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance, storage_limit
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .preview import (
     AttackOdds,
@@ -234,6 +234,7 @@ __all__ = [
     "rolls_dice",
     "shuffle",
     "state_hash",
+    "storage_limit",
     "unit_order",
     "unit_vp",
 ]

@@ -50,14 +50,20 @@ MOVE_SAMPLE = 24  # moves scored per decision, evenly spread over the legal list
 _PLAIN = (RollDice, ResolveAttack, PassReaction, StoreBonus, AcceptMalus, NextPhase)  # in this order: play no card
 
 
-def quick_action(state: GameState, legal: Sequence[Action], move_limit: int, style: Style = BALANCED) -> Action:
+def quick_action(
+    state: GameState,
+    legal: Sequence[Action],
+    move_limit: int,
+    style: Style = BALANCED,
+    move_sample: int = MOVE_SAMPLE,
+) -> Action:
     """The playout policy's choice for whoever must decide in ``state`` (a real position)."""
     if len(legal) == 1:
         return legal[0]
     phase = state.phase
     if state.to_act is state.active:
         if phase is Phase.MOVEMENT and any(isinstance(a, NextPhase) for a in legal):
-            return _move(state, legal, style)
+            return _move(state, legal, style, move_sample)
         if phase is Phase.ATTACK and any(isinstance(a, NextPhase) for a in legal):
             return _declare(state, legal)
     for kind in _PLAIN:
@@ -71,13 +77,13 @@ def _end(legal: Sequence[Action]) -> Action:
     return next((a for a in legal if isinstance(a, NextPhase)), legal[-1])
 
 
-def _move(state: GameState, legal: Sequence[Action], style: Style) -> Action:
+def _move(state: GameState, legal: Sequence[Action], style: Style, sample: int) -> Action:
     moves = [a for a in legal if isinstance(a, MoveUnit)]
     if not moves:
         return _end(legal)
-    if len(moves) > MOVE_SAMPLE:
-        step = len(moves) / MOVE_SAMPLE
-        moves = [moves[int(i * step)] for i in range(MOVE_SAMPLE)]
+    if len(moves) > sample:
+        step = len(moves) / sample
+        moves = [moves[int(i * step)] for i in range(sample)]
     scorer = MoveScorer(Position(state), style)
     best, best_gain = None, MOVE_GAIN
     for move in moves:

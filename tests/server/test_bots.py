@@ -7,7 +7,9 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
 from engine import (
@@ -36,8 +38,9 @@ from server.protocol import Ack, Act, Hint
 from server.replays import evaluation
 from server.settings import Limits, Settings
 
-from .conftest import arun
+from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 from .test_matches import Watcher
+from .test_ws import QUERY_GAME
 
 
 def first(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action, int]:
@@ -199,3 +202,29 @@ def test_the_evaluation_graph_has_a_point_per_turn_and_marks_the_big_swings() ->
     jump = answer.points[2].step
     flat = evaluation(record, lambda view: 0.9 if view.turn >= answer.points[2].turn else 0.5)
     assert flat.turning == (jump,)
+
+
+def test_taktik_serve_answers_a_hint_over_the_socket_and_judges_a_record(server: LiveServer) -> None:
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        created = create_match(server, config=QUERY_GAME)
+        tokens = tokens_of(created)
+        attacker = await Peer.seated(server, created["match_id"], tokens["ATTACKER"])
+        spectator = await Peer.seated(server, created["match_id"], None)
+        await attacker.send({"type": "hint", "id": 4})
+        mine = await attacker.expect("hint")
+        await spectator.send({"type": "hint", "id": 5})
+        theirs = await spectator.expect("hint")
+        for peer in (attacker, spectator):
+            await peer.close()
+        return mine, theirs
+
+    mine, theirs = arun(run())
+    state = new_game(msgspec.convert(QUERY_GAME, GameConfig))
+    assert mine["id"] == 4 and mine["version"] == 0 and mine["problem"] is None
+    assert msgspec.convert(mine["action"], type=Action) in legal_actions(state)
+    assert "to win" in mine["reason"]
+    assert theirs == {"type": "hint", "id": 5, "version": 0, "action": None, "reason": None,
+                      "problem": "spectators get no hints"}
+    record = GameRecord(config=msgspec.convert(QUERY_GAME, GameConfig), actions=())
+    status, judged = http_json(server, "POST", "/api/replays/evaluation", {"record": msgspec.to_builtins(record)})
+    assert status == 200 and [p["step"] for p in judged["points"]] == [0] and judged["turning"] == []

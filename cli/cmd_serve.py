@@ -20,7 +20,7 @@ from types import FrameType
 
 import msgspec
 
-from lab.bots import ABOUT, get_bot
+from lab.bots import ABOUT, get_bot, hint, win_chance
 from server.bots import BotRoster
 from server.database import Database
 from server.settings import ClusterTuning, Limits, Settings, load_limits
@@ -36,9 +36,10 @@ stronger but thinks for seconds once per turn, random is the fallback when a bot
 
 
 def bot_roster() -> BotRoster:
-    """The server's bot seats, built from the lab's bots with their default options."""
+    """The server's bot seats, built from the lab's bots with their default options, and its hints and estimates."""
     return BotRoster(policies={name: get_bot(name).choose for name in SEATED_BOTS},
-                     about={name: ABOUT[name] for name in SEATED_BOTS}, fallback="random")
+                     about={name: ABOUT[name] for name in SEATED_BOTS}, fallback="random",
+                     hint=hint, estimate=win_chance)
 
 GC_THRESHOLDS = (50_000, 10, 20)
 """Fewer, larger young-generation collections. With hundreds of matches loaded the process

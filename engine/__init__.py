@@ -87,7 +87,7 @@ from .errors import ILLEGAL_ACTION_CODES, CardDataError, IllegalAction, InvalidA
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance
+from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance, storage_limit
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .match_actions import acting_side, match_actions
 from .preview import (
@@ -278,6 +278,7 @@ __all__ = [
     "rolls_dice",
     "shuffle",
     "state_hash",
+    "storage_limit",
     "threat_map",
     "unit_order",
     "unit_vp",

@@ -7,7 +7,8 @@ is installed).
 Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
 self-play, where the search actually runs. An MCTS iteration is one simulation: a turn plan
 played in a sampled world through two more turns of greedy play. A search also drafts the plans,
-so seconds per search are printed too (a bot searches once per turn and then follows its plan).
+so seconds per search are printed too, median and max (a bot searches once per turn and then
+follows its plan).
 """
 
 from __future__ import annotations
@@ -113,7 +114,8 @@ def main() -> None:
     rates, seconds = mcts_rates(positions, args.iterations)
     print(
         f"MCTS search:     median {statistics.median(rates):9.1f} iterations/s  "
-        f"{statistics.median(seconds):.2f} s/search  ({len(rates)} positions, {args.iterations} iterations each)"
+        f"{statistics.median(seconds):.2f} s/search (max {max(seconds):.2f} s)  "
+        f"({len(rates)} positions, {args.iterations} iterations each)"
     )
     decisions = greedy_rates(positions)
     print(f"greedy decision: median {statistics.median(decisions):9.1f} decisions/s  ({len(decisions)} positions)")

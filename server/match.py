@@ -35,6 +35,7 @@ from engine import (
     explain,
     legal_actions,
     max_moves,
+    mix_seed,
     move_preview,
     player_view,
     threat_map,
@@ -49,6 +50,8 @@ from .protocol import (
     EventText,
     Explain,
     Explanation,
+    Hint,
+    HintAnswer,
     MatchStatus,
     MovePreviewAnswer,
     PreviewAttack,
@@ -64,6 +67,8 @@ from .rematch import Rematch
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
+
+_HINT_SALT = 0x4817  # a hint's seed: mix_seed(version, _HINT_SALT)
 
 
 class Viewer(Protocol):
@@ -281,6 +286,24 @@ class Match:
                 return encode(self._preview_attack(seat, query))
             case Threats():
                 return encode(self._threats(seat, query))
+
+    def hint_question(self, seat: Side | None, query: Hint) -> tuple[GameState, tuple[Action, ...], int] | HintAnswer:
+        """What a hint for ``seat`` is worked out from (its own view, its legal actions, a seed), or the refusal.
+
+        Only the seat that must decide gets a hint; the seed depends on the version alone, so
+        the same question at the same version always gets the same answer.
+        """
+        to_act = self.state.to_act
+        problem: str | None = None
+        if seat is None:
+            problem = "spectators get no hints"
+        elif self.status != "live" or to_act is None:
+            problem = "the match is not being played"
+        elif to_act is not seat:
+            problem = f"{to_act.value} must decide now, not {seat.value}"
+        if problem is not None or seat is None:
+            return HintAnswer(id=query.id, version=self.version, action=None, problem=problem)
+        return player_view(self.state, seat), self.legal(), mix_seed(self.version, _HINT_SALT)
 
     def _preview_move(self, seat: Side | None, query: PreviewMove) -> MovePreviewAnswer:
         try:

@@ -32,6 +32,8 @@ __all__ = [
     "Explain",
     "Explanation",
     "Hello",
+    "Hint",
+    "HintAnswer",
     "MatchStatus",
     "MovePreviewAnswer",
     "PresenceUpdate",
@@ -137,10 +139,16 @@ class Threats(_Client, frozen=True, kw_only=True, tag="threats"):
     side: Side | None = None
 
 
+class Hint(_Client, frozen=True, kw_only=True, tag="hint"):
+    """What would the server's bot play for me now, and why? Answered by a `HintAnswer`."""
+
+    id: RequestId
+
+
 Query = Explain | PreviewMove | PreviewAttack | Threats
 """Questions about the position: each changes nothing and gets one answer carrying its ``id``."""
 
-ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | Threats | RematchChoice
+ClientMessage = Hello | Act | Sync | Explain | PreviewMove | PreviewAttack | Threats | RematchChoice | Hint
 
 _CLIENT_DECODER: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 
@@ -277,9 +285,23 @@ class ThreatAnswer(_Server, frozen=True, kw_only=True, tag="threat_map"):
     problem: str | None = None
 
 
+class HintAnswer(_Server, frozen=True, kw_only=True, tag="hint"):
+    """The answer to `hint` ``id`` at match ``version``: the bot's choice and its reason, or the problem.
+
+    Worked out from the asking seat's own `player_view` only, so it reveals nothing the seat
+    could not see; ``action`` is one of the seat's legal actions at ``version``.
+    """
+
+    id: int
+    version: int
+    action: Action | None
+    reason: str | None = None
+    problem: str | None = None
+
+
 ServerMessage = (
     Welcome | StateUpdate | Ack | Reject | Explanation | MovePreviewAnswer | AttackPreviewAnswer | ThreatAnswer
-    | ClockUpdate | PresenceUpdate | RematchUpdate
+    | ClockUpdate | PresenceUpdate | RematchUpdate | HintAnswer
 )
 
 _ENCODER = msgspec.json.Encoder()

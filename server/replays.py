@@ -11,6 +11,7 @@ worker thread under the server's replay slots.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Annotated, Literal
 
 import msgspec
@@ -41,7 +42,16 @@ from .errors import ApiError, json_response, read_json
 from .protocol import EventText
 from .services import services_of
 
-__all__ = ["ROUTES", "ReplayPage", "ReplayRequest", "Verification", "replay_page"]
+__all__ = [
+    "ROUTES",
+    "Evaluation",
+    "EvaluationRequest",
+    "ReplayPage",
+    "ReplayRequest",
+    "Verification",
+    "evaluation",
+    "replay_page",
+]
 
 MAX_PAGE = 1000
 Perspective = Literal["spectator", "ATTACKER", "DEFENDER", "full"]
@@ -152,7 +162,82 @@ async def replays(request: Request) -> Response:
     return json_response(page)
 
 
+# -- the evaluation graph ----------------------------------------------------------------
+
+TURNING_SWING = 0.15  # a change of the ATTACKER's estimate this large between two turns is a turning point
+MAX_TURNING = 5  # at most this many, the largest swings
+
+
+class EvaluationRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/replays/evaluation``: the record to judge, turn by turn."""
+
+    record: GameRecord
+
+
+class EvalPoint(msgspec.Struct, frozen=True, kw_only=True):
+    """The estimate at the first position of a turn (and at the end of the game)."""
+
+    step: int  # the position's step in the replay (jump there to see it)
+    turn: int
+    attacker: float  # the ATTACKER's chance to win as the server's bot sees it, 0..1
+    swing: float = 0.0  # the change since the previous point
+
+
+class Evaluation(msgspec.Struct, frozen=True, kw_only=True):
+    """The answer: one point per turn and the steps of the turning points (largest swings first)."""
+
+    points: tuple[EvalPoint, ...]
+    turning: tuple[int, ...]
+
+
+_EVAL_REQUEST = msgspec.json.Decoder(EvaluationRequest)
+
+
+def evaluation(record: GameRecord, estimate: Callable[[GameState], float]) -> Evaluation:
+    """Replay ``record`` and ask ``estimate`` about the spectator's view at the start of each turn.
+
+    The spectator's view keeps the hands hidden, so the graph judges what anyone watching
+    could judge. Stops at the first action that does not replay.
+    """
+    if record.rules_version != RULES_VERSION:
+        raise ValueError(f"the record is for rules version {record.rules_version}; this server plays {RULES_VERSION}")
+    state = new_game(record.config)
+    wanted: list[tuple[int, GameState]] = [(0, state)]
+    for index, action in enumerate(record.actions):
+        try:
+            after = reduce(state, action)
+        except Exception:  # a hand-edited record: judge what replays
+            break
+        if after.turn != state.turn or after.to_act is None:
+            wanted.append((index + 1, after))
+        state = after
+    points: list[EvalPoint] = []
+    last: float | None = None
+    for step, position in wanted:
+        p = min(1.0, max(0.0, float(estimate(player_view(position, None)))))
+        points.append(EvalPoint(step=step, turn=position.turn, attacker=round(p, 4),
+                                swing=0.0 if last is None else round(p - last, 4)))
+        last = p
+    swings = sorted((pt for pt in points if abs(pt.swing) >= TURNING_SWING), key=lambda pt: (-abs(pt.swing), pt.step))
+    return Evaluation(points=tuple(points), turning=tuple(sorted(pt.step for pt in swings[:MAX_TURNING])))
+
+
+async def evaluate_record(request: Request) -> Response:
+    services = services_of(request)
+    estimate = services.settings.bots.estimate
+    if estimate is None:
+        raise ApiError(404, "not_found", "this server has no bot to judge a game")
+    wanted = await read_json(request, _EVAL_REQUEST, services.settings.limits.max_body_bytes)
+    async with services.replay_slots:
+        try:
+            answer = await services.settings.bots.think(evaluation, wanted.record, estimate)
+        except ValueError as err:
+            raise ApiError(400, "bad_request", str(err)) from None
+    return json_response(answer)
+
+
 ROUTES: list[Route] = [
     Route("/api/replays", replays, methods=["POST"]),
     *history.ROUTES,  # the rolls and turns of a stored match so far (dice panel, end screen)
+    Route("/api/replays/evaluation", evaluate_record, methods=["POST"]),
 ]

@@ -40,6 +40,7 @@ from .protocol import (
     ErrorCode,
     Explain,
     Hello,
+    Hint,
     PreviewAttack,
     PreviewMove,
     Reject,
@@ -278,6 +279,8 @@ class Session:
                 self.outbox.put_reply(match.answer(self.seat, message))
             case RematchChoice():
                 await self._rematch(match, message)
+            case Hint():
+                self.outbox.put_reply(encode(await self._services.matches.hint(match, self.seat, message)))
             case Hello():
                 self._reply("bad_message", "this socket already said hello")
 

@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from .advice import hint, win_chance
 from .base import Bot, seat_seed
 from .determinize import sample_world
 from .greedy import GreedyBot
@@ -38,8 +39,10 @@ __all__ = [
     "RandomBot",
     "bot_options",
     "get_bot",
+    "hint",
     "sample_world",
     "seat_seed",
+    "win_chance",
 ]
 
 BOTS: dict[str, Callable[..., Bot]] = {

@@ -18,8 +18,9 @@ one side's point of view, in *VP*:
   Coordinated Maneuver ...) count exactly as the reducer counts them;
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
-* **cards**: a small value per stored bonus and tactic in hand, so they are spent only
-  when playing them gains more.
+* **cards**: a small value per stored bonus and tactic in hand (and a drawn bonus that
+  still fits the store), so they are spent only when playing them gains more; a little
+  for each storage slot beyond the base limit.
 
 Everything is a deterministic function of the state (no sets are iterated, fixed order).
 """
@@ -28,7 +29,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import MAX_ATTACKS_PER_TURN, UNITS, GameState, Phase, Side, Unit, can_attack_after_move, max_moves
+from engine import (
+    CARDS,
+    MAX_ATTACKS_PER_TURN,
+    UNITS,
+    GameState,
+    Phase,
+    Side,
+    Unit,
+    can_attack_after_move,
+    max_moves,
+    storage_limit,
+)
 
 from .position import REACH_WEIGHT, Position, Shot, loss_value
 
@@ -54,6 +66,7 @@ APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond 
 APPROACH_CAP = 12  # cells; farther counts the same
 STORED_VALUE = 0.35  # per stored bonus
 TACTIC_VALUE = 0.3  # per tactic in hand
+SLOT_VALUE = 0.05  # per storage slot: room to keep one more bonus later
 TIE_BIAS = 0.5  # the DEFENDER wins ties at the round limit
 
 
@@ -220,14 +233,14 @@ def far_cells(unit: Unit, nearest: int) -> int:
 
 
 def _approach(pos: Position, side: Side, style: Style) -> float:
-    enemies = [pos.xy[e.id] for e in pos.side_units(side.other)]
-    if not enemies:
+    if not pos.side_units(side.other):
         return 0.0
+    nearest = pos.nearest_enemy()
     total = 0
     for unit in pos.side_units(side):
-        ux, uy = pos.xy[unit.id]
-        nearest = min(max(abs(ux - ex), abs(uy - ey)) for ex, ey in enemies)
-        total += far_cells(unit, nearest)
+        beyond = nearest[unit.id] - UNITS[unit.type].range
+        if beyond > 0:
+            total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
     return approach_weight(pos.state, side, style) * total
 
 
@@ -237,8 +250,16 @@ def _losses(state: GameState, side: Side) -> float:
 
 
 def _cards(state: GameState, side: Side) -> float:
+    """Cards in hand, a drawn bonus the side can still store, and room to store more later."""
     player = state.player(side)
-    return STORED_VALUE * len(player.stored) + TACTIC_VALUE * len(player.tactics)
+    value = STORED_VALUE * len(player.stored) + TACTIC_VALUE * len(player.tactics)
+    limit = storage_limit(state, side)
+    pending = state.pending_card
+    if pending is not None and pending.drawer is side and len(player.stored) < limit:
+        card = CARDS.get(pending.card.split("#")[0])
+        if card is not None and card.kind == "bonus":
+            value += STORED_VALUE
+    return value + SLOT_VALUE * limit  # the base limit counts the same for both sides
 
 
 def evaluate(

@@ -43,6 +43,7 @@ from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, redu
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
+from .rollout import MOVE_SAMPLE, quick_action
 
 __all__ = ["STYLES", "MCTSBot", "SearchStats"]
 
@@ -107,6 +108,9 @@ class MCTSBot:
     turns: int = 2  # turns simulated after the plan's own: the enemy's reply, then the seat's next turn
     time_budget: float | None = None  # seconds; needs ``clock``; stops early, never exceeds iterations
     clock: Callable[[], float] | None = None  # e.g. time.monotonic, injected by the caller
+    quick: bool = True  # simulations play the fast playout policy (`rollout.quick_action`), not the lookahead
+    move_sample: int = MOVE_SAMPLE  # moves the playout policy scores per decision
+    greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -201,7 +205,10 @@ class MCTSBot:
             legal = legal_actions(state)
             action = planned.get(_signature(state, side)) if state.to_act is side else None
             if action is None or action not in legal:
-                action = greedy_action(state, legal, self.reply_move_limit)
+                if self.quick and not (self.greedy_reply and state.active is not side):
+                    action = quick_action(state, legal, self.reply_move_limit, move_sample=self.move_sample)
+                else:
+                    action = greedy_action(state, legal, self.reply_move_limit)
             state = reduce(state, action)
         return evaluate(state, side)
 

@@ -41,20 +41,23 @@ class MoveScorer:
     def _outlook(self, unit: Unit, x: int, y: int, can_fire: bool) -> float:
         """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is."""
         pos = self.pos
+        odds = pos.odds
         weapon = UNITS[unit.type].range
         shot = 0.0
         survive = 1.0
         nearest, closest = 99, None
         for enemy, ex, ey, erange, ereach, eworth in self.enemies:
-            d = max(abs(ex - x), abs(ey - y))
+            dx = ex - x if ex > x else x - ex
+            dy = ey - y if ey > y else y - ey
+            d = dx if dx > dy else dy
             if d < nearest:
                 nearest, closest = d, enemy
             if can_fire and 1 <= d <= weapon:
-                value = pos.chance(unit, enemy, d) * eworth
+                value = odds(unit, enemy, d)[0] * eworth
                 if value > shot:
                     shot = value
             if d - ereach <= erange:
-                survive *= 1.0 - pos.chance(enemy, unit, max(1, d - ereach))
+                survive *= 1.0 - odds(enemy, unit, d - ereach if d - ereach > 1 else 1)[0]
         far = far_cells(unit, nearest) if self.enemies else 0
         danger = (1.0 - survive) * pos.hit_value[unit.id]
         cover = 0.0 if closest is None else 1.0 - pos.chance(closest, unit, 1)

@@ -68,6 +68,7 @@ class Position:
         self.sides: dict[Side, list[Unit]] = {Side.ATTACKER: [], Side.DEFENDER: []}
         self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
+        self._nearest: dict[str, int] | None = None
         width = info.width
         for unit in self.placed:
             assert unit.cell is not None
@@ -85,6 +86,32 @@ class Position:
         ax, ay = self.xy[a.id]
         bx, by = self.xy[b.id]
         return max(abs(ax - bx), abs(ay - by))
+
+    def nearest_enemy(self) -> dict[str, int]:
+        """Each placed unit's Chebyshev distance to the nearest enemy (99 when there is none); computed once."""
+        found = self._nearest
+        if found is None:
+            found = {}
+            xy = self.xy
+            attackers = [xy[u.id] for u in self.sides[Side.ATTACKER]]
+            defenders = [xy[u.id] for u in self.sides[Side.DEFENDER]]
+            best_d = [99] * len(defenders)
+            for unit, (ax, ay) in zip(self.sides[Side.ATTACKER], attackers, strict=True):
+                best = 99
+                for n, (dx, dy) in enumerate(defenders):
+                    d = ax - dx if ax > dx else dx - ax
+                    e = ay - dy if ay > dy else dy - ay
+                    if e > d:
+                        d = e
+                    if d < best:
+                        best = d
+                    if d < best_d[n]:
+                        best_d[n] = d
+                found[unit.id] = best
+            for unit, d in zip(self.sides[Side.DEFENDER], best_d, strict=True):
+                found[unit.id] = d
+            self._nearest = found
+        return found
 
     def at(self, unit: Unit, index: int) -> Unit:
         """``unit`` as if it stood on cell ``index`` (to ask the engine about a move)."""

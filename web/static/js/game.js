@@ -7,6 +7,7 @@
 
 import { Assist } from "./assist.js";
 import { completed, deriveControls, resolveTap } from "./controls.js";
+import { HintBox } from "./hint.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
 import { playPath, rememberSeats, request } from "./api.js";
@@ -50,7 +51,10 @@ export class Game {
     this.models = seatTokens.map(() => initialModel(kind, matchId));
     this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
     this.historyAsked = -1; // the version whose history was last asked for
-    this.assist = new Assist(this.screen, (q) => this.sockets[this.shown].ask(q), catalog.cards, catalog.fullHp);
+    // The socket's answers are matched by id; the board's questions get the board's answers.
+    const ask = async (/** @type {{type: string, [field: string]: unknown}} */ q) =>
+      /** @type {import("./insight.js").Answer|null} */ (await this.sockets[this.shown].ask(q));
+    this.assist = new Assist(this.screen, ask, catalog.cards, catalog.fullHp);
     this.shown = 0;
     this.leaving = false;
     /** @type {Controls|null} */
@@ -69,6 +73,11 @@ export class Game {
         this.refresh();
       },
     }));
+    /** The "Hint" button: asks on the socket of the seat on screen. */
+    this.hint = kind === "play"
+      ? new HintBox(this.screen.extra, async (query) => /** @type {import("./hint.js").HintAnswer|null} */ (
+        await this.sockets[this.shown].ask(query)))
+      : null;
   }
 
   /** The model on screen. */
@@ -115,6 +124,7 @@ export class Game {
     this.screen.show(this.model, this.ctl);
     this.matchbar.render(this.model);
     this.assist.see(this.model, this.ctl);
+    this.hint?.update(this.model);
   }
 
   /**
@@ -221,6 +231,7 @@ export class Game {
 
   destroy() {
     this.matchbar.destroy();
+    this.hint?.destroy();
     for (const s of this.sockets) s.close();
     this.screen.destroy();
   }

@@ -14,7 +14,7 @@ import { NO_SYNC, addSample, localNow } from "./clock.js";
  * Every message the server sends (server/protocol.py), told apart by `type`.
  * @typedef {import("./types.js").Welcome | import("./types.js").StateMsg | import("./types.js").Ack
  *   | import("./types.js").Reject | import("./types.js").ClockMsg | import("./types.js").PresenceMsg
- *   | import("./types.js").RematchMsg | import("./insight.js").Answer} ServerMessage
+ *   | import("./types.js").RematchMsg | import("./insight.js").Answer | import("./hint.js").HintAnswer} ServerMessage
  */
 
 const FINAL_CLOSES = new Map([
@@ -48,7 +48,7 @@ export class MatchSocket {
     this.seq = 0;
     this.lastSeq = 0;
     this.queryId = 0;
-    /** @type {Map<number, (answer: import("./insight.js").Answer|null) => void>} questions awaiting their answer */
+    /** @type {Map<number, (answer: import("./insight.js").Answer|import("./hint.js").HintAnswer|null) => void>} questions awaiting their answer */
     this.questions = new Map();
     /** @type {ReturnType<typeof setTimeout>|null} */
     this.timer = null;
@@ -148,7 +148,7 @@ export class MatchSocket {
    * Ask the server a question about the position (`explain`, `preview_move`, `preview_attack`,
    * `threats`); resolves with its answer, or null when offline or the socket closed first.
    * @param {{type: string, [field: string]: unknown}} query without `id`
-   * @returns {Promise<import("./insight.js").Answer|null>}
+   * @returns {Promise<import("./insight.js").Answer|import("./hint.js").HintAnswer|null>}
    */
   ask(query) {
     if (!this.online) return Promise.resolve(null);

@@ -11,6 +11,7 @@
  */
 
 import { playPath, rememberSeats, request } from "./api.js";
+import { hideEvalGraph, markEvalGraph, mountEvalGraph, renderEvalGraph } from "./evalgraph.js";
 import { esc } from "./labels.js";
 import { bindBar, mountBar, renderDice, renderNotice, renderPlaying, renderStep, renderVerification } from "./replaybar.js";
 import {
@@ -57,6 +58,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
   });
   screen.root.classList.add("replay-mode");
   const bar = mountBar(screen.extra);
+  const graph = mountEvalGraph(bar.root);
 
   /** @param {Model} next */
   function show(next) {
@@ -77,6 +79,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
     show({ ...next, hover: before.hover });
     if (target === before.version + 1) screen.animate(next.fresh, before.view?.units ?? []);
     renderStep(bar, replay);
+    markEvalGraph(graph, target);
     if (atEnd(replay)) stop();
   }
 
@@ -110,8 +113,20 @@ export function startReplay(root, assets, catalog, id, fileData) {
       bar.verifyDice.hidden = !canVerifyDice(replay);
       await loadFirstPage();
       await go(Number(/^#step=(\d+)$/.exec(location.hash)?.[1] ?? 0)); // the end screen links to a turn's first step
+      loadEvaluation();
     } catch (err) {
       renderNotice(bar, `<span class="error">${esc(/** @type {Error} */ (err).message)}</span>`);
+    }
+  }
+
+  /** The bot's win estimate over the game (the graph stays hidden when the server has no bot to judge). */
+  async function loadEvaluation() {
+    try {
+      const evaluation = await request("/api/replays/evaluation", { record: replay.record });
+      renderEvalGraph(graph, evaluation, replay.total - 1, (step) => go(step));
+      markEvalGraph(graph, replay.index);
+    } catch (err) {
+      hideEvalGraph(graph, /** @type {Error} */ (err).message);
     }
   }
 

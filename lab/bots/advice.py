@@ -1,0 +1,186 @@
+"""Advice for people: the bot's choice with its reason in words, and its win estimate.
+
+`hint` answers "what would the bot do here, and why?" for the seat that must decide. It
+sees only that seat's `player_view` (it samples the hidden parts like every bot does), plays
+the greedy lookahead, and explains the choice with the engine's own figures
+(`engine.attack_preview`: hit chance, damage, the tactics in hand that would change them).
+
+`win_chance` turns the evaluation into the ATTACKER's chance to win, for the replay
+viewer's evaluation graph. The evaluation counts VP the game can still swing, so a
+logistic curve maps it to a probability; the scale is the VP swing that moves a balanced
+game to about 73 % (one unit of the scale is one standard logistic unit).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from msgspec.structs import replace
+
+from engine import (
+    CARDS,
+    UNITS,
+    Action,
+    DeclareAttack,
+    GameState,
+    IllegalAction,
+    MoveUnit,
+    NextPhase,
+    PassReaction,
+    Phase,
+    PlayBonus,
+    PlayTactic,
+    RollDice,
+    Side,
+    StoreBonus,
+    attack_odds,
+    attack_preview,
+    reduce,
+)
+
+from .determinize import sample_world
+from .evaluate import WIN_SCORE, evaluate
+from .greedy import greedy_action
+
+__all__ = ["WIN_SCALE", "hint", "reason", "win_chance"]
+
+WIN_SCALE = 3.0
+"""VP of evaluation per logistic unit: a 3-VP lead reads as 73 %, a 6-VP lead as 88 %."""
+_HINT_MOVES = 16
+
+
+def win_chance(state: GameState) -> float:
+    """The ATTACKER's chance to win ``state`` as the evaluation sees it (1 or 0 once the game is over)."""
+    if state.phase is Phase.VICTORY:
+        return 1.0 if state.winner is Side.ATTACKER else 0.0
+    score = evaluate(state, Side.ATTACKER)
+    score = max(-WIN_SCORE, min(WIN_SCORE, score))
+    return 1.0 / (1.0 + math.exp(-score / WIN_SCALE))
+
+
+def hint(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action, str]:
+    """The bot's choice for the seat to decide in ``view``, and why, in words.
+
+    Deterministic in ``(view, legal, seed)``; reads nothing the seat may not see.
+    """
+    if not legal:
+        raise ValueError("no legal action to choose from (the game is over)")
+    world, _ = sample_world(view, seed)
+    action = legal[0] if len(legal) == 1 else greedy_action(world, legal, _HINT_MOVES)
+    side = view.to_act
+    assert side is not None
+    words = reason(world, action)
+    if len(legal) == 1:
+        words = f"the only legal action. {words}"
+    try:
+        after = reduce(world, action)
+    except IllegalAction:  # the sampled world disagrees with the list (cannot happen for a view)
+        return action, words
+    chance = win_chance(after)
+    mine = chance if side is Side.ATTACKER else 1.0 - chance
+    return action, f"{words} The bot's estimate: {round(100 * mine)} % to win."
+
+
+def reason(world: GameState, action: Action) -> str:
+    """Why ``action`` is worth playing in ``world``, in the engine's figures."""
+    match action:
+        case DeclareAttack():
+            return _attack_words(world, action.attacker_id, action.target_id)
+        case PlayTactic():
+            return _tactic_words(world, action)
+        case RollDice():
+            pending = world.pending_attack
+            if pending is None:
+                return "Roll the dice."
+            odds = attack_preview(world, pending).odds
+            return f"Roll: {_pct(odds.hit_chance)} to hit for {odds.damage} damage."
+        case MoveUnit():
+            return _move_words(world, action)
+        case PlayBonus():
+            card = _drawn_or_stored(world, action)
+            return f"Play {card}: it is worth more now than kept." if card else "Play the bonus now."
+        case StoreBonus():
+            card = _drawn_or_stored(world, PlayBonus())
+            return f"Keep {card or 'the bonus'} for later: played now it gains less than it is worth in hand."
+        case PassReaction():
+            return "No tactic in hand changes this enough to be worth spending: pass."
+        case NextPhase():
+            return "Nothing more here gains anything: go on to the next phase."
+        case _:
+            return "It scores best of the choices in the bot's one-step lookahead."
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)} %"
+
+
+def _attack_words(world: GameState, attacker_id: str, target_id: str) -> str:
+    try:
+        preview = attack_preview(world, DeclareAttack(attacker_id=attacker_id, target_id=target_id))
+    except ValueError:
+        return f"Fire {attacker_id} at {target_id}."
+    odds = preview.odds
+    words = (f"Fire {attacker_id} at {target_id} from {odds.distance} cells: {_pct(odds.hit_chance)} to hit "
+             f"for {odds.damage} damage")
+    if odds.destroy_chance > 0:
+        words += f", {_pct(odds.destroy_chance)} to destroy it"
+    words += "."
+    better = max(preview.tactics, key=lambda t: t.odds.expected_damage, default=None)
+    if better is not None and better.odds.expected_damage > odds.expected_damage:
+        name = CARDS[better.play.card_id].name
+        words += f" With {name}: {_pct(better.odds.hit_chance)} for {better.odds.damage}."
+    return words
+
+
+def _tactic_words(world: GameState, action: PlayTactic) -> str:
+    card = CARDS.get(action.card_id)
+    name = card.name if card is not None else action.card_id
+    pending = world.pending_attack
+    if pending is None:
+        return f"Play {name}."
+    preview = attack_preview(world, pending)
+    for option in preview.tactics:
+        if option.play == action:
+            before, after = preview.odds, option.odds
+            return (f"Play {name}: the attack on {pending.target} goes from {_pct(before.hit_chance)} for "
+                    f"{before.damage} damage to {_pct(after.hit_chance)} for {after.damage}.")
+    mine = pending.attacker if card is not None and card.side == "active" else pending.target
+    return f"Play {name} on the attack {pending.attacker} → {pending.target} ({mine} is yours to help)."
+
+
+def _move_words(world: GameState, action: MoveUnit) -> str:
+    unit = world.unit(action.unit_id)
+    if unit is None:
+        return f"Move {action.unit_id} to {action.to}."
+    moved = replace(unit, cell=action.to)
+    weapon = UNITS[unit.type].range
+    best: tuple[float, str, int] | None = None
+    before, after = 99, 99
+    for enemy in world.units:
+        if enemy.side is unit.side or enemy.cell is None:
+            continue
+        odds = attack_odds(world, moved, enemy)
+        after = min(after, odds.distance)
+        if unit.cell is not None:
+            before = min(before, attack_odds(world, unit, enemy).distance)
+        if 1 <= odds.distance <= weapon and odds.allowed and (best is None or odds.expected_damage > best[0]):
+            best = (odds.expected_damage, enemy.id, round(100 * odds.hit_chance))
+    if best is not None:
+        return f"Move {unit.id} to {action.to}: from there it can fire at {best[1]} ({best[2]} % to hit)."
+    if after < before:
+        return f"Move {unit.id} to {action.to}: it closes in, {after} cells from the nearest enemy."
+    return f"Move {unit.id} to {action.to}: a safer spot, {after} cells from the nearest enemy."
+
+
+def _drawn_or_stored(world: GameState, action: PlayBonus) -> str | None:
+    side = world.to_act
+    if side is None:
+        return None
+    if action.stored_index is None:
+        card_id = world.pending_card.card if world.pending_card is not None else None
+    else:
+        stored = world.player(side).stored
+        card_id = stored[action.stored_index] if action.stored_index < len(stored) else None
+    card = CARDS.get(card_id) if card_id is not None else None
+    return card.name if card is not None else None

@@ -1,6 +1,7 @@
-"""Bot benchmark: prints medians for random playouts (actions/s, legal_actions included), MCTS
-iterations/s and seconds per search, greedy decisions/s and RL environment steps/s (when numpy
-is installed).
+"""Bot benchmark: prints medians for MCTS iterations/s and seconds per search, and greedy decisions/s.
+
+Random playouts are measured by scripts/bench_engine.py and the RL environment by
+scripts/bench_rl.py: one figure per claim.
 
     python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48]
 
@@ -17,22 +18,8 @@ import argparse
 import statistics
 import time
 
-from msgspec.structs import replace
-
 from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
-from lab.bots import GreedyBot, MCTSBot, RandomBot, seat_seed
-
-
-def random_playout_rate(config: GameConfig) -> float:
-    """Actions per second of one uniformly random game (legal_actions + reduce + the bot's pick)."""
-    state = new_game(config)
-    bot, seed, count = RandomBot(), 1, 0
-    start = time.perf_counter()
-    while state.to_act is not None:
-        action, seed = bot.choose(state, legal_actions(state), seed)
-        state = reduce(state, action)
-        count += 1
-    return count / (time.perf_counter() - start)
+from lab.bots import GreedyBot, MCTSBot, seat_seed
 
 
 def search_positions(config: GameConfig, wanted: int) -> list[GameState]:
@@ -77,26 +64,6 @@ def greedy_rates(positions: list[GameState]) -> list[float]:
     return rates
 
 
-def env_rate(config: GameConfig, seed: int) -> float | None:
-    """Agent steps per second of TaktikEnv with a uniformly random masked policy (random opponent)."""
-    try:
-        import numpy as np
-
-        from lab.rl import TaktikEnv
-    except ImportError:
-        return None
-    env = TaktikEnv(config, opponent="random")
-    rng = np.random.default_rng(seed)
-    obs, _ = env.reset(seed=seed)
-    steps = 0
-    start = time.perf_counter()
-    while True:
-        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        steps += 1
-        if terminated or truncated:
-            return steps / (time.perf_counter() - start)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5, help="games (and positions per game) to sample")
@@ -107,9 +74,6 @@ def main() -> None:
     width, height = (int(v) for v in args.size.lower().split("x"))
     configs = [GameConfig(seed=args.seed + i, width=width, height=height) for i in range(args.games)]
 
-    playouts = [random_playout_rate(c) for c in configs]
-    print(f"random playout:  median {statistics.median(playouts):9.0f} actions/s  ({len(playouts)} games)")
-
     positions = [p for c in configs for p in search_positions(c, 6)]
     rates, seconds = mcts_rates(positions, args.iterations)
     print(
@@ -119,15 +83,6 @@ def main() -> None:
     )
     decisions = greedy_rates(positions)
     print(f"greedy decision: median {statistics.median(decisions):9.1f} decisions/s  ({len(decisions)} positions)")
-
-    steps = [r for r in (env_rate(replace(c, seed=c.seed), i) for i, c in enumerate(configs)) if r is not None]
-    if steps:
-        print(
-            f"RL env step:     median {statistics.median(steps):9.0f} steps/s  ({len(steps)} episodes, "
-            "observation + mask + opponent moves included)"
-        )
-    else:
-        print("RL env step:     skipped (numpy is not installed: pip install taktik[rl])")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from .conditions import (
     Targeted,
     TargetIs,
 )
-from .tables import UNITS
+from .tables import UNITS, unit_stats
 from .types import Side, UnitType
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ def compile_condition(node: Condition) -> Predicate:
         case Owner(is_=owner):
             return _owner(owner)
         case Damaged():
-            return lambda ctx: ctx.subject is not None and ctx.subject.hp < UNITS[ctx.subject.type].hp
+            return lambda ctx: (
+                ctx.subject is not None and ctx.subject.hp < unit_stats(ctx.subject.type, ctx.state.rules.tables).hp
+            )
         case Moved():
             return lambda ctx: ctx.subject is not None and ctx.subject.has_moved
         case Attacked():

@@ -31,7 +31,7 @@ from .effects import add_card_effects
 from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
 from .movement import unit_reach
 from .state import Attack, GameState, Unit
-from .tables import UNITS, required_roll
+from .tables import required_roll, unit_stats
 from .targeting import target_options
 from .types import Phase, Side, Window
 from .windows import has_marked, reaction_windows
@@ -212,7 +212,7 @@ def _odds(
     """
     modifiers = roll_modifiers(state, attacker, target, distance)
     total = sum(m.value for m in modifiers)
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
     faces = hit_faces(total, required)
     rerolls = 0 if rerolled is None else 1
     allowed = can_attack(state, attacker, target, distance)
@@ -241,7 +241,7 @@ def _odds(
         hits=hits,
         outcomes=outcomes,
         hit_chance=chance,
-        base_damage=UNITS[attacker.type].damage,
+        base_damage=unit_stats(attacker.type, state.rules.tables).damage,
         damage_modifiers=tuple(damage_modifiers(state, attacker, target, distance)),
         damage=damage,
         expected_damage=chance * damage,
@@ -259,7 +259,7 @@ def _with_dice_rules(
     rerolled: AttackOdds | None,
 ) -> tuple[int, int]:
     """``(hits, outcomes)`` counting rerolls, forced results and saves of the card language (`engine.dice_rules`)."""
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
 
     def lands(n: int) -> bool:
         return modified_roll(n, total) >= required

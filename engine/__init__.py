@@ -55,6 +55,7 @@ from .cards import (
     card_file_schema,
     card_of,
     deck_cards,
+    load_cards,
 )
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
 from .condition_rules import Context, compile_condition
@@ -73,6 +74,7 @@ from .config import (
     MovementRule,
     PerSide,
     RoundLimit,
+    RulesOverlay,
     TacticHands,
     TerritorialControl,
     TimedResistance,
@@ -104,10 +106,11 @@ from .preview import (
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
+from .rules_overlay import base_card_id
 from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TableOverrides, TerrainRules, UnitStats, unit_stats
 from .text import describe_event, encode_text
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
 from .victory import unit_vp
@@ -198,8 +201,10 @@ __all__ = [
     "RollDice",
     "RollModifier",
     "RoundLimit",
+    "RulesOverlay",
     "Side",
     "StoreBonus",
+    "TableOverrides",
     "TacticHands",
     "TacticOdds",
     "TerrainChar",
@@ -222,6 +227,7 @@ __all__ = [
     "add_card_effects",
     "attack_odds",
     "attack_preview",
+    "base_card_id",
     "board_info",
     "can_attack_after_move",
     "can_move_unit",
@@ -251,6 +257,7 @@ __all__ = [
     "home_side",
     "label",
     "legal_actions",
+    "load_cards",
     "match_actions",
     "max_moves",
     "mix_seed",
@@ -270,6 +277,7 @@ __all__ = [
     "shuffle",
     "state_hash",
     "unit_order",
+    "unit_stats",
     "unit_vp",
     "useful_response",
 ]

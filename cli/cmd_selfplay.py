@@ -4,23 +4,24 @@ Game ``i`` uses config seed ``S + i`` and the bots swap sides every game. Every 
 written to ``DIR/game-NNNN.json`` as a `GameRecord` (replay it with ``taktik replay``),
 the results table (wins per bot and side, win rates with 95 % Wilson intervals, average
 length) is printed and saved as ``DIR/summary.txt``. A plain progress line is updated on
-stderr. ``--jobs`` plays games in parallel processes; results do not depend on it.
+stderr. ``--jobs N`` plays games in N processes, ``--ray [ADDRESS]`` as Ray tasks on a
+local Ray or a cluster (`lab.runner`); records and the table do not depend on either.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
-from collections.abc import Callable, Iterator
-from multiprocessing.sharedctypes import Synchronized
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine import GameState, encode_record
+from engine import encode_record
 from lab.bots import BOTS, bot_options, get_bot
-from lab.selfplay import GameResult, GameSpec, format_summary, play_spec, schedule, summarize
+from lab.runner import run_games
+from lab.selfplay import GameResult, format_summary, play_spec, schedule, summarize
 
+from .backend_options import add_backend_options
 from .errors import CommandError, output_dir
 from .game_options import add_config_options, game_from_args, whole_number
 from .progress import Progress
@@ -72,53 +73,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="BOT.KEY=VALUE",
         help="a bot option, e.g. mcts.iterations=400 (repeatable)",
     )
-    parser.add_argument("--jobs", type=whole_number(1, 256), default=1, help="games played in parallel processes")
+    add_backend_options(parser)
     parser.set_defaults(handler=run)
-
-
-def _results(specs: list[GameSpec], jobs: int, progress: Progress) -> Iterator[GameResult]:
-    """Play ``specs`` (in ``jobs`` processes), telling ``progress`` how many decisions are played."""
-    if jobs <= 1:
-        decided = 0
-
-        def count(_: GameState) -> None:
-            nonlocal decided
-            decided += 1
-            progress.decisions(decided)
-
-        for spec in specs:
-            yield play_spec(spec, count)
-        return
-    context = multiprocessing.get_context("spawn")
-    counter = context.Value("Q", 0)
-    with context.Pool(jobs, initializer=_share_counter, initargs=(counter,)) as pool:
-        results = pool.imap_unordered(_play_counted, specs)
-        while True:
-            try:
-                yield results.next(timeout=0.25)
-            except multiprocessing.TimeoutError:
-                progress.decisions(counter.value)
-            except StopIteration:
-                progress.decisions(counter.value)
-                return
-
-
-_COUNTER: Synchronized[int] | None = None
-"""In a worker process: the decisions counter shared with the parent."""
-
-
-def _share_counter(counter: Synchronized[int]) -> None:
-    global _COUNTER
-    _COUNTER = counter
-
-
-def _play_counted(spec: GameSpec) -> GameResult:
-    def count(_: GameState) -> None:
-        if _COUNTER is not None:
-            with _COUNTER.get_lock():
-                _COUNTER.value += 1
-
-    return play_spec(spec, count)
 
 
 def run(
@@ -137,14 +93,15 @@ def run(
     progress.update(0)
     results: list[GameResult] = []
     try:
-        for result in _results(specs, args.jobs, progress):
+        for result in run_games(specs, play_spec, jobs=args.jobs, ray_address=args.ray,
+                                on_decisions=progress.decisions):
             results.append(result)
             if args.out is not None:
                 (args.out / f"game-{result.index:04d}.json").write_bytes(encode_record(result.record))
             if on_result is not None:
                 on_result(result)
             progress.update(len(results), f"last: {result.winner_name()} ({result.reason})")
-    except ValueError as err:
+    except (ValueError, RuntimeError) as err:  # a bad scenario; Ray missing or unreachable
         progress.finish()
         raise CommandError(str(err), code=1) from None
     except OSError as err:

@@ -29,9 +29,10 @@ a move cost as a cost delta, cover and defense as a roll modifier against units 
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from msgspec import Meta
@@ -55,6 +56,10 @@ from engine import (
 )
 
 __all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_variant"]
+
+
+E = TypeVar("E", bound=enum.Enum)
+P = TypeVar("P", bound=msgspec.Struct)
 
 
 class VariantError(ValueError):
@@ -90,8 +95,9 @@ Threshold = Annotated[int, Meta(ge=2, le=12)]
 class TablesPatch(_Patch, frozen=True, kw_only=True):
     """Changed rule tables."""
 
-    units: dict[UnitType, UnitPatch] = msgspec.field(default_factory=dict)
-    terrain: dict[TerrainType, TerrainPatch] = msgspec.field(default_factory=dict)
+    # rows are checked one by one (`_rows`), so that an error names the unit type or terrain
+    units: dict[str, Any] = msgspec.field(default_factory=dict)
+    terrain: dict[str, Any] = msgspec.field(default_factory=dict)
     hit_thresholds: Annotated[tuple[Threshold, ...], Meta(min_length=1, max_length=12)] | None = None
 
 
@@ -175,6 +181,12 @@ def _plain(message: str) -> str:
     return f"{where.rstrip('`')}: {problem}" if sep else message
 
 
+def _under(where: str, message: str) -> str:
+    """msgspec's message about a part of the file read on its own, with its path in the file."""
+    plain = _plain(message)
+    return plain.replace("$", where, 1) if plain.startswith("$") else f"{where}: {plain}"
+
+
 def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
     """The changed cards (whole, with the changes merged) and the added ones, each checked."""
     standard = {card.id: card for common, tactics in (DECK_SOURCES["standard"],) for card in (*common, *tactics)}
@@ -211,16 +223,30 @@ def _checked(card: dict[str, Any], where: str) -> dict[str, Any]:
     return card
 
 
+def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) -> list[tuple[E, P]]:
+    """``rows`` checked: each key a member of ``keys``, each row a ``row_type`` (sorted by key)."""
+    out: list[tuple[E, P]] = []
+    for key, row in sorted(rows.items()):
+        if key not in keys.__members__:
+            known = ", ".join(keys.__members__)
+            raise VariantError(f"{where}.{key}: unknown {where.rpartition('.')[2]} {key!r} ({known})")
+        try:
+            out.append((keys[key], msgspec.convert(row, row_type)))
+        except msgspec.ValidationError as err:
+            raise VariantError(_under(f"{where}.{key}", str(err))) from None
+    return out
+
+
 def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
     units = {
         unit_type: msgspec.structs.replace(
             UNITS[unit_type], **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
         )
-        for unit_type, row in sorted(patch.units.items(), key=lambda kv: kv[0].value)
+        for unit_type, row in _rows(patch.units, UnitType, UnitPatch, "$.tables.units")
     }
     movement: list[MovementRule] = []
     combat: list[CombatRule] = []
-    for terrain, row in sorted(patch.terrain.items(), key=lambda kv: kv[0].value):
+    for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
         where = f"$.tables.terrain.{terrain.value}"
         standard = TERRAIN[terrain]
         if row.blocks is False and standard.blocks:
@@ -258,6 +284,5 @@ def _scenario(fields: dict[str, Any]) -> dict[str, Any]:
     try:
         config = msgspec.convert(fields, GameConfig)
     except msgspec.ValidationError as err:
-        message = _plain(str(err))
-        raise VariantError(message.replace("$", "$.scenario", 1) if message.startswith("$") else message) from None
+        raise VariantError(_under("$.scenario", str(err))) from None
     return {name: getattr(config, name) for name in fields}

@@ -172,3 +172,11 @@ def test_a_bad_name_and_bad_json(tmp_path: Path) -> None:
 
 def test_phase_of_a_variant_game_is_the_scenario_phase() -> None:
     assert new_game(in_variant(config(phase="MOVEMENT"), tables={"hit_thresholds": [3]})).phase is Phase.MOVEMENT
+
+
+def test_the_example_in_docs_lab_is_a_valid_variant() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "lab.md").read_text()
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    checked = decode_variant(example.encode())
+    assert checked.name == "cheap_air_cover" and "air_cover" in checked.changed_cards
+    new_game(apply_variant(GameConfig(seed=1), checked))  # and the engine plays it

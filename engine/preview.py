@@ -34,7 +34,7 @@ from .state import Attack, GameState, Unit
 from .tables import required_roll, unit_stats
 from .targeting import target_options
 from .types import Phase, Side, Window
-from .windows import has_marked, reaction_windows
+from .windows import has_marked, reaction_windows, tactic_rank
 
 __all__ = [
     "AttackOdds",
@@ -50,7 +50,6 @@ __all__ = [
 
 _ATTACK_WINDOWS = (Window.BEFORE_ATTACK_ROLL, Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
 _POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
-_TACTIC_ORDER = {card.id: i for i, card in enumerate(c for c in CARDS.values() if c.kind == "tactic")}
 
 
 class AttackOdds(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,7 +159,7 @@ def attack_preview(state: GameState, attack: DeclareAttack | Attack) -> AttackPr
         return AttackPreview(odds=odds)
     world = state if in_progress else _pending_world(state, pending)
     plays: list[TacticOdds] = []
-    for card_id in sorted((c for c in state.player(side).tactics if c in _TACTIC_ORDER), key=_TACTIC_ORDER.__getitem__):
+    for card_id in sorted((c for c in state.player(side).tactics if c in CARDS), key=tactic_rank):
         card = CARDS[card_id]
         if card.window is None or card.window not in windows or card.side not in ("active", "either"):
             continue

@@ -1,7 +1,8 @@
 """A game's own cards: the deck source a `RulesOverlay` (a variant, `GameConfig.rules`) plays with.
 
 Cards are looked up by id everywhere (`card_of`), so a variant's cards become a deck source
-of their own, registered under a name derived from their content: ``v_<8 hex>``. A card the
+of their own, registered under a name derived from their content: ``variant@<8 hex>`` (never a file's
+name: those cannot hold ``@``, so `named_deck_sources` tells the two apart). A card the
 variant *changes* (or adds under an id another source uses) keeps its name but gets the id
 ``<id>@<8 hex of its definition>``, so it never shadows the standard card of the same id,
 and games of the standard rules and of the variant can run side by side in one process.
@@ -22,7 +23,7 @@ from .cards import CARDS, DECK_SOURCES, CardDef, load_cards
 from .config import GameConfig, RulesOverlay
 from .errors import CardDataError
 
-__all__ = ["VARIANT_MARK", "base_card_id", "deck_source_of"]
+__all__ = ["VARIANT_MARK", "base_card_id", "deck_source_of", "named_deck_sources"]
 
 VARIANT_MARK = "@"
 """Separates a changed card's id from the digest of its changed definition (``ambush@1a2b3c4d``)."""
@@ -33,6 +34,11 @@ _ENCODER = msgspec.json.Encoder(order="deterministic")
 def base_card_id(card_id: str) -> str:
     """The card id a (possibly variant-changed) card or instance id stands for: ``ambush@1a2b#2`` → ``ambush``."""
     return card_id.partition("#")[0].partition(VARIANT_MARK)[0]
+
+
+def named_deck_sources() -> tuple[str, ...]:
+    """The deck sources a config may name (``standard`` and the variant files), not the registered overlays."""
+    return tuple(name for name in DECK_SOURCES if VARIANT_MARK not in name)
 
 
 def _digest(value: Any) -> str:
@@ -47,7 +53,7 @@ def deck_source_of(config: GameConfig) -> str:
     overlay = config.rules
     if overlay is None or (not overlay.cards and not overlay.removed):
         return config.cards
-    name = f"v_{_digest([config.cards, overlay.cards, overlay.removed])}"
+    name = f"variant{VARIANT_MARK}{_digest([config.cards, overlay.cards, overlay.removed])}"
     if name not in DECK_SOURCES:
         _register(name, config.cards, overlay)
     return name
@@ -55,7 +61,7 @@ def deck_source_of(config: GameConfig) -> str:
 
 def _register(name: str, base: str, overlay: RulesOverlay) -> None:
     if base not in DECK_SOURCES:
-        raise ValueError(f"cards {base!r} is not a deck source ({', '.join(DECK_SOURCES)})")
+        raise ValueError(f"cards {base!r} is not a deck source ({', '.join(named_deck_sources())})")
     common, tactics = DECK_SOURCES[base]
     known = {card.id for card in (*common, *tactics)}
     for card_id in overlay.removed:

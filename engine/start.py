@@ -12,7 +12,7 @@ from .deployment import auto_deploy, deployment_cells
 from .flow import decide_to_act, enter
 from .mapgen import GeneratedTerrain, generate_terrain
 from .rng import DEFAULT_SEED, shuffle
-from .rules_overlay import deck_source_of
+from .rules_overlay import deck_source_of, named_deck_sources
 from .state import GameState, PlayerState, Rules, Unit
 from .tables import BASE_STORAGE_LIMIT, TERRAIN, TableOverrides, unit_stats
 from .types import Phase, Side, UnitType, unit_order
@@ -94,7 +94,7 @@ def _tables(config: GameConfig) -> TableOverrides | None:
 
 def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ...], int]:
     if source not in DECK_SOURCES:
-        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(DECK_SOURCES)})")
+        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(named_deck_sources())})")
     deck = canonical_deck(config.deck, source)
     known = set(deck)
     stored: list[str] = []

@@ -180,3 +180,17 @@ def test_the_example_in_docs_lab_is_a_valid_variant() -> None:
     checked = decode_variant(example.encode())
     assert checked.name == "cheap_air_cover" and "air_cover" in checked.changed_cards
     new_game(apply_variant(GameConfig(seed=1), checked))  # and the engine plays it
+
+
+def test_a_changed_tactic_plays_through_a_whole_game() -> None:
+    from engine import Side, VictoryConfig
+    from lab.bots import get_bot
+    from lab.selfplay import play_game
+
+    small = GameConfig(seed=11, terrain="\n".join(["." * 10] * 12), victory=VictoryConfig(max_actions=300))
+    changed = in_variant(small, cards={"change": {"dense_fog": {"text": "Thicker fog."}}, "remove": ["natural_cover"]})
+    state = new_game(changed)
+    hands = state.players[0].tactics + state.players[1].tactics
+    assert "natural_cover" not in hands and "dense_fog" not in hands
+    record, final = play_game(changed, {side: get_bot("greedy") for side in Side})
+    assert state_hash(list(replay(record))[-1]) == state_hash(final)

@@ -4,12 +4,12 @@ A variant file changes card fields, adds or removes cards, changes rule tables a
 default scenario::
 
     {
-      "name": "cheap_air_cover",
-      "description": "Air Cover twice as common",
+      "name": "cheaper_cover",
+      "description": "one card twice as common",
       "cards": {
-        "change": {"air_cover": {"copies_60": 4, "copies_90": 6}},
+        "change": {"CARD_ID": {"copies_60": 4, "copies_90": 6}},
         "add": [ ...cards in the card language (docs/cards.md)... ],
-        "remove": ["sabotage"]
+        "remove": ["OTHER_CARD_ID"]
       },
       "tables": {
         "units": {"MECHANIZED": {"range": 4}},

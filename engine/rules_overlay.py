@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from .card_language import rule_of, uses_language
-from .cards import CARDS, DECK_SOURCES, CardDef, load_cards
+from .cards import CARDS, DECK_SOURCES, VARIANT_CARDS, CardDef, load_cards
 from .config import GameConfig, RulesOverlay
 from .errors import CardDataError
 
@@ -97,7 +97,8 @@ def _register(name: str, base: str, overlay: RulesOverlay) -> None:
 
     registry: MutableMapping[str, Any] = DECK_SOURCES  # type: ignore[assignment]
     for card in (*changed.values(), *added):
-        CARDS.setdefault(card.id, card)
+        if card.id not in CARDS:
+            VARIANT_CARDS[card.id] = card
         for index, effect in enumerate(card.effects):
             if uses_language(effect):
                 rule_of(card, index)

@@ -202,7 +202,7 @@ def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
     for i, card in enumerate(patch.add):
         where = f"$.cards.add[{i}]"
         new_id = card.get("id")
-        if isinstance(new_id, str) and new_id in CARDS:
+        if isinstance(new_id, str) and new_id in set(CARDS):  # iterating lists the shipped cards only
             raise VariantError(f"{where}.id: card {new_id!r} exists already (change it under `change`)")
         out.append(_checked(card, where))
     for i, card_id in enumerate(patch.remove):

@@ -459,7 +459,7 @@ class _Cards(dict[str, CardDef]):
     def __contains__(self, key: object) -> bool:
         return dict.__contains__(self, key) or key in VARIANT_CARDS
 
-    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, key: str, default: Any = None) -> Any:
         return dict.get(self, key, VARIANT_CARDS.get(key, default))
 
 

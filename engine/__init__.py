@@ -55,6 +55,7 @@ from .cards import (
     card_file_schema,
     card_of,
     deck_cards,
+    load_cards,
 )
 from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
 from .condition_rules import Context, compile_condition
@@ -73,6 +74,7 @@ from .config import (
     MovementRule,
     PerSide,
     RoundLimit,
+    RulesOverlay,
     TacticHands,
     TerritorialControl,
     TimedResistance,
@@ -105,10 +107,11 @@ from .random_action import IndexSource, legal_action_count, random_legal_action
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
+from .rules_overlay import base_card_id
 from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TerrainRules, UnitStats
+from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TableOverrides, TerrainRules, UnitStats, unit_stats
 from .text import describe_event, encode_text
 from .threats import CellThreat, ThreatMap, threat_map
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
@@ -204,8 +207,10 @@ __all__ = [
     "RollDice",
     "RollModifier",
     "RoundLimit",
+    "RulesOverlay",
     "Side",
     "StoreBonus",
+    "TableOverrides",
     "TacticHands",
     "TacticOdds",
     "TerrainChar",
@@ -229,6 +234,7 @@ __all__ = [
     "add_card_effects",
     "attack_odds",
     "attack_preview",
+    "base_card_id",
     "board_info",
     "can_attack_after_move",
     "can_move_unit",
@@ -259,6 +265,7 @@ __all__ = [
     "label",
     "legal_action_count",
     "legal_actions",
+    "load_cards",
     "match_actions",
     "max_moves",
     "mix_seed",
@@ -281,6 +288,7 @@ __all__ = [
     "storage_limit",
     "threat_map",
     "unit_order",
+    "unit_stats",
     "unit_vp",
     "useful_response",
 ]

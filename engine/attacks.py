@@ -28,7 +28,7 @@ from .hooks import (
     unit_distance,
 )
 from .state import Attack, Event, GameState, Modifier, Roll, Unit
-from .tables import TERRAIN, UNITS, required_roll
+from .tables import TERRAIN, UNITS, required_roll, unit_stats
 from .types import EventKind, TerrainType
 
 __all__ = [
@@ -72,7 +72,7 @@ def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None
     if target.cell is None:
         return f"{target.id} is not on the board"
     distance = unit_distance(attacker, target, state)
-    reach = UNITS[attacker.type].range
+    reach = unit_stats(attacker.type, state.rules.tables).range
     if not 1 <= distance <= reach:
         return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
     if not can_attack(state, attacker, target):
@@ -289,7 +289,7 @@ def hit_chance_and_damage(state: GameState, attacker: Unit, target: Unit, distan
     if not can_attack(state, attacker, target, distance):
         return 0.0, damage
     total = sum(m.value for m in roll_modifiers(state, attacker, target, distance))
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
     if state.effects and has_dice_rules(state):
         chance = hit_probability(state, attacker, target, distance, lambda n: modified_roll(n, total) >= required)
         return float(chance), damage
@@ -306,7 +306,7 @@ def compute_roll(state: GameState, natural: int) -> Roll:
     distance = unit_distance(attacker, target, state)
     modifiers = roll_modifiers(state, attacker, target, distance)
     modified = modified_roll(natural, sum(m.value for m in modifiers))
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
     outcome: Literal["HIT", "MISS"] = "HIT" if modified >= required else "MISS"
     forced = forced_outcome(state, attacker, target, distance, natural) if state.effects else None
     if forced is not None:
@@ -335,5 +335,6 @@ def _combat_rule_matches(state: GameState, rule: CombatRule, attacker: Unit, tar
         (req.defender_terrain_tags, TERRAIN[info.terrain[t_cell]].tags),
         (req.attacker_overlay_tags, info.overlay_tags(a_cell)),
         (req.defender_overlay_tags, info.overlay_tags(t_cell)),
+        (req.defender_terrain_types, (info.terrain[t_cell],)),
     )
     return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)

@@ -128,6 +128,7 @@ def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: Uni
         (req.terrain_tags, TERRAIN[info.terrain[cell]].tags),
         (req.overlay_tags, info.overlay_tags(cell)),
         (req.connector_tags, info.connector_tags(cell)),
+        (req.terrain_types, (info.terrain[cell],)),
     )
     return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)
 

@@ -34,6 +34,7 @@ __all__ = [
     "COMMON_CARDS",
     "DECK_SOURCES",
     "TACTICS",
+    "VARIANT_CARDS",
     "AuraDef",
     "CardDef",
     "CardFile",
@@ -289,8 +290,31 @@ DECK_SOURCES: Mapping[str, tuple[tuple[CardDef, ...], tuple[CardDef, ...]]] = _l
 
 ``standard`` is the default deck; every ``engine/data/variants/NAME.json`` adds its cards to it."""
 
-CARDS: dict[str, CardDef] = {card.id: card for common, tactics in DECK_SOURCES.values() for card in (*common, *tactics)}
-"""Every card by id, of every deck source."""
+VARIANT_CARDS: dict[str, CardDef] = {}
+"""Cards of variants games carry (`engine.rules_overlay` registers them): looked up, never listed."""
+
+
+class _Cards(dict[str, CardDef]):
+    """The shipped cards by id; a lookup (``[]``, ``in``, ``get``) also finds a registered variant card.
+
+    Iterating lists the shipped cards only, so a catalogue does not change with the games a
+    process happens to have played.
+    """
+
+    def __missing__(self, key: str) -> CardDef:
+        return VARIANT_CARDS[key]
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or key in VARIANT_CARDS
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict.get(self, key, VARIANT_CARDS.get(key, default))
+
+
+CARDS: dict[str, CardDef] = _Cards(
+    (card.id, card) for common, tactics in DECK_SOURCES.values() for card in (*common, *tactics)
+)
+"""Every shipped card by id, of every deck source (lookups also find variant cards, see `_Cards`)."""
 
 for _card in CARDS.values():  # compile every condition tree once, at load
     for _index, _effect in enumerate(_card.effects):

@@ -37,7 +37,7 @@ from .conditions import (
     Targeted,
     TargetIs,
 )
-from .tables import UNITS
+from .tables import UNITS, UnitStats, unit_stats
 from .types import Side, UnitType
 
 if TYPE_CHECKING:
@@ -111,7 +111,9 @@ def compile_condition(node: Condition) -> Predicate:
         case Owner(is_=owner):
             return _owner(owner)
         case Damaged():
-            return lambda ctx: ctx.subject is not None and ctx.subject.hp < UNITS[ctx.subject.type].hp
+            return lambda ctx: (
+                ctx.subject is not None and ctx.subject.hp < unit_stats(ctx.subject.type, ctx.state.rules.tables).hp
+            )
         case Moved():
             return lambda ctx: ctx.subject is not None and ctx.subject.has_moved
         case Attacked():
@@ -119,8 +121,12 @@ def compile_condition(node: Condition) -> Predicate:
         case HpAtMost(value=value):
             return lambda ctx: ctx.subject is not None and ctx.subject.hp <= value
         case StatAbove(stat=stat, value=value):
-            above = frozenset(t for t in UnitType if _stat(t, stat) > value)
-            return lambda ctx: ctx.subject is not None and ctx.subject.type in above
+            above = frozenset(t for t in UnitType if _stat(UNITS[t], stat) > value)
+            return lambda ctx: ctx.subject is not None and (
+                ctx.subject.type in above
+                if ctx.state.rules.tables is None  # the standard stats: known at compile time
+                else _stat(unit_stats(ctx.subject.type, ctx.state.rules.tables), stat) > value
+            )
         case Targeted():
             return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
         case OnTerrain(is_=terrains):
@@ -182,8 +188,7 @@ def _any(preds: tuple[Predicate, ...]) -> Predicate:
     return lambda ctx: any(p(ctx) for p in preds)
 
 
-def _stat(unit_type: UnitType, stat: str) -> float:
-    spec = UNITS[unit_type]
+def _stat(spec: UnitStats, stat: str) -> float:
     return {"hp": spec.hp, "movement_mp": spec.movement_mp, "range": spec.range, "damage": spec.damage}[stat]
 
 

@@ -8,14 +8,15 @@ from the rules data, this module's default config among them, in `engine.rules_v
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from .mapgen.params import TerrainParams
-from .types import CellLabel, Phase, Side, UnitId, UnitType
+from .tables import TableOverrides
+from .types import CellLabel, Phase, Side, TerrainType, UnitId, UnitType
 
 __all__ = [
     "MAX_GAME_LENGTH",
@@ -31,6 +32,7 @@ __all__ = [
     "MovementRule",
     "PerSide",
     "RoundLimit",
+    "RulesOverlay",
     "TacticHands",
     "TerritorialControl",
     "TimedResistance",
@@ -196,6 +198,7 @@ class MovementRequires(_Config, frozen=True, kw_only=True):
     terrain_tags: tuple[str, ...] = ()
     overlay_tags: tuple[str, ...] = ()
     connector_tags: tuple[str, ...] = ()
+    terrain_types: tuple[TerrainType, ...] = ()  # how a variant changes one terrain's move cost
 
 
 class MovementRule(_Config, frozen=True, kw_only=True):
@@ -218,6 +221,7 @@ class CombatRequires(_Config, frozen=True, kw_only=True):
     defender_terrain_tags: tuple[str, ...] = ()
     attacker_overlay_tags: tuple[str, ...] = ()
     defender_overlay_tags: tuple[str, ...] = ()
+    defender_terrain_types: tuple[TerrainType, ...] = ()  # how a variant changes one terrain's cover
 
 
 class CombatRule(_Config, frozen=True, kw_only=True):
@@ -226,6 +230,21 @@ class CombatRule(_Config, frozen=True, kw_only=True):
     id: str
     roll_modifier: Annotated[int, Meta(ge=-6, le=6)]
     requires: CombatRequires = CombatRequires()
+
+
+class RulesOverlay(_Config, frozen=True, kw_only=True):
+    """Rules a game plays with instead of the standard ones: a variant's cards and tables.
+
+    The game carries them in its config, so its record replays with them. ``cards`` are card
+    objects in the card language (`engine.cards`): a card whose id is a standard card's
+    replaces it, any other is added; ``removed`` takes cards out of the deck and the tactic
+    pool. Terrain changes travel as `movement_rules` and `combat_rules` (see `lab.variant`).
+    """
+
+    name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
+    cards: tuple[dict[str, Any], ...] = ()
+    removed: tuple[str, ...] = ()
+    tables: TableOverrides = TableOverrides()
 
 
 StartPhase = Literal["CARD_DRAW", "CARD_RESOLUTION", "MOVEMENT", "ATTACK", "DICE_RESOLUTION"]
@@ -257,6 +276,7 @@ class GameConfig(_Config, frozen=True, kw_only=True):
     start_side: Side = Side.ATTACKER  # active player at the start
     movement_rules: tuple[MovementRule, ...] = ()
     combat_rules: tuple[CombatRule, ...] = ()
+    rules: RulesOverlay | None = None  # a variant's cards and tables (None: the standard rules)
 
     @property
     def start_phase_value(self) -> Phase:

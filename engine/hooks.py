@@ -13,7 +13,7 @@ from .cards import CARDS, CardDef
 from .condition_rules import Context
 from .grid import chebyshev
 from .state import Effect, GameState, Modifier, Unit
-from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS
+from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS, unit_stats
 from .types import Hook, Side
 
 __all__ = [
@@ -174,7 +174,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     """
     effects = _effects(state, Hook.MODIFY_MOVEMENT)
     if not effects:
-        return 2 * UNITS[unit.type].movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     known = _ALLOWANCES.get(id(state))
     if known is None or known[0] is not state:
         if len(_ALLOWANCES) >= 8:
@@ -187,7 +187,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
 
 
 def _allowance(state: GameState, unit: Unit, effects: tuple[Effect, ...]) -> int:
-    allowance = 2 * UNITS[unit.type].movement_mp
+    allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     halvings = 0
     for effect in effects:
         if _unit_applies(effect, unit, state):
@@ -290,10 +290,11 @@ def combine_damage(base: int, effects: list[Effect]) -> int:
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
     """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
     if not state.effects:  # nothing to fold (the common case, asked often by tools)
-        return combine_damage(UNITS[attacker.type].damage, [])
+        return combine_damage(unit_stats(attacker.type, state.rules.tables).damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    damage = combine_damage(UNITS[attacker.type].damage, damage_effects(state, attacker, target, distance))
+    base = unit_stats(attacker.type, state.rules.tables).damage
+    damage = combine_damage(base, damage_effects(state, attacker, target, distance))
     cap = damage_cap(state, attacker, target, distance)
     return damage if cap is None else min(damage, cap.value)
 

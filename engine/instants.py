@@ -29,7 +29,7 @@ from msgspec.structs import replace
 from .actions import NO_PARAMS, Params
 from .rng import roll_d6
 from .state import Event, GameState, Unit, with_player
-from .tables import UNITS
+from .tables import unit_stats
 from .types import EventKind, Side, Window, unit_order
 
 if TYPE_CHECKING:  # cards.py validates against this registry, so it imports this module
@@ -70,7 +70,8 @@ class InstantOp:
 
 
 def _restore_hp(state: GameState, play: InstantPlay) -> GameState:
-    units = tuple(replace(u, hp=UNITS[u.type].hp) if u.id in play.targets else u for u in state.units)
+    tables = state.rules.tables
+    units = tuple(replace(u, hp=unit_stats(u.type, tables).hp) if u.id in play.targets else u for u in state.units)
     restored = tuple(Event(kind=EventKind.UNIT_RESTORED, side=play.side, unit=t) for t in play.targets)
     return replace(state, units=units, events=(*state.events, *restored))
 
@@ -80,7 +81,7 @@ def _return_unit(state: GameState, play: InstantPlay) -> GameState:
     assert cell is not None, "a destroyed_unit op is only offered with a cell (targeting own_destroyed_unit)"
     player = state.player(side)
     record = next(u for u in player.destroyed if u.id == unit_id)
-    hp = UNITS[record.type].hp
+    hp = unit_stats(record.type, state.rules.tables).hp
     unit = Unit(id=unit_id, side=side, type=record.type, cell=cell, hp=hp, has_moved=True, has_attacked=True)
     state = with_player(state, replace(player, destroyed=tuple(u for u in player.destroyed if u.id != unit_id)))
     units = sorted((*state.units, unit), key=lambda u: unit_order(u.id))

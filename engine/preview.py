@@ -31,10 +31,10 @@ from .effects import add_card_effects
 from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
 from .movement import unit_reach
 from .state import Attack, GameState, Unit
-from .tables import UNITS, required_roll
+from .tables import required_roll, unit_stats
 from .targeting import target_options
 from .types import Phase, Side, Window
-from .windows import has_marked, reaction_windows
+from .windows import has_marked, reaction_windows, tactic_rank
 
 __all__ = [
     "AttackOdds",
@@ -50,7 +50,6 @@ __all__ = [
 
 _ATTACK_WINDOWS = (Window.BEFORE_ATTACK_ROLL, Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
 _POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
-_TACTIC_ORDER = {card.id: i for i, card in enumerate(c for c in CARDS.values() if c.kind == "tactic")}
 
 
 class AttackOdds(msgspec.Struct, frozen=True, kw_only=True):
@@ -160,7 +159,7 @@ def attack_preview(state: GameState, attack: DeclareAttack | Attack) -> AttackPr
         return AttackPreview(odds=odds)
     world = state if in_progress else _pending_world(state, pending)
     plays: list[TacticOdds] = []
-    for card_id in sorted((c for c in state.player(side).tactics if c in _TACTIC_ORDER), key=_TACTIC_ORDER.__getitem__):
+    for card_id in sorted((c for c in state.player(side).tactics if c in CARDS), key=tactic_rank):
         card = CARDS[card_id]
         if card.window is None or card.window not in windows or card.side not in ("active", "either"):
             continue
@@ -212,7 +211,7 @@ def _odds(
     """
     modifiers = roll_modifiers(state, attacker, target, distance)
     total = sum(m.value for m in modifiers)
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
     faces = hit_faces(total, required)
     rerolls = 0 if rerolled is None else 1
     allowed = can_attack(state, attacker, target, distance)
@@ -241,7 +240,7 @@ def _odds(
         hits=hits,
         outcomes=outcomes,
         hit_chance=chance,
-        base_damage=UNITS[attacker.type].damage,
+        base_damage=unit_stats(attacker.type, state.rules.tables).damage,
         damage_modifiers=tuple(damage_modifiers(state, attacker, target, distance)),
         damage=damage,
         expected_damage=chance * damage,
@@ -259,7 +258,7 @@ def _with_dice_rules(
     rerolled: AttackOdds | None,
 ) -> tuple[int, int]:
     """``(hits, outcomes)`` counting rerolls, forced results and saves of the card language (`engine.dice_rules`)."""
-    required = required_roll(distance)
+    required = required_roll(distance, state.rules.tables)
 
     def lands(n: int) -> bool:
         return modified_roll(n, total) >= required

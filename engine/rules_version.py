@@ -73,6 +73,9 @@ _ADDED_FIELDS = frozenset(
         ("EffectDef", "faces"),
         ("EffectDef", "says"),
         ("GameConfig", "cards"),
+        ("GameConfig", "rules"),
+        ("MovementRequires", "terrain_types"),
+        ("CombatRequires", "defender_terrain_types"),
     }
 )
 """Fields added to the rules data after the version was derived (issue 20, the card language).

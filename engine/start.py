@@ -12,8 +12,9 @@ from .deployment import auto_deploy, deployment_cells
 from .flow import decide_to_act, enter
 from .mapgen import GeneratedTerrain, generate_terrain
 from .rng import DEFAULT_SEED, shuffle
+from .rules_overlay import deck_source_of, named_deck_sources
 from .state import GameState, PlayerState, Rules, Unit
-from .tables import BASE_STORAGE_LIMIT, TERRAIN, UNITS
+from .tables import BASE_STORAGE_LIMIT, TERRAIN, TableOverrides, unit_stats
 from .types import Phase, Side, UnitType, unit_order
 from .victory import initial_control
 
@@ -38,10 +39,11 @@ def new_game(config: GameConfig) -> GameState:
     ('CARD_DRAW', 1, 'ATTACKER', 25)
     """
     rng = DEFAULT_SEED if config.seed is None else config.seed
-    draw_pile, rng = _draw_pile(config, rng)
+    source = deck_source_of(config)
+    draw_pile, rng = _draw_pile(config, source, rng)
     hands: list[tuple[str, ...]] = []
     for side in (Side.ATTACKER, Side.DEFENDER):
-        hand, rng = _tactic_hand(config, side, rng)
+        hand, rng = _tactic_hand(config, source, side, rng)
         hands.append(hand)
     board, rng = _board(config, rng)
     units = _units(config, board)
@@ -59,7 +61,8 @@ def new_game(config: GameConfig) -> GameState:
             deck=config.deck,
             movement_rules=config.movement_rules,
             combat_rules=config.combat_rules,
-            cards=config.cards,
+            cards=source,
+            tables=_tables(config),
         ),
         phase=Phase.DEPLOYMENT if manual else Phase.TURN_START,
         turn=1 if side is Side.ATTACKER else 2,
@@ -82,10 +85,17 @@ def new_game(config: GameConfig) -> GameState:
     return replace(state, to_act=decide_to_act(state), events=())
 
 
-def _draw_pile(config: GameConfig, rng: int) -> tuple[tuple[str, ...], int]:
-    if config.cards not in DECK_SOURCES:
-        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(DECK_SOURCES)})")
-    deck = canonical_deck(config.deck, config.cards)
+def _tables(config: GameConfig) -> TableOverrides | None:
+    """The variant's tables the game plays with; None (left out of the state) for the standard ones."""
+    if config.rules is None or config.rules.tables == TableOverrides():
+        return None
+    return config.rules.tables
+
+
+def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ...], int]:
+    if source not in DECK_SOURCES:
+        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(named_deck_sources())})")
+    deck = canonical_deck(config.deck, source)
     known = set(deck)
     stored: list[str] = []
     if config.stored is not None:
@@ -112,9 +122,9 @@ def _draw_pile(config: GameConfig, rng: int) -> tuple[tuple[str, ...], int]:
     return shuffle([c for c in deck if c not in taken], rng)
 
 
-def _tactic_hand(config: GameConfig, side: Side, rng: int) -> tuple[tuple[str, ...], int]:
+def _tactic_hand(config: GameConfig, source: str, side: Side, rng: int) -> tuple[tuple[str, ...], int]:
     explicit = config.tactics.of(side)
-    order = [card.id for card in DECK_SOURCES[config.cards][1]]
+    order = [card.id for card in DECK_SOURCES[source][1]]
     if explicit is not None:
         for card_id in explicit:
             if card_id not in CARDS or CARDS[card_id].kind != "tactic":
@@ -157,9 +167,10 @@ def game_terrain(config: GameConfig) -> tuple[GeneratedTerrain, int]:
     if config.terrain is not None:
         raise ValueError("this config supplies its own terrain map; nothing is generated")
     rng = DEFAULT_SEED if config.seed is None else config.seed
-    _, rng = _draw_pile(config, rng)
+    source = deck_source_of(config)
+    _, rng = _draw_pile(config, source, rng)
     for side in (Side.ATTACKER, Side.DEFENDER):
-        _, rng = _tactic_hand(config, side, rng)
+        _, rng = _tactic_hand(config, source, side, rng)
     return _generate(config, rng)
 
 
@@ -186,7 +197,7 @@ def _units(config: GameConfig, board: Board) -> tuple[Unit, ...]:
                 raise ValueError(f"unit {spec.id} stands on {spec.cell}, whose terrain blocks units")
             if spec.cell in seen_cells:
                 raise ValueError(f"units {seen_cells[spec.cell]} and {spec.id} share cell {spec.cell}")
-            max_hp = UNITS[spec.type].hp
+            max_hp = unit_stats(spec.type, _tables(config)).hp
             hp = max_hp if spec.hp is None else spec.hp
             if hp > max_hp:
                 raise ValueError(f"unit {spec.id} has {hp} HP; a {spec.type.value} has at most {max_hp}")
@@ -209,7 +220,13 @@ def _units(config: GameConfig, board: Board) -> tuple[Unit, ...]:
             for _ in range(count):
                 total += 1
                 units.append(
-                    Unit(id=f"{side.prefix}{total}", side=side, type=unit_type, cell=None, hp=UNITS[unit_type].hp)
+                    Unit(
+                        id=f"{side.prefix}{total}",
+                        side=side,
+                        type=unit_type,
+                        cell=None,
+                        hp=unit_stats(unit_type, _tables(config)).hp,
+                    )
                 )
         if total != FORCE_TOTALS[side]:
             raise ValueError(f"{side.value} fields {total} units; the rules require {FORCE_TOTALS[side]}")

@@ -14,6 +14,7 @@ import msgspec
 
 from .board import Board
 from .config import CombatRule, MovementRule, VictoryConfig
+from .tables import TableOverrides
 from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
 
 __all__ = [
@@ -178,6 +179,7 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
     movement_rules: tuple[MovementRule, ...]
     combat_rules: tuple[CombatRule, ...]
     cards: str = "standard"  # the deck source (`GameConfig.cards`): tools rebuild the deck from it
+    tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
 
 
 class GameState(_Data, frozen=True, kw_only=True):

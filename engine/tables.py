@@ -6,7 +6,10 @@ these names so that a designer changes a number in one place.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+from msgspec import Meta
 
 from .types import TerrainType, UnitType
 
@@ -22,9 +25,11 @@ __all__ = [
     "ROAD_DISCOUNT",
     "TERRAIN",
     "UNITS",
+    "TableOverrides",
     "TerrainRules",
     "UnitStats",
     "required_roll",
+    "unit_stats",
 ]
 
 
@@ -89,9 +94,33 @@ HIT_THRESHOLDS: tuple[int, ...] = (3, 4, 5, 6)
 """Required modified roll at Chebyshev distance 1, 2, 3, 4; farther needs the last value."""
 
 
-def required_roll(distance: int) -> int:
-    """Minimum modified roll that hits at ``distance`` (rules §6.2)."""
-    return HIT_THRESHOLDS[min(max(distance, 1), len(HIT_THRESHOLDS)) - 1]
+Roll = Annotated[int, Meta(ge=2, le=12)]
+
+
+class TableOverrides(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The rows of these tables a game plays with instead of the standard ones (a variant's).
+
+    A game carries them in its rules (`GameState.rules.tables`); code that reads a unit's
+    stats or a hit threshold during play asks `unit_stats` and `required_roll` with them.
+    """
+
+    units: dict[UnitType, UnitStats] = msgspec.field(default_factory=dict)
+    hit_thresholds: Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=12)] | None = None
+
+
+def unit_stats(unit_type: UnitType, tables: TableOverrides | None = None) -> UnitStats:
+    """The stats of ``unit_type`` (rules §3.1), as ``tables`` change them."""
+    if tables is not None:
+        row = tables.units.get(unit_type)
+        if row is not None:
+            return row
+    return UNITS[unit_type]
+
+
+def required_roll(distance: int, tables: TableOverrides | None = None) -> int:
+    """Minimum modified roll that hits at ``distance`` (rules §6.2), as ``tables`` change it."""
+    thresholds = HIT_THRESHOLDS if tables is None or tables.hit_thresholds is None else tables.hit_thresholds
+    return thresholds[min(max(distance, 1), len(thresholds)) - 1]
 
 
 MAX_ATTACKS_PER_TURN = 5  # declarations a player may have queued at once

@@ -14,7 +14,7 @@ from .deployment import entry_cells
 from .hooks import can_move_unit, can_resupply
 from .movement import occupied_cells
 from .state import GameState, Unit
-from .tables import UNITS
+from .tables import UNITS, unit_stats
 from .types import Hook, Quadrant, Side, unit_order
 
 __all__ = ["TargetOption", "is_neutral", "target_options"]
@@ -30,7 +30,7 @@ def _unit_fits(state: GameState, card: CardDef, unit: Unit) -> bool:
     if spec.unit_tags and not any(tag in spec.unit_tags for tag in UNITS[unit.type].tags):
         return False
     for need in spec.require:
-        if need == "damaged" and not 0 < unit.hp < UNITS[unit.type].hp:
+        if need == "damaged" and not 0 < unit.hp < unit_stats(unit.type, state.rules.tables).hp:
             return False
         if need == "can_resupply" and not can_resupply(state, unit):
             return False

@@ -6,7 +6,7 @@ from .board import TERRAIN_CHARS
 from .cards import card_of
 from .grid import column_letters
 from .state import HIDDEN, Event, GameState
-from .tables import UNITS
+from .tables import unit_stats
 from .types import EventKind, Phase, Side
 from .victory import total_vp
 from .windows import reaction_windows
@@ -79,7 +79,7 @@ def _unit_lines(state: GameState) -> list[str]:
             if u.side is side:
                 flags = ("m" if u.has_moved else "") + ("a" if u.has_attacked else "")
                 parts.append(
-                    f"{u.id}:{u.type.value[0]}@{u.cell or '-'} {u.hp}/{UNITS[u.type].hp}"
+                    f"{u.id}:{u.type.value[0]}@{u.cell or '-'} {u.hp}/{unit_stats(u.type, state.rules.tables).hp}"
                     + (f" [{flags}]" if flags else "")
                 )
         lines.append(f"{side.value}: " + ", ".join(parts))

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from .boardinfo import board_info
 from .deployment import home_side
 from .state import Event, GameState, PointControl, with_player
-from .tables import UNITS
+from .tables import unit_stats
 from .types import EventKind, Phase, Side
 
 __all__ = [
@@ -40,7 +40,7 @@ VICTORY_REASONS = (
 
 def unit_vp(state: GameState, side: Side) -> int:
     """VP ``side`` holds from enemy units currently in the enemy's destroyed list."""
-    return sum(UNITS[u.type].vp for u in state.player(side.other).destroyed)
+    return sum(unit_stats(u.type, state.rules.tables).vp for u in state.player(side.other).destroyed)
 
 
 def total_vp(state: GameState, side: Side) -> int:

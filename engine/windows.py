@@ -50,7 +50,7 @@ def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     open_now = {w.window for w in windows}
     role = "active" if side is state.active else "reacting"
     plays: list[PlayTactic] = []
-    for card_id in sorted(state.player(side).tactics, key=_TACTIC_ORDER.__getitem__):
+    for card_id in sorted(state.player(side).tactics, key=tactic_rank):
         card = CARDS[card_id]
         if card.window not in open_now or card.side not in (role, "either"):
             continue
@@ -68,3 +68,9 @@ def priority_holder(state: GameState) -> Side | None:
 
 
 _TACTIC_ORDER = {card_id: i for i, card_id in enumerate(c.id for c in CARDS.values() if c.kind == "tactic")}
+
+
+def tactic_rank(card_id: str) -> tuple[int, str]:
+    """Where a tactic sorts in a hand: table order; a variant's changed tactic (``id@hex``) where its
+    standard card does, a variant's new tactic after all standard ones (by id)."""
+    return _TACTIC_ORDER.get(card_id.partition("@")[0], len(_TACTIC_ORDER)), card_id

@@ -15,7 +15,7 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
-from ..tables import MAX_ATTACKS_PER_TURN, UNITS
+from ..tables import MAX_ATTACKS_PER_TURN, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
 
@@ -33,7 +33,7 @@ def _offer_declare(state: GameState) -> list[Action]:
     for attacker, (ax, ay) in placed:
         if attacker.side is not state.active or attacker.has_attacked:
             continue
-        reach = UNITS[attacker.type].range
+        reach = unit_stats(attacker.type, state.rules.tables).range
         for target, (tx, ty) in targets:
             # Cheap range filter first; attack_problem then asks the hooks (same predicate as apply).
             if max(abs(ax - tx), abs(ay - ty)) <= reach and attack_problem(state, attacker, target) is None:

@@ -1,0 +1,288 @@
+"""Variants: a designer's small JSON overlay on the standard rules, checked before anything runs.
+
+A variant file changes card fields, adds or removes cards, changes rule tables and the
+default scenario::
+
+    {
+      "name": "cheaper_cover",
+      "description": "one card twice as common",
+      "cards": {
+        "change": {"CARD_ID": {"copies_60": 4, "copies_90": 6}},
+        "add": [ ...cards in the card language (docs/cards.md)... ],
+        "remove": ["OTHER_CARD_ID"]
+      },
+      "tables": {
+        "units": {"MECHANIZED": {"range": 4}},
+        "terrain": {"FOREST": {"move_cost": 3, "defense": 1}},
+        "hit_thresholds": [3, 4, 5, 6]
+      },
+      "scenario": {"deck": 90, "victory": {"round_limit": {"max_rounds": 12}}}
+    }
+
+`load_variant` validates all of it and raises `VariantError` naming the path of the first
+problem: an unknown card, an unknown field, a wrong type, a value out of range. `apply_variant`
+turns a base `GameConfig` into the variant's: the scenario's fields replace the base's and the
+cards and tables travel in ``GameConfig.rules`` (so the game's record replays with them).
+Terrain changes become movement and combat rules bound to that terrain type (rules §2.5):
+a move cost as a cost delta, cover and defense as a roll modifier against units standing there.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import msgspec
+from msgspec import Meta
+
+from engine import (
+    CARDS,
+    DECK_SOURCES,
+    TERRAIN,
+    UNITS,
+    CardDataError,
+    CombatRequires,
+    CombatRule,
+    GameConfig,
+    MovementRequires,
+    MovementRule,
+    RulesOverlay,
+    TableOverrides,
+    TerrainType,
+    UnitType,
+    load_cards,
+)
+
+__all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_variant"]
+
+
+E = TypeVar("E", bound=enum.Enum)
+P = TypeVar("P", bound=msgspec.Struct)
+
+
+class VariantError(ValueError):
+    """A variant file that cannot be used; the message names the file's path of the problem."""
+
+
+class _Patch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Base of variant structs: strict about unknown fields."""
+
+
+class UnitPatch(_Patch, frozen=True, kw_only=True):
+    """Changed stats of one unit type (rules §3.1); a field left out keeps the standard value."""
+
+    movement_mp: Annotated[int, Meta(ge=0, le=20)] | None = None
+    range: Annotated[int, Meta(ge=1, le=30)] | None = None
+    hp: Annotated[int, Meta(ge=1, le=99)] | None = None
+    damage: Annotated[int, Meta(ge=0, le=99)] | None = None
+    vp: Annotated[int, Meta(ge=0, le=99)] | None = None
+
+
+class TerrainPatch(_Patch, frozen=True, kw_only=True):
+    """Changed values of one base terrain (rules §2.3)."""
+
+    move_cost: Annotated[int, Meta(ge=1, le=20)] | None = None
+    blocks: bool | None = None
+    hit_modifier: Annotated[int, Meta(ge=-6, le=6)] | None = None
+    defense: Annotated[int, Meta(ge=-6, le=6)] | None = None
+
+
+Threshold = Annotated[int, Meta(ge=2, le=12)]
+
+
+class TablesPatch(_Patch, frozen=True, kw_only=True):
+    """Changed rule tables."""
+
+    # rows are checked one by one (`_rows`), so that an error names the unit type or terrain
+    units: dict[str, Any] = msgspec.field(default_factory=dict)
+    terrain: dict[str, Any] = msgspec.field(default_factory=dict)
+    hit_thresholds: Annotated[tuple[Threshold, ...], Meta(min_length=1, max_length=12)] | None = None
+
+
+class CardsPatch(_Patch, frozen=True, kw_only=True):
+    """Card changes: fields of existing cards, new cards, cards taken out."""
+
+    change: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
+    add: tuple[dict[str, Any], ...] = ()
+    remove: tuple[str, ...] = ()
+
+
+class VariantFile(_Patch, frozen=True, kw_only=True):
+    """A variant file as written."""
+
+    name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
+    description: str = ""
+    cards: CardsPatch = CardsPatch()
+    tables: TablesPatch = TablesPatch()
+    scenario: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A checked variant: what `apply_variant` puts into a game's config."""
+
+    name: str
+    description: str
+    rules: RulesOverlay
+    movement_rules: tuple[MovementRule, ...]
+    combat_rules: tuple[CombatRule, ...]
+    scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
+
+    @property
+    def changed_cards(self) -> tuple[str, ...]:
+        """Ids of the cards the variant changes, adds or removes."""
+        return tuple(sorted({*(str(c["id"]) for c in self.rules.cards), *self.rules.removed}))
+
+
+def load_variant(path: Path) -> Variant:
+    """Read and check the variant file at ``path`` (errors start with the file's name)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise VariantError(f"{path}: cannot read ({err.strerror or err})") from None
+    try:
+        return decode_variant(raw)
+    except VariantError as err:
+        raise VariantError(f"{path}: {err}") from None
+
+
+def decode_variant(raw: bytes) -> Variant:
+    """Check variant JSON ``raw``; raises `VariantError` naming the path of the first problem."""
+    try:
+        data = msgspec.json.decode(raw, type=VariantFile)
+    except msgspec.DecodeError as err:
+        raise VariantError(_plain(str(err))) from None
+    cards = _cards(data.cards)
+    tables, movement, combat = _tables(data.tables)
+    scenario = _scenario(data.scenario)
+    return Variant(
+        name=data.name,
+        description=data.description,
+        rules=RulesOverlay(name=data.name, cards=cards, removed=tuple(data.cards.remove), tables=tables),
+        movement_rules=movement,
+        combat_rules=combat,
+        scenario=scenario,
+    )
+
+
+def apply_variant(base: GameConfig, variant: Variant) -> GameConfig:
+    """``base`` played under ``variant``: its scenario fields, its terrain rules added, its cards and tables carried."""
+    fields = {**variant.scenario}
+    fields["movement_rules"] = tuple(fields.get("movement_rules", base.movement_rules)) + variant.movement_rules
+    fields["combat_rules"] = tuple(fields.get("combat_rules", base.combat_rules)) + variant.combat_rules
+    return msgspec.structs.replace(base, rules=variant.rules, **fields)
+
+
+def _plain(message: str) -> str:
+    """msgspec's ``<problem> - at `$.path``` as ``$.path: <problem>``."""
+    problem, sep, where = message.rpartition(" - at `")
+    return f"{where.rstrip('`')}: {problem}" if sep else message
+
+
+def _under(where: str, message: str) -> str:
+    """msgspec's message about a part of the file read on its own, with its path in the file."""
+    plain = _plain(message)
+    return plain.replace("$", where, 1) if plain.startswith("$") else f"{where}: {plain}"
+
+
+def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
+    """The changed cards (whole, with the changes merged) and the added ones, each checked."""
+    standard = {card.id: card for common, tactics in (DECK_SOURCES["standard"],) for card in (*common, *tactics)}
+    out: list[dict[str, Any]] = []
+    for card_id, fields in patch.change.items():
+        where = f"$.cards.change.{card_id}"
+        if card_id not in standard:
+            raise VariantError(f"{where}: unknown card {card_id!r} (a standard card id, see `taktik cards`)")
+        if "id" in fields:
+            raise VariantError(f"{where}.id: a changed card keeps its id (add a new card under `add` instead)")
+        merged = {**msgspec.to_builtins(standard[card_id]), **fields}
+        out.append(_checked(merged, where))
+    for i, card in enumerate(patch.add):
+        where = f"$.cards.add[{i}]"
+        new_id = card.get("id")
+        if isinstance(new_id, str) and new_id in set(CARDS):  # iterating lists the shipped cards only
+            raise VariantError(f"{where}.id: card {new_id!r} exists already (change it under `change`)")
+        out.append(_checked(card, where))
+    for i, card_id in enumerate(patch.remove):
+        if card_id not in standard:
+            raise VariantError(f"$.cards.remove[{i}]: unknown card {card_id!r}")
+        if card_id in patch.change:
+            raise VariantError(f"$.cards.remove[{i}]: card {card_id!r} is both changed and removed")
+    return tuple(out)
+
+
+def _checked(card: dict[str, Any], where: str) -> dict[str, Any]:
+    """``card`` if it loads as a card (the card language's checks), else a `VariantError` at ``where``."""
+    key = "tactics" if card.get("kind") == "tactic" else "common"
+    try:
+        load_cards(msgspec.json.encode({"common": [], "tactics": [], key: [card]}))
+    except CardDataError as err:
+        raise VariantError(f"{where}: {err}") from None
+    return card
+
+
+def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) -> list[tuple[E, P]]:
+    """``rows`` checked: each key a member of ``keys``, each row a ``row_type`` (sorted by key)."""
+    out: list[tuple[E, P]] = []
+    for key, row in sorted(rows.items()):
+        if key not in keys.__members__:
+            known = ", ".join(keys.__members__)
+            raise VariantError(f"{where}.{key}: unknown {where.rpartition('.')[2]} {key!r} ({known})")
+        try:
+            out.append((keys[key], msgspec.convert(row, row_type)))
+        except msgspec.ValidationError as err:
+            raise VariantError(_under(f"{where}.{key}", str(err))) from None
+    return out
+
+
+def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+    units = {
+        unit_type: msgspec.structs.replace(
+            UNITS[unit_type], **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
+        )
+        for unit_type, row in _rows(patch.units, UnitType, UnitPatch, "$.tables.units")
+    }
+    movement: list[MovementRule] = []
+    combat: list[CombatRule] = []
+    for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
+        where = f"$.tables.terrain.{terrain.value}"
+        standard = TERRAIN[terrain]
+        if row.blocks is False and standard.blocks:
+            raise VariantError(f"{where}.blocks: {terrain.value} cannot be made passable (it has no move cost)")
+        if standard.blocks and row.move_cost is not None:
+            raise VariantError(f"{where}.move_cost: {terrain.value} blocks movement; it has no move cost")
+        on_terrain = MovementRequires(terrain_types=(terrain,))
+        if row.blocks and not standard.blocks:
+            movement.append(MovementRule(id=f"variant:{terrain.value}:blocks", requires=on_terrain, blocks=True))
+        elif row.move_cost is not None and row.move_cost != standard.move_cost:
+            delta = float(row.move_cost - standard.move_cost)
+            rule_id = f"variant:{terrain.value}:move_cost"
+            movement.append(MovementRule(id=rule_id, requires=on_terrain, cost_delta_mp=delta))
+        hit = (row.hit_modifier if row.hit_modifier is not None else standard.hit_modifier) - standard.hit_modifier
+        defense = (row.defense if row.defense is not None else standard.defense) - standard.defense
+        if hit - defense:
+            combat.append(
+                CombatRule(
+                    id=f"variant:{terrain.value}:cover",
+                    roll_modifier=hit - defense,
+                    requires=CombatRequires(defender_terrain_types=(terrain,)),
+                )
+            )
+    return TableOverrides(units=units, hit_thresholds=patch.hit_thresholds), tuple(movement), tuple(combat)
+
+
+_NOT_SCENARIO = ("seed", "rules")
+
+
+def _scenario(fields: dict[str, Any]) -> dict[str, Any]:
+    """The GameConfig fields the scenario sets, checked as a config (``seed`` comes from the run)."""
+    for name in _NOT_SCENARIO:
+        if name in fields:
+            raise VariantError(f"$.scenario.{name}: a variant does not set {name!r} (the run gives it)")
+    try:
+        config = msgspec.convert(fields, GameConfig)
+    except msgspec.ValidationError as err:
+        raise VariantError(_under("$.scenario", str(err))) from None
+    return {name: getattr(config, name) for name in fields}

@@ -107,7 +107,7 @@ from .random_action import IndexSource, legal_action_count, random_legal_action
 from .reducer import legal_actions, reduce
 from .replay import GameRecord, decode_record, encode_record, record_game, replay
 from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
-from .rules_overlay import base_card_id
+from .rules_overlay import base_card_id, named_deck_sources
 from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
@@ -271,6 +271,7 @@ __all__ = [
     "mix_seed",
     "move_preview",
     "movement_allowance",
+    "named_deck_sources",
     "new_game",
     "next_seed",
     "parse_label",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from engine import (
-    DECK_SOURCES,
     CaptureAndHold,
     GameConfig,
     Leaders,
@@ -23,6 +22,7 @@ from engine import (
     draw_index,
     label,
     mix_seed,
+    named_deck_sources,
     new_game,
 )
 
@@ -108,8 +108,10 @@ def random_config(seed: int) -> GameConfig:
     too few deployment cells), so the result always starts a game.
     """
     # the deck source is drawn apart from the rest, so adding a source changes no map
-    source, _ = draw_index(len(DECK_SOURCES), mix_seed(seed, _DECK_STREAM))
-    cards = sorted(DECK_SOURCES)[source]
+    # (the shipped sources only: a variant a balance run registered in this process is not one)
+    sources = sorted(named_deck_sources())
+    source, _ = draw_index(len(sources), mix_seed(seed, _DECK_STREAM))
+    cards = sources[source]
     rng = seed
     for _ in range(32):
         width, rng = draw_index(6, rng)

@@ -11,6 +11,8 @@ keeps the copies in memory up to date:
 - each time the bus (re)subscribes, and every ``sweep_seconds`` anyway, it compares the
   stored version of every live match it holds with its own and catches up the ones behind,
   so a message lost by pub/sub delays a viewer by at most one sweep;
+- presence rides on the bus too (`Timekeeper`): each sweep republishes the seats this process
+  holds, and the seats of a process silent for three sweeps stop counting as present;
 - an append that loses a race (`StoreConflict`) catches up first, then answers
   ``stale_version`` (or, for a resend of an action that did commit, its original ``ack``).
 
@@ -157,6 +159,7 @@ class Replication:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._sweep_now.wait(), self.sweep_seconds)
             self._sweep_now.clear()
+            self.service.time.presence_heartbeat(self.sweep_seconds)  # presence across processes
             try:
                 await self.sweep()
             except StoreUnavailable as err:

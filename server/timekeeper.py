@@ -7,6 +7,11 @@ and after each action (`flag_if_out_of_time`, `elapsed_ms`, `restart_clock`) and
 match action a client sends (`match_action_problem`). One watcher task per loaded live
 match sleeps until the running clock runs out or an absent seat becomes claimable,
 whichever comes first, and is woken by every change (docs/server.md).
+
+With several processes (a `Replication`), presence is shared on the bus: a process publishes
+a ``presence`` event when its socket count for a seat goes 0→1 or 1→0, and once per sweep
+(`presence_heartbeat`) a ``presence.held`` event listing every (match, seat) it holds; the
+reports of a process not heard for ``3 × sweep_seconds`` expire.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ if TYPE_CHECKING:  # the service holds its timekeeper
 
 __all__ = ["Timekeeper"]
 
+HELD = "presence.held"  # the periodic event listing every (match, seat) a process holds
+EXPIRE_AFTER = 3  # sweeps without a word from a process before its seats stop counting
+
 log = logging.getLogger("taktik.matches")
 
 
@@ -36,6 +44,8 @@ class Timekeeper:
     def __init__(self, service: MatchService, clock: Clock) -> None:
         self._service = service
         self.clock = clock
+        service.event_handlers["presence"] = self._heard_presence
+        service.event_handlers[HELD] = self._heard_held
 
     def equip(self, match: Match) -> None:
         """Give a match just taken into memory its time source, presence and watcher."""
@@ -55,16 +65,92 @@ class Timekeeper:
 
     def arrived(self, match: Match, viewer: Viewer) -> bool:
         """A socket joined ``match``; True when its seat was away until now (then everyone was told)."""
-        if viewer.seat is None or match.presence is None or not match.presence.arrive(viewer.seat):
+        seat, presence = viewer.seat, match.presence
+        if seat is None or presence is None:
             return False
-        self._presence_changed(match, but=viewer)
-        return True
+        first_here = presence.local(seat) == 0
+        away = presence.arrive(seat)
+        if first_here:
+            self._publish(match, seat, connected=True)
+        if away:
+            self._presence_changed(match, but=viewer)
+        return away
 
     def departed(self, match: Match, viewer: Viewer) -> None:
         """A socket left ``match``; tell everyone when that was its seat's last."""
-        if viewer.seat is not None and match.presence is not None and match.presence.depart(viewer.seat,
-                                                                                             self.clock.now()):
+        seat, presence = viewer.seat, match.presence
+        if seat is None or presence is None:
+            return
+        away = presence.depart(seat, self.clock.now())
+        if presence.local(seat) == 0:
+            self._publish(match, seat, connected=False)
+        if away:
             self._presence_changed(match)
+
+    # -- presence on other processes -------------------------------------------------
+
+    def _origin(self) -> str | None:
+        replication = self._service.replication
+        return None if replication is None else replication.origin
+
+    def _publish(self, match: Match, seat: Side, *, connected: bool) -> None:
+        origin = self._origin()
+        if origin is not None and seat is not match.bot_side:
+            self._service.publish_event(match.id, "presence",
+                                        {"process": origin, "seat": seat.value, "connected": connected})
+
+    def presence_heartbeat(self, interval: float) -> None:
+        """Once per sweep: list the seats this process holds, and forget processes silent for 3 sweeps."""
+        origin = self._origin()
+        if origin is None:
+            return
+        held = sorted([match.id, seat.value] for match in self._service.live_matches() if match.presence
+                      for seat in (Side.ATTACKER, Side.DEFENDER)
+                      if seat is not match.bot_side and match.presence.local(seat) > 0)
+        self._service.publish_event("", HELD, {"process": origin, "seats": held})
+        self.expire_presence(self.clock.now() - EXPIRE_AFTER * interval)
+
+    def expire_presence(self, before: float) -> None:
+        """Drop the reports of other processes last heard before ``before`` (they died, or lost the bus)."""
+        now = self.clock.now()
+        for match in self._service.live_matches():
+            if match.presence is not None and match.presence.expire(before, now):
+                self._presence_changed(match)
+
+    def _heard_presence(self, match_id: str, data: dict[str, Any]) -> None:
+        match = self._service.loaded(match_id)
+        process, seat, connected = data.get("process"), data.get("seat"), data.get("connected")
+        if match is None or match.presence is None or not isinstance(process, str) or not isinstance(seat, str) \
+                or seat not in Side.__members__:
+            return
+        side, now = Side(seat), self.clock.now()
+        if connected is True:
+            self._remote_changed(match, match.presence.held_elsewhere(side, process, now))
+        elif connected is False:
+            self._remote_changed(match, match.presence.released_elsewhere(side, process, now))
+
+    def _heard_held(self, _match_id: str, data: dict[str, Any]) -> None:
+        process, seats = data.get("process"), data.get("seats")
+        if not isinstance(process, str) or not isinstance(seats, list):
+            return
+        listed = {(pair[0], pair[1]) for pair in seats if isinstance(pair, list) and len(pair) == 2}
+        now = self.clock.now()
+        for match in self._service.live_matches():
+            presence = match.presence
+            if presence is None:
+                continue
+            changed = False
+            for side in (Side.ATTACKER, Side.DEFENDER):
+                if (match.id, side.value) in listed:
+                    changed |= presence.held_elsewhere(side, process, now)
+                else:  # the full list: a seat it no longer names, it no longer holds
+                    changed |= presence.released_elsewhere(side, process, now)
+            self._remote_changed(match, changed)
+
+    def _remote_changed(self, match: Match, changed: bool) -> None:
+        if changed:
+            self._presence_changed(match)
+            self.start_clock(match)
 
     def seat_joined(self, match: Match) -> None:
         """An open challenge's free seat was taken: the match is an ordinary one now."""

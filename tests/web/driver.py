@@ -72,6 +72,25 @@ class Board:
         cell = self.units()[unit]["cell"]
         self.click_cell(cell)
 
+    def select(self, unit: str) -> None:
+        """Click ``unit`` and wait until the client has it selected."""
+        self.click_unit(unit)
+        self.wait(f"s.selected === '{unit}'")
+
+    def move(self, unit: str, cell: str) -> None:
+        """Select ``unit``, click ``cell`` and wait for the server to apply the move."""
+        self.select(unit)
+        version = self.state()["version"]
+        self.click_cell(cell)
+        self.wait_version(version + 1)
+
+    def declare(self, attacker: str, target: str) -> None:
+        """Select ``attacker``, click ``target`` and wait for the server to apply the declaration."""
+        self.select(attacker)
+        version = self.state()["version"]
+        self.click_unit(target)
+        self.wait_version(version + 1)
+
     def button(self, name: str) -> Any:
         """A button whose accessible name matches ``name`` (a regex), in the decision panel or on a card."""
         return self.page.get_by_role("button", name=re.compile(name)).first

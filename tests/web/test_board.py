@@ -139,8 +139,7 @@ def test_a_two_finger_pinch_zooms_and_keys_drive_the_game(web: WebServer, new_pa
     board.wait_legal("STORE_BONUS")
     page.keyboard.press("s")
     board.wait_legal("NEXT_PHASE")
-    board.click_unit("A7")
-    board.wait("s.selected === 'A7'")
+    board.select("A7")
     page.keyboard.press("Escape")
     board.wait("s.selected === null")
     page.keyboard.press("Enter")  # the primary button: Next

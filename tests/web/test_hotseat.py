@@ -38,17 +38,9 @@ def to_the_roll(web: WebServer, new_page: Any, page: Any = None) -> Board:
     reveal(board, "Defender")  # Suppressive Fire could matter: a real choice
     board.press("Pass")
     reveal(board, "Attacker")
-    board.click_unit("A7")
-    board.wait("s.selected === 'A7'")
-    version = board.state()["version"]
-    board.click_cell("G4")
-    board.wait_version(version + 1)
+    board.move("A7", "G4")
     board.press("Next: Attack")
-    board.click_unit("A7")
-    board.wait("s.selected === 'A7'")
-    version = board.state()["version"]
-    board.click_unit("D9")
-    board.wait_version(version + 1)
+    board.declare("A7", "D9")
     board.button("Next: Dice").click()
     reveal(board, "Defender")  # Dense Fog or Tactical Block before the roll: a real choice
     board.press("Pass")

@@ -60,17 +60,10 @@ def test_the_panel_is_docked_beside_the_board_and_end_turn_stands_apart_and_asks
     assert confirm.count() == 0 and att.state()["version"] == version
 
     # After declaring an attack, the panel offers the next step, not "withdraw".
-    att.click_unit("A7")
-    att.wait("s.selected === 'A7'")
-    att.click_cell("G4")
-    att.wait_version(version + 1)
+    att.move("A7", "G4")
     att.press("Next: Attack")
     att.wait_legal("DECLARE_ATTACK")
-    att.click_unit("A7")
-    att.wait("s.selected === 'A7'")
-    version = att.state()["version"]
-    att.click_unit("D9")
-    att.wait_version(version + 1)
+    att.declare("A7", "D9")
     assert att.state()["aiming"] is None and "Withdraw" not in att.page.locator(".decision .aim").all_inner_texts()
     assert att.page.locator(".decision .btn.primary").inner_text().startswith("Next: Dice")
     shot(att, "after-declaring")

@@ -41,8 +41,7 @@ def tip(board: Board, contains: str) -> str:
 def test_hovering_a_reachable_cell_shows_the_engines_path_and_cost(web: WebServer, new_page: Any) -> None:
     board = open_seat(web, new_page)
     board.wait_legal("MOVE_UNIT")
-    board.click_unit("A7")
-    board.wait("s.selected === 'A7'")
+    board.select("A7")
     preview = move_preview(player_view(engine_state(), Side.ATTACKER), "A7")
     far = max(preview.cells, key=lambda c: (c.cost, c.cell))
     hover(board, far.cell)
@@ -60,8 +59,7 @@ def test_hovering_a_reachable_cell_shows_the_engines_path_and_cost(web: WebServe
 def test_a_refused_cell_or_unit_says_why_in_the_engines_words(web: WebServer, new_page: Any) -> None:
     board = open_seat(web, new_page)
     board.wait_legal("MOVE_UNIT")
-    board.click_unit("A1")
-    board.wait("s.selected === 'A1'")
+    board.select("A1")
     state = engine_state()
     problem = explain(state, MoveUnit(unit_id="A1", to="C6"))
     assert problem is not None

@@ -47,8 +47,7 @@ def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> No
 
     # Select A7 and move it to G4 by clicking on the board.
     att.wait_legal("MOVE_UNIT")
-    att.click_unit("A7")
-    att.wait("s.selected === 'A7'")
+    att.select("A7")
     shot(att, "move-range")
     version = att.state()["version"]
     att.click_cell("G4")
@@ -60,8 +59,7 @@ def test_a_first_turn_played_with_the_mouse(web: WebServer, new_page: Any) -> No
     # Declare A7 -> D9 by selecting the attacker and clicking the glowing enemy.
     att.press("Next: Attack")
     att.wait_legal("DECLARE_ATTACK")
-    att.click_unit("A7")
-    att.wait("s.selected === 'A7'")
+    att.select("A7")
     att.page.mouse.move(*att.point("H7"))
     shot(att, "attack-arrow")
     version = att.state()["version"]

@@ -42,11 +42,7 @@ def test_damage_moves_and_card_effects_are_marked_and_named(web: WebServer, new_
     # A moved unit says so on the board and in the tip.
     att.press("Next: Move")
     att.wait_legal("MOVE_UNIT")
-    att.click_unit("A1")
-    att.wait("s.selected === 'A1'")
-    version = att.state()["version"]
-    att.click_cell("C3")
-    att.wait_version(version + 1)
+    att.move("A1", "C3")
     text = tip_of(att, "C3", "moved this turn")
     assert "A1" in text
     att.page.evaluate("window.taktik.reveal('E3')")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .boardinfo import StepTable, board_info
+from .boardinfo import STANDARD_OVERLAY_COSTS, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
 from .state import GameState, Unit
@@ -170,7 +170,9 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     if allowance <= 0:
         return _NO_REACH
     info = board_info(state.board)
-    steps = info.steps(unit.type, state.rules.movement_rules)
+    tables = state.rules.tables
+    overlays = STANDARD_OVERLAY_COSTS if tables is None else tables.overlay_costs()
+    steps = info.steps(unit.type, state.rules.movement_rules, overlays)
     start = info.index[unit.cell]
     if occupied is None:
         occupied = occupancy(state)

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 
 from engine import (
     CARDS,
-    MAX_ATTACKS_PER_TURN,
     UNITS,
     GameState,
     Phase,
     Side,
     Unit,
     can_attack_after_move,
+    game_tables,
     max_moves,
     storage_limit,
 )
@@ -167,7 +167,7 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     total, dists = _queue(pos)
     if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
         return total, dists
-    slots = MAX_ATTACKS_PER_TURN - len(state.attack_queue)
+    slots = game_tables(state.rules.tables).max_attacks_per_turn - len(state.attack_queue)
     enemies = pos.side_units(side.other)
     movable = state.phase is not Phase.ATTACK and state.moves_this_turn < max_moves(state, side)
     shooters: list[Shooter] = []
@@ -213,7 +213,7 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
                 options.append((target, alive * weight * p, damage))
         if options:
             shooters.append(options)
-    return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
+    return _assign(shooters, {}, game_tables(pos.state.rules.tables).max_attacks_per_turn, pos.by_id)
 
 
 def approach_weight(state: GameState, side: Side, style: Style = BALANCED) -> float:

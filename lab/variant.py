@@ -89,16 +89,17 @@ class TerrainPatch(_Patch, frozen=True, kw_only=True):
     defense: Annotated[int, Meta(ge=-6, le=6)] | None = None
 
 
-Threshold = Annotated[int, Meta(ge=2, le=12)]
-
-
-class TablesPatch(_Patch, frozen=True, kw_only=True):
-    """Changed rule tables."""
+class TableRows(_Patch, frozen=True, kw_only=True):
+    """The tables a variant changes row by row: unit types and base terrains."""
 
     # rows are checked one by one (`_rows`), so that an error names the unit type or terrain
     units: dict[str, Any] = msgspec.field(default_factory=dict)
     terrain: dict[str, Any] = msgspec.field(default_factory=dict)
-    hit_thresholds: Annotated[tuple[Threshold, ...], Meta(min_length=1, max_length=12)] | None = None
+
+
+_ROW_TABLES = tuple(f.name for f in msgspec.structs.fields(TableRows))
+_VALUE_TABLES = tuple(f.name for f in msgspec.structs.fields(TableOverrides) if f.name != "units")
+"""The other tables are `TableOverrides` fields, checked with its types and ranges (one source of truth)."""
 
 
 class CardsPatch(_Patch, frozen=True, kw_only=True):
@@ -115,7 +116,7 @@ class VariantFile(_Patch, frozen=True, kw_only=True):
     name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
     description: str = ""
     cards: CardsPatch = CardsPatch()
-    tables: TablesPatch = TablesPatch()
+    tables: dict[str, Any] = msgspec.field(default_factory=dict)  # `TableRows` and `TableOverrides` fields
     scenario: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
@@ -156,6 +157,7 @@ def decode_variant(raw: bytes) -> Variant:
         raise VariantError(_plain(str(err))) from None
     cards = _cards(data.cards)
     tables, movement, combat = _tables(data.tables)
+    _check_hand_size(tables, data.cards, cards)
     scenario = _scenario(data.scenario)
     return Variant(
         name=data.name,
@@ -237,7 +239,16 @@ def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) ->
     return out
 
 
-def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+    for key in raw:
+        if key not in _ROW_TABLES and key not in _VALUE_TABLES:
+            known = ", ".join((*_ROW_TABLES, *_VALUE_TABLES))
+            raise VariantError(f"$.tables.{key}: unknown table {key!r} ({known})")
+    try:
+        patch = msgspec.convert({k: v for k, v in raw.items() if k in _ROW_TABLES}, TableRows)
+        values = msgspec.convert({k: v for k, v in raw.items() if k in _VALUE_TABLES}, TableOverrides)
+    except msgspec.ValidationError as err:
+        raise VariantError(_under("$.tables", str(err))) from None
     units = {
         unit_type: msgspec.structs.replace(
             UNITS[unit_type], **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
@@ -270,7 +281,18 @@ def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...
                     requires=CombatRequires(defender_terrain_types=(terrain,)),
                 )
             )
-    return TableOverrides(units=units, hit_thresholds=patch.hit_thresholds), tuple(movement), tuple(combat)
+    return msgspec.structs.replace(values, units=units), tuple(movement), tuple(combat)
+
+
+def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dict[str, Any], ...]) -> None:
+    """A seeded tactic hand cannot hold more cards than the variant's tactic pool (rules §7.5)."""
+    tactics = {card.id for card in DECK_SOURCES["standard"][1]} - set(patch.remove)
+    tactics |= {str(card["id"]) for card in cards if card.get("kind") == "tactic"}
+    if tables.tactic_hand_size > len(tactics):
+        raise VariantError(
+            f"$.tables.tactic_hand_size: {tables.tactic_hand_size} is more than the {len(tactics)} tactic cards "
+            "of the pool"
+        )
 
 
 _NOT_SCENARIO = ("seed", "rules")

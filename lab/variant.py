@@ -14,7 +14,9 @@ default scenario::
       "tables": {
         "units": {"MECHANIZED": {"range": 4}},
         "terrain": {"FOREST": {"move_cost": 3, "defense": 1}},
-        "hit_thresholds": [3, 4, 5, 6]
+        "hit_thresholds": [3, 4, 5, 6],
+        "road_discount_mp": 0.5, "river_enter_mp": 2, "river_follow_mp": 1,
+        "max_moves": 5, "max_attacks_per_turn": 5, "storage_limit": 6, "tactic_hand_size": 6
       },
       "scenario": {"deck": 90, "victory": {"round_limit": {"max_rounds": 12}}}
     }
@@ -25,6 +27,8 @@ turns a base `GameConfig` into the variant's: the scenario's fields replace the 
 cards and tables travel in ``GameConfig.rules`` (so the game's record replays with them).
 Terrain changes become movement and combat rules bound to that terrain type (rules §2.5):
 a move cost as a cost delta, cover and defense as a roll modifier against units standing there.
+The other tables are `TableOverrides` fields, checked with its own types and ranges; docs/lab.md
+lists every field with its range.
 """
 
 from __future__ import annotations

@@ -47,7 +47,8 @@ class BoardInfo:
             self.terrain[i] is TerrainType.WATER or (self.river[i] and not self.bridge[i]) for i in range(w * h)
         )
         self.quadrant: tuple[Quadrant, ...] = tuple(quadrant_of(i % w, i // w, w, h) for i in range(w * h))
-        self._steps: dict[tuple[UnitType | None, tuple[MovementRule, ...], OverlayCosts], StepTable] = {}
+        # keyed (unit type or None, rules) for the standard road and river costs, plus the costs otherwise
+        self._steps: dict[tuple[object, ...], StepTable] = {}
 
     def xy(self, index: int) -> tuple[int, int]:
         """``(x, y)`` of a cell index."""
@@ -67,16 +68,19 @@ class BoardInfo:
         return CONNECTOR_TAGS["bridge"] if self.bridge[index] else ()
 
     def steps(
-        self, unit_type: UnitType, rules: tuple[MovementRule, ...], overlays: OverlayCosts = STANDARD_OVERLAY_COSTS
+        self, unit_type: UnitType, rules: tuple[MovementRule, ...], overlays: OverlayCosts | None = None
     ) -> StepTable:
         """Static step costs for ``unit_type`` under ``rules`` and the game's road and river costs.
 
-        Occupancy is not included. Without movement rules every unit type shares one table.
+        ``overlays`` None means the standard costs. Occupancy is not included. Without
+        movement rules every unit type shares one table.
         """
-        key = (unit_type if rules else None, rules, overlays)
+        # The standard game's key stays a pair: this lookup runs for every unit in every listing.
+        shared = unit_type if rules else None
+        key = (shared, rules) if overlays is None else (shared, rules, overlays)
         table = self._steps.get(key)
         if table is None:
-            table = self._steps[key] = self._build_steps(unit_type, rules, overlays)
+            table = self._steps[key] = self._build_steps(unit_type, rules, overlays or STANDARD_OVERLAY_COSTS)
         return table
 
     def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule], overlays: OverlayCosts) -> StepTable:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .boardinfo import STANDARD_OVERLAY_COSTS, StepTable, board_info
+from .boardinfo import StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
 from .state import GameState, Unit
@@ -171,8 +171,7 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
         return _NO_REACH
     info = board_info(state.board)
     tables = state.rules.tables
-    overlays = STANDARD_OVERLAY_COSTS if tables is None else tables.overlay_costs()
-    steps = info.steps(unit.type, state.rules.movement_rules, overlays)
+    steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
     start = info.index[unit.cell]
     if occupied is None:
         occupied = occupancy(state)

@@ -110,6 +110,18 @@ def test_the_hand_size_counts_the_variants_own_tactic_pool() -> None:
     assert smaller.rules.tables.tactic_hand_size == 10
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_fuzzers_invariants_hold_under_the_games_own_tables(seed: int) -> None:
+    from lab.fuzz import FuzzOptions, fuzz_game
+
+    roomy = {"max_attacks_per_turn": 9, "max_moves": 9, "storage_limit": 2, "units": {"MECHANIZED": {"hp": 3}}}
+    board = GameConfig(seed=seed, terrain="\n".join(["." * 10] * 12), victory=VictoryConfig(max_actions=400))
+    config = apply_variant(board, decode_variant(variant(tables=roomy)))
+    outcome = fuzz_game(config, seed=seed, options=FuzzOptions(unlisted=2))
+    assert outcome.failure is None, outcome.failure
+    assert len(outcome.actions) > 50
+
+
 # --- `taktik balance` end to end with the new tables ------------------------------------
 
 

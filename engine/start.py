@@ -98,9 +98,9 @@ def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ..
     known = set(deck)
     stored: list[str] = []
     if config.stored is not None:
+        limit = game_tables(_tables(config)).storage_limit
         for side in (Side.ATTACKER, Side.DEFENDER):
             cards = config.stored.of(side)
-            limit = game_tables(_tables(config)).storage_limit
             if len(cards) > limit:
                 raise ValueError(f"{side.value} stores {len(cards)} bonuses; the limit is {limit}")
             for card in cards:

@@ -112,6 +112,7 @@ from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonica
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
 from .tables import (
+    HIT_THRESHOLDS,
     MAX_ATTACKS_PER_TURN,
     STANDARD_TABLES,
     TERRAIN,
@@ -135,6 +136,7 @@ __all__ = [
     "COMMON_CARDS",
     "DECK_SOURCES",
     "HIDDEN",
+    "HIT_THRESHOLDS",
     "ILLEGAL_ACTION_CODES",
     "LEGACY_VERSIONS",
     "MATCH_ACTION_ORDER",

@@ -54,6 +54,7 @@ from engine import (
     MovementRule,
     RulesOverlay,
     TableOverrides,
+    TerrainRules,
     TerrainType,
     UnitType,
     load_cards,
@@ -134,6 +135,7 @@ class Variant:
     movement_rules: tuple[MovementRule, ...]
     combat_rules: tuple[CombatRule, ...]
     scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
+    terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as the rules above)
 
     @property
     def changed_cards(self) -> tuple[str, ...]:
@@ -160,7 +162,7 @@ def decode_variant(raw: bytes) -> Variant:
     except msgspec.DecodeError as err:
         raise VariantError(_plain(str(err))) from None
     cards = _cards(data.cards)
-    tables, movement, combat = _tables(data.tables)
+    tables, terrain, movement, combat = _tables(data.tables)
     _check_hand_size(tables, data.cards, cards)
     scenario = _scenario(data.scenario)
     return Variant(
@@ -170,6 +172,7 @@ def decode_variant(raw: bytes) -> Variant:
         movement_rules=movement,
         combat_rules=combat,
         scenario=scenario,
+        terrain=terrain,
     )
 
 
@@ -243,7 +246,9 @@ def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) ->
     return out
 
 
-def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+def _tables(
+    raw: dict[str, Any],
+) -> tuple[TableOverrides, dict[TerrainType, TerrainRules], tuple[MovementRule, ...], tuple[CombatRule, ...]]:
     for key in raw:
         if key not in _ROW_TABLES and key not in _VALUE_TABLES:
             known = ", ".join((*_ROW_TABLES, *_VALUE_TABLES))
@@ -261,9 +266,13 @@ def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, tuple[MovementRule, ..
     }
     movement: list[MovementRule] = []
     combat: list[CombatRule] = []
+    rows: dict[TerrainType, TerrainRules] = {}
     for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
         where = f"$.tables.terrain.{terrain.value}"
         standard = TERRAIN[terrain]
+        rows[terrain] = msgspec.structs.replace(
+            standard, **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
+        )
         if row.blocks is False and standard.blocks:
             raise VariantError(f"{where}.blocks: {terrain.value} cannot be made passable (it has no move cost)")
         if standard.blocks and row.move_cost is not None:
@@ -285,7 +294,7 @@ def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, tuple[MovementRule, ..
                     requires=CombatRequires(defender_terrain_types=(terrain,)),
                 )
             )
-    return msgspec.structs.replace(values, units=units), tuple(movement), tuple(combat)
+    return msgspec.structs.replace(values, units=units), rows, tuple(movement), tuple(combat)
 
 
 def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dict[str, Any], ...]) -> None:

@@ -102,7 +102,8 @@ def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ..
         for side in (Side.ATTACKER, Side.DEFENDER):
             cards = config.stored.of(side)
             if len(cards) > limit:
-                raise ValueError(f"{side.value} stores {len(cards)} bonuses; the limit is {limit}")
+                bonuses = "bonus" if len(cards) == 1 else "bonuses"
+                raise ValueError(f"{side.value} stores {len(cards)} {bonuses}; the limit is {limit}")
             for card in cards:
                 if card not in known or card_of(card).kind != "bonus":
                     raise ValueError(f"stored card {card!r} is not a bonus card of the {config.deck}-card deck")

@@ -48,7 +48,8 @@ def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | 
             return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
     limit = game_tables(state.rules.tables).max_attacks_per_turn
     if len(state.attack_queue) >= limit:
-        return IllegalAction(f"{limit} attacks are already declared this turn", "attack_limit")
+        declared = "1 attack is" if limit == 1 else f"{limit} attacks are"  # a variant may allow one
+        return IllegalAction(f"{declared} already declared this turn", "attack_limit")
     attacker, target = state.unit(action.attacker_id), state.unit(action.target_id)
     assert attacker is not None and target is not None
     problem = attack_problem(state, attacker, target)

@@ -86,7 +86,7 @@ def test_max_moves_one_refuses_the_second_move() -> None:
     state = start(units=("A1 L B2", "A2 L D2", "D1 L J10"), phase="MOVEMENT", rules=tables(max_moves=1))
     state = play(state, MoveUnit(unit_id="A1", to="B3"))
     assert not any(isinstance(a, MoveUnit) for a in legal_actions(state))
-    with pytest.raises(IllegalAction, match="you have moved 1 of 1 units") as caught:
+    with pytest.raises(IllegalAction, match="you have moved 1 of 1 unit this turn") as caught:
         reduce(state, MoveUnit(unit_id="A2", to="D3"))
     assert caught.value.code == "move_limit"
     assert "1 of 1" in str(explain(state, MoveUnit(unit_id="A2", to="D3")))
@@ -98,10 +98,10 @@ def test_an_attack_queue_of_one_refuses_a_second_declaration() -> None:
     state = play(state, DeclareAttack(attacker_id="A1", target_id="D1"))
     second = DeclareAttack(attacker_id="A2", target_id="D1")
     assert second not in legal_actions(state)
-    with pytest.raises(IllegalAction, match="1 attacks are already declared") as caught:
+    with pytest.raises(IllegalAction, match="1 attack is already declared this turn") as caught:
         reduce(state, second)
     assert caught.value.code == "attack_limit"
-    assert "1 attacks" in str(explain(state, second))
+    assert "1 attack is" in str(explain(state, second))
     standard = play(start(units=units, phase="ATTACK"), DeclareAttack(attacker_id="A1", target_id="D1"))
     assert second in legal_actions(standard)
 
@@ -115,7 +115,7 @@ def test_a_storage_limit_of_one_refuses_the_second_store() -> None:
         reduce(state, StoreBonus())
     standard = play(start(stored=((bonus,), ()), draw=("air_cover#1",)), DrawCard())
     assert StoreBonus() in legal_actions(standard)
-    with pytest.raises(ValueError, match="stores 1 bonuses; the limit is 0"):
+    with pytest.raises(ValueError, match="stores 1 bonus; the limit is 0"):
         new_game(config(stored=((bonus,), ()), rules=tables(storage_limit=0)))
 
 

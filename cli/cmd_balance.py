@@ -20,6 +20,7 @@ from pathlib import Path
 from engine import encode_record
 from lab.balance import BalanceGame, compare, play_balance_game, schedule_balance
 from lab.bots import BOTS
+from lab.changes import rule_changes
 from lab.report import comparison_json, format_comparison, html_report, require_plotting
 from lab.runner import run_games
 from lab.variant import VariantError, apply_variant, load_variant
@@ -86,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
         progress.finish()
         raise CommandError(f"cannot write to {out}: {err.strerror or err}", code=1) from None
     progress.finish()
-    comparison = compare(games, variant=variant.name, bots=bots, seed=seed, changed_cards=variant.changed_cards)
+    comparison = compare(
+        games, variant=variant.name, bots=bots, seed=seed, changed_cards=variant.changed_cards,
+        changed_rules=rule_changes(base, variant),
+    )
     table = format_comparison(comparison)
     print(table)
     try:

@@ -111,7 +111,18 @@ from .rules_overlay import base_card_id, named_deck_sources
 from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
 from .start import game_terrain, new_game
 from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
-from .tables import MAX_ATTACKS_PER_TURN, TERRAIN, UNITS, TableOverrides, TerrainRules, UnitStats, unit_stats
+from .tables import (
+    HIT_THRESHOLDS,
+    MAX_ATTACKS_PER_TURN,
+    STANDARD_TABLES,
+    TERRAIN,
+    UNITS,
+    TableOverrides,
+    TerrainRules,
+    UnitStats,
+    game_tables,
+    unit_stats,
+)
 from .text import describe_event, encode_text
 from .threats import CellThreat, ThreatMap, threat_map
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
@@ -125,6 +136,7 @@ __all__ = [
     "COMMON_CARDS",
     "DECK_SOURCES",
     "HIDDEN",
+    "HIT_THRESHOLDS",
     "ILLEGAL_ACTION_CODES",
     "LEGACY_VERSIONS",
     "MATCH_ACTION_ORDER",
@@ -135,6 +147,7 @@ __all__ = [
     "PHASE_NAMES",
     "RULES_EPOCH",
     "RULES_VERSION",
+    "STANDARD_TABLES",
     "TACTICS",
     "TERRAIN",
     "TERRAIN_LEGEND",
@@ -258,6 +271,7 @@ __all__ = [
     "encode_state",
     "encode_text",
     "explain",
+    "game_tables",
     "game_terrain",
     "generate_terrain",
     "hit_chance_and_damage",

@@ -14,21 +14,18 @@ from collections.abc import Sequence
 from .board import TERRAIN_CHARS, Board
 from .config import MovementRule
 from .grid import DIRECTIONS, label, quadrant_of
-from .tables import (
-    CONNECTOR_TAGS,
-    OVERLAY_TAGS,
-    RIVER_ENTER_COST,
-    RIVER_FOLLOW_COST,
-    ROAD_DISCOUNT,
-    TERRAIN,
-    UNITS,
-)
+from .tables import CONNECTOR_TAGS, OVERLAY_TAGS, STANDARD_TABLES, TERRAIN, UNITS
 from .types import Quadrant, TerrainType, UnitType
 
-__all__ = ["BoardInfo", "board_info"]
+__all__ = ["STANDARD_OVERLAY_COSTS", "BoardInfo", "OverlayCosts", "board_info"]
 
 StepTable = tuple[tuple[tuple[int, int], ...], ...]
 """Per cell index: ``((neighbour index, cost in half-points), ...)`` of every enterable step."""
+
+OverlayCosts = tuple[int, int, int]
+"""Road discount, river entering and river following costs in half-points (`TableOverrides.overlay_costs`)."""
+
+STANDARD_OVERLAY_COSTS: OverlayCosts = STANDARD_TABLES.overlay_costs()
 
 
 class BoardInfo:
@@ -50,7 +47,8 @@ class BoardInfo:
             self.terrain[i] is TerrainType.WATER or (self.river[i] and not self.bridge[i]) for i in range(w * h)
         )
         self.quadrant: tuple[Quadrant, ...] = tuple(quadrant_of(i % w, i // w, w, h) for i in range(w * h))
-        self._steps: dict[tuple[UnitType | None, tuple[MovementRule, ...]], StepTable] = {}
+        # keyed (unit type or None, rules) for the standard road and river costs, plus the costs otherwise
+        self._steps: dict[tuple[object, ...], StepTable] = {}
 
     def xy(self, index: int) -> tuple[int, int]:
         """``(x, y)`` of a cell index."""
@@ -69,19 +67,25 @@ class BoardInfo:
         """Tags of the connectors on a cell (``bridge``)."""
         return CONNECTOR_TAGS["bridge"] if self.bridge[index] else ()
 
-    def steps(self, unit_type: UnitType, rules: tuple[MovementRule, ...]) -> StepTable:
-        """Static step costs for ``unit_type`` under ``rules`` (occupancy is not included).
+    def steps(
+        self, unit_type: UnitType, rules: tuple[MovementRule, ...], overlays: OverlayCosts | None = None
+    ) -> StepTable:
+        """Static step costs for ``unit_type`` under ``rules`` and the game's road and river costs.
 
-        Without movement rules every unit type shares one table.
+        ``overlays`` None means the standard costs. Occupancy is not included. Without
+        movement rules every unit type shares one table.
         """
-        key = (unit_type if rules else None, rules)
+        # The standard game's key stays a pair: this lookup runs for every unit in every listing.
+        shared = unit_type if rules else None
+        key = (shared, rules) if overlays is None else (shared, rules, overlays)
         table = self._steps.get(key)
         if table is None:
-            table = self._steps[key] = self._build_steps(unit_type, rules)
+            table = self._steps[key] = self._build_steps(unit_type, rules, overlays or STANDARD_OVERLAY_COSTS)
         return table
 
-    def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule]) -> StepTable:
+    def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule], overlays: OverlayCosts) -> StepTable:
         """Rules §5.3 steps 2-8 for every cell and direction (step 1, occupancy, is the search's)."""
+        road_discount, river_enter, river_follow = overlays
         width, height = self.width, self.height
         # Per destination cell: the base entry cost, or None when it blocks (terrain or a rule).
         entry: list[int | None] = []
@@ -110,9 +114,9 @@ class BoardInfo:
                 if diagonal and barrier[ay * width + bx] and barrier[by * width + ax]:
                     continue  # no slipping between two barrier corners
                 if not diagonal and road[a] and road[b]:
-                    cost -= ROAD_DISCOUNT
+                    cost -= road_discount
                 if river[b] and not bridge[b]:
-                    cost += RIVER_FOLLOW_COST if (not diagonal and in_river) else RIVER_ENTER_COST
+                    cost += river_follow if (not diagonal and in_river) else river_enter
                 out.append((b, max(1, cost)))
             out.sort()
             table.append(tuple(out))

@@ -13,7 +13,7 @@ from .cards import CARDS, CardDef
 from .condition_rules import Context
 from .grid import chebyshev
 from .state import Effect, GameState, Modifier, Unit
-from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS, unit_stats
+from .tables import UNITS, game_tables, unit_stats
 from .types import Hook, Side
 
 __all__ = [
@@ -201,8 +201,8 @@ def _allowance(state: GameState, unit: Unit, effects: tuple[Effect, ...]) -> int
 
 
 def max_moves(state: GameState, side: Side) -> int:
-    """Units ``side`` may move this turn: ``5 + Σ add``, then the smallest *cap*."""
-    moves = BASE_MAX_MOVES
+    """Units ``side`` may move this turn: ``max_moves + Σ add`` (5 in the standard tables), then the smallest *cap*."""
+    moves = game_tables(state.rules.tables).max_moves
     caps: list[int] = []
     for effect in _effects(state, Hook.MODIFY_MAX_MOVES):
         if _player_applies(effect, side, None, state):
@@ -319,9 +319,9 @@ def can_play_tactic(state: GameState, side: Side) -> bool:
 
 
 def storage_limit(state: GameState, side: Side) -> int:
-    """Stored bonuses ``side`` may keep: ``6 + max(add)``."""
+    """Stored bonuses ``side`` may keep: ``storage_limit + max(add)`` (6 in the standard tables)."""
     adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side, None, state)]
-    return BASE_STORAGE_LIMIT + max(adds, default=0)
+    return game_tables(state.rules.tables).storage_limit + max(adds, default=0)
 
 
 def can_resupply(state: GameState, unit: Unit) -> bool:

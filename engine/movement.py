@@ -170,7 +170,8 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     if allowance <= 0:
         return _NO_REACH
     info = board_info(state.board)
-    steps = info.steps(unit.type, state.rules.movement_rules)
+    tables = state.rules.tables
+    steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
     start = info.index[unit.cell]
     if occupied is None:
         occupied = occupancy(state)

@@ -14,7 +14,7 @@ from .mapgen import GeneratedTerrain, generate_terrain
 from .rng import DEFAULT_SEED, shuffle
 from .rules_overlay import deck_source_of, named_deck_sources
 from .state import GameState, PlayerState, Rules, Unit
-from .tables import BASE_STORAGE_LIMIT, TERRAIN, TableOverrides, unit_stats
+from .tables import TERRAIN, TableOverrides, game_tables, unit_stats
 from .types import Phase, Side, UnitType, unit_order
 from .victory import initial_control
 
@@ -22,7 +22,6 @@ __all__ = ["game_terrain", "new_game"]
 
 FORCE_LIMITS = {UnitType.LIGHT_INFANTRY: (6, 8), UnitType.MECHANIZED: (3, 5), UnitType.SPECIAL: (1, 2)}
 FORCE_TOTALS = {Side.ATTACKER: 10, Side.DEFENDER: 15}
-TACTIC_HAND_SIZE = 6
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 20, 30
 
 
@@ -99,10 +98,12 @@ def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ..
     known = set(deck)
     stored: list[str] = []
     if config.stored is not None:
+        limit = game_tables(_tables(config)).storage_limit
         for side in (Side.ATTACKER, Side.DEFENDER):
             cards = config.stored.of(side)
-            if len(cards) > BASE_STORAGE_LIMIT:
-                raise ValueError(f"{side.value} stores {len(cards)} bonuses; the limit is {BASE_STORAGE_LIMIT}")
+            if len(cards) > limit:
+                bonuses = "bonus" if len(cards) == 1 else "bonuses"
+                raise ValueError(f"{side.value} stores {len(cards)} {bonuses}; the limit is {limit}")
             for card in cards:
                 if card not in known or card_of(card).kind != "bonus":
                     raise ValueError(f"stored card {card!r} is not a bonus card of the {config.deck}-card deck")
@@ -133,7 +134,7 @@ def _tactic_hand(config: GameConfig, source: str, side: Side, rng: int) -> tuple
             raise ValueError(f"{side.value} tactic hand names a card twice")
         return tuple(sorted(explicit, key=order.index)), rng
     pool, rng = shuffle(order, rng)
-    return tuple(sorted(pool[:TACTIC_HAND_SIZE], key=order.index)), rng
+    return tuple(sorted(pool[: game_tables(_tables(config)).tactic_hand_size], key=order.index)), rng
 
 
 def _board(config: GameConfig, rng: int) -> tuple[Board, int]:

@@ -1,7 +1,8 @@
-"""Static rule tables as data: unit types, base terrain, overlays and hit thresholds.
+"""Static rule tables as data: unit types, base terrain, overlays, hit thresholds and limits.
 
-Everything here is the rules' data (rules §2.3, §2.4, §3.1, §6.2); code reads it through
-these names so that a designer changes a number in one place.
+Everything here is the rules' data (rules §2.3, §2.4, §3.1, §5.1, §6.1, §6.2, §7.5, §7.6);
+code reads it through these names so that a designer changes a number in one place, and a
+variant changes it for one game through `TableOverrides` (read with `game_tables`).
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ __all__ = [
     "RIVER_ENTER_COST",
     "RIVER_FOLLOW_COST",
     "ROAD_DISCOUNT",
+    "STANDARD_TABLES",
+    "TACTIC_HAND_SIZE",
     "TERRAIN",
     "UNITS",
     "TableOverrides",
     "TerrainRules",
     "UnitStats",
+    "game_tables",
     "required_roll",
     "unit_stats",
 ]
@@ -89,23 +93,49 @@ RIVER_FOLLOW_COST = 2  # half-points added for an orthogonal river-to-river step
 
 BASE_MAX_MOVES = 5  # units a player may move per turn before effects
 BASE_STORAGE_LIMIT = 6  # stored bonuses a player may keep before effects
+MAX_ATTACKS_PER_TURN = 5  # declarations a player may have queued at once
+TACTIC_HAND_SIZE = 6  # tactic cards each player's seeded hand keeps from the pool
 
 HIT_THRESHOLDS: tuple[int, ...] = (3, 4, 5, 6)
 """Required modified roll at Chebyshev distance 1, 2, 3, 4; farther needs the last value."""
 
 
 Roll = Annotated[int, Meta(ge=2, le=12)]
+HalfMP = Annotated[float, Meta(ge=0, le=20, multiple_of=0.5)]  # an MP cost: a multiple of 0.5 (rules §8.2)
+Limit = Annotated[int, Meta(ge=1, le=99)]
 
 
 class TableOverrides(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """The rows of these tables a game plays with instead of the standard ones (a variant's).
+    """The tables a game plays with: the standard ones, with a variant's changes.
 
-    A game carries them in its rules (`GameState.rules.tables`); code that reads a unit's
-    stats or a hit threshold during play asks `unit_stats` and `required_roll` with them.
+    Every field defaults to the standard value (and is then left out of the encoding, so a
+    standard game hashes as before). A game carries them in its rules
+    (`GameState.rules.tables`, None for the standard ones); code that reads a table during
+    play asks `game_tables`, `unit_stats` or `required_roll` with them, once per call.
     """
 
-    units: dict[UnitType, UnitStats] = msgspec.field(default_factory=dict)
-    hit_thresholds: Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=12)] | None = None
+    units: dict[UnitType, UnitStats] = msgspec.field(default_factory=dict)  # rows replacing `UNITS` rows
+    hit_thresholds: Annotated[tuple[Roll, ...], Meta(min_length=1, max_length=12)] | None = None  # §6.2
+    road_discount_mp: HalfMP = ROAD_DISCOUNT / 2  # §2.4: saved by an orthogonal road-to-road step
+    river_enter_mp: HalfMP = RIVER_ENTER_COST / 2  # §2.4: added for entering a non-bridge river cell
+    river_follow_mp: HalfMP = RIVER_FOLLOW_COST / 2  # §2.4: added for an orthogonal river-to-river step
+    max_moves: Limit = BASE_MAX_MOVES  # §5.1: units moved per turn before effects
+    max_attacks_per_turn: Limit = MAX_ATTACKS_PER_TURN  # §6.1: declarations queued at once
+    storage_limit: Annotated[int, Meta(ge=0, le=99)] = BASE_STORAGE_LIMIT  # §7.6: stored bonuses before effects
+    tactic_hand_size: Annotated[int, Meta(ge=0, le=99)] = TACTIC_HAND_SIZE  # §7.5: seeded hand size
+
+    def overlay_costs(self) -> tuple[int, int, int]:
+        """``(road discount, river enter, river follow)`` in half-points (rules §5.3 steps 5-6)."""
+        return round(2 * self.road_discount_mp), round(2 * self.river_enter_mp), round(2 * self.river_follow_mp)
+
+
+STANDARD_TABLES = TableOverrides()
+"""The standard tables (a game whose ``rules.tables`` is None plays with these)."""
+
+
+def game_tables(tables: TableOverrides | None) -> TableOverrides:
+    """The tables a game plays with, given its ``rules.tables`` (None: `STANDARD_TABLES`)."""
+    return STANDARD_TABLES if tables is None else tables
 
 
 def unit_stats(unit_type: UnitType, tables: TableOverrides | None = None) -> UnitStats:
@@ -121,6 +151,3 @@ def required_roll(distance: int, tables: TableOverrides | None = None) -> int:
     """Minimum modified roll that hits at ``distance`` (rules §6.2), as ``tables`` change it."""
     thresholds = HIT_THRESHOLDS if tables is None or tables.hit_thresholds is None else tables.hit_thresholds
     return thresholds[min(max(distance, 1), len(thresholds)) - 1]
-
-
-MAX_ATTACKS_PER_TURN = 5  # declarations a player may have queued at once

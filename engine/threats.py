@@ -20,7 +20,7 @@ from .grid import chebyshev
 from .hooks import can_attack_after_move
 from .movement import unit_reach
 from .state import GameState, Unit
-from .tables import UNITS
+from .tables import UNITS, unit_stats
 from .types import Side, UnitType, unit_order
 
 __all__ = ["CellThreat", "ThreatMap", "threat_map"]
@@ -75,7 +75,7 @@ def threat_map(state: GameState, side: Side) -> ThreatMap:
         start = info.index[unit.cell]
         fires_after_move = "move_or_fire" not in UNITS[unit.type].tags or can_attack_after_move(world, fresh)
         spots = [start, *sorted(found.costs)] if fires_after_move else [start]
-        for cell, spot in _nearest_spots(info, spots, UNITS[unit.type].range).items():
+        for cell, spot in _nearest_spots(info, spots, unit_stats(unit.type, world.rules.tables).range).items():
             occupant = held.get(cell)
             if occupant is not None and occupant.side is enemy:
                 continue

@@ -15,6 +15,9 @@ the games up per rule set:
 - per card: draws, plays for effect (bonus or tactic), stores, cancels (a bonus spent to
   cancel a malus, or a malus cancelled). A card the variant changes is counted under its
   standard id (`engine.base_card_id`).
+
+The comparison also names what the variant changes: its cards, and each table entry and
+scenario field with the base and the variant value (`lab.changes.rule_changes`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import msgspec
 
 from engine import EventKind, GameConfig, GameRecord, GameState, Side, base_card_id, replay
 
+from .changes import RuleChange
 from .selfplay import GameSpec, play_spec, schedule, wilson_interval
 
 __all__ = [
@@ -205,6 +209,7 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     difference: float  # variant's attacker win rate minus the base's
     difference_interval: tuple[float, float]  # 95 %, Newcombe
     changed_cards: tuple[str, ...]
+    changed_rules: tuple[RuleChange, ...] = ()  # tables and scenario, base → variant
 
 
 def difference_interval(wins_a: int, games_a: int, wins_b: int, games_b: int) -> tuple[float, float]:
@@ -246,7 +251,13 @@ def _stats(games: Sequence[BalanceGame]) -> RuleSetStats:
 
 
 def compare(
-    games: Sequence[BalanceGame], *, variant: str, bots: tuple[str, str], seed: int, changed_cards: tuple[str, ...] = ()
+    games: Sequence[BalanceGame],
+    *,
+    variant: str,
+    bots: tuple[str, str],
+    seed: int,
+    changed_cards: tuple[str, ...] = (),
+    changed_rules: tuple[RuleChange, ...] = (),
 ) -> Comparison:
     """Add up ``games`` (in any order) per rule set, and the difference the variant makes."""
     by_rules = {name: sorted((g for g in games if g.rules == name), key=lambda g: g.index) for name in RULE_SETS}
@@ -263,4 +274,5 @@ def compare(
             changed.attacker_wins, changed.games, base.attacker_wins, base.games
         ),
         changed_cards=changed_cards,
+        changed_rules=changed_rules,
     )

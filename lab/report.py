@@ -1,5 +1,7 @@
 """A balance comparison as a terminal table, as JSON, and as one HTML file that opens offline.
 
+All three name what the variant changes: the tables and scenario, each value as
+``field: base → variant`` (`lab.changes`), and the changed cards, marked in the card table.
 The HTML report embeds its plots as inline SVG (made with matplotlib, the optional extra
 ``taktik[reports]``): the attacker's win rate with its 95 % interval per rule set, the game
 length histogram, and card usage. Nothing is fetched when it opens.
@@ -15,10 +17,12 @@ from typing import Any
 import msgspec
 
 from .balance import BalanceGame, CardUsage, Comparison, Lengths, RuleSetStats
+from .changes import RuleChange
 
 __all__ = ["comparison_json", "format_comparison", "html_report", "require_plotting"]
 
 _KINDS = ("draws", "plays", "stores", "cancels")
+_VALUE_WIDTH = 40  # characters of a changed value shown (a whole map would not fit); the JSON has it all
 
 
 def _pct(x: float) -> str:
@@ -53,6 +57,17 @@ def _five(lengths: Lengths) -> str:
     )
 
 
+def _value(value: Any) -> str:
+    """A changed value as compact JSON, as a variant file writes it, shortened past `_VALUE_WIDTH`."""
+    text = msgspec.json.encode(value).decode()
+    return text if len(text) <= _VALUE_WIDTH else text[: _VALUE_WIDTH - 1] + "…"
+
+
+def _change(change: RuleChange) -> tuple[str, str]:
+    """``(field, "base → variant")`` of one changed value."""
+    return change.field, f"{_value(change.base)} → {_value(change.variant)}"
+
+
 def _card_rows(c: Comparison) -> list[tuple[str, CardUsage, CardUsage]]:
     cards = sorted({*c.base.cards, *c.changed.cards})
     return [(card, c.base.cards.get(card, CardUsage()), c.changed.cards.get(card, CardUsage())) for card in cards]
@@ -66,8 +81,12 @@ def format_comparison(c: Comparison) -> str:
     lines = [
         f"variant {c.variant!r}: {c.games} games per rule set, bots {c.bots[0]} vs {c.bots[1]}, "
         f"seeds {c.seed}..{c.seed + c.games - 1}",
-        f"{'':<{width}}  {'base':<{column}}  variant",
     ]
+    if c.changed_rules:
+        lines.append("rules changed (base → variant):")
+        field_width = max(len(change.field) for change in c.changed_rules)
+        lines += [f"  {field:<{field_width}}  {values}" for field, values in map(_change, c.changed_rules)]
+    lines.append(f"{'':<{width}}  {'base':<{column}}  variant")
     lines += [f"{what:<{width}}  {base:<{column}}  {variant}".rstrip() for what, base, variant in rows]
     label = "ATTACKER win rate, variant − base"
     lines.append(f"{label:<{width}}  {c.difference:+.1%} (95% CI {_interval(c.difference_interval)})")
@@ -115,6 +134,17 @@ def html_report(c: Comparison) -> str:
         for card, base, variant in _card_rows(c)
     )
     heads = "".join(f"<th>{k}</th>" for k in _KINDS)
+    changes = "".join(
+        f"<tr><th><code>{html.escape(change.field)}</code></th><td>{html.escape(_value(change.base))}</td>"
+        f"<td>{html.escape(_value(change.variant))}</td></tr>"
+        for change in c.changed_rules
+    )
+    changed = (
+        f"<h2>Rules changed</h2>\n<p>Tables and scenario values the variant changes (the cards it changes are "
+        f"marked * below).</p>\n<table><tr><th>field</th><th>base</th><th>variant</th></tr>{changes}</table>\n"
+        if changes
+        else ""
+    )
     title = html.escape(f"Balance: {c.variant}")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
@@ -128,7 +158,7 @@ figure {{ margin: 1.5em 0; }}
 <h1>{title}</h1>
 <p>{c.games} games per rule set, bots {html.escape(c.bots[0])} vs {html.escape(c.bots[1])} (sides alternating),
 seeds {c.seed}..{c.seed + c.games - 1}; both rule sets on the same seeds.</p>
-<h2>Results</h2>
+{changed}<h2>Results</h2>
 <table><tr><th></th><th>base</th><th>variant</th></tr>{rows}</table>
 <figure>{plots["win_rate"]}<figcaption>ATTACKER win rate with 95 % Wilson intervals.</figcaption></figure>
 <h2>Game length</h2>

@@ -14,7 +14,9 @@ default scenario::
       "tables": {
         "units": {"MECHANIZED": {"range": 4}},
         "terrain": {"FOREST": {"move_cost": 3, "defense": 1}},
-        "hit_thresholds": [3, 4, 5, 6]
+        "hit_thresholds": [3, 4, 5, 6],
+        "road_discount_mp": 0.5, "river_enter_mp": 2, "river_follow_mp": 1,
+        "max_moves": 5, "max_attacks_per_turn": 5, "storage_limit": 6, "tactic_hand_size": 6
       },
       "scenario": {"deck": 90, "victory": {"round_limit": {"max_rounds": 12}}}
     }
@@ -25,6 +27,8 @@ turns a base `GameConfig` into the variant's: the scenario's fields replace the 
 cards and tables travel in ``GameConfig.rules`` (so the game's record replays with them).
 Terrain changes become movement and combat rules bound to that terrain type (rules §2.5):
 a move cost as a cost delta, cover and defense as a roll modifier against units standing there.
+The other tables are `TableOverrides` fields, checked with its own types and ranges; docs/lab.md
+lists every field with its range.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from engine import (
     MovementRule,
     RulesOverlay,
     TableOverrides,
+    TerrainRules,
     TerrainType,
     UnitType,
     load_cards,
@@ -89,16 +94,17 @@ class TerrainPatch(_Patch, frozen=True, kw_only=True):
     defense: Annotated[int, Meta(ge=-6, le=6)] | None = None
 
 
-Threshold = Annotated[int, Meta(ge=2, le=12)]
-
-
-class TablesPatch(_Patch, frozen=True, kw_only=True):
-    """Changed rule tables."""
+class TableRows(_Patch, frozen=True, kw_only=True):
+    """The tables a variant changes row by row: unit types and base terrains."""
 
     # rows are checked one by one (`_rows`), so that an error names the unit type or terrain
     units: dict[str, Any] = msgspec.field(default_factory=dict)
     terrain: dict[str, Any] = msgspec.field(default_factory=dict)
-    hit_thresholds: Annotated[tuple[Threshold, ...], Meta(min_length=1, max_length=12)] | None = None
+
+
+_ROW_TABLES = tuple(f.name for f in msgspec.structs.fields(TableRows))
+_VALUE_TABLES = tuple(f.name for f in msgspec.structs.fields(TableOverrides) if f.name != "units")
+"""The other tables are `TableOverrides` fields, checked with its types and ranges (one source of truth)."""
 
 
 class CardsPatch(_Patch, frozen=True, kw_only=True):
@@ -115,7 +121,7 @@ class VariantFile(_Patch, frozen=True, kw_only=True):
     name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
     description: str = ""
     cards: CardsPatch = CardsPatch()
-    tables: TablesPatch = TablesPatch()
+    tables: dict[str, Any] = msgspec.field(default_factory=dict)  # `TableRows` and `TableOverrides` fields
     scenario: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
@@ -129,6 +135,7 @@ class Variant:
     movement_rules: tuple[MovementRule, ...]
     combat_rules: tuple[CombatRule, ...]
     scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
+    terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as the rules above)
 
     @property
     def changed_cards(self) -> tuple[str, ...]:
@@ -155,7 +162,8 @@ def decode_variant(raw: bytes) -> Variant:
     except msgspec.DecodeError as err:
         raise VariantError(_plain(str(err))) from None
     cards = _cards(data.cards)
-    tables, movement, combat = _tables(data.tables)
+    tables, terrain, movement, combat = _tables(data.tables)
+    _check_hand_size(tables, data.cards, cards)
     scenario = _scenario(data.scenario)
     return Variant(
         name=data.name,
@@ -164,6 +172,7 @@ def decode_variant(raw: bytes) -> Variant:
         movement_rules=movement,
         combat_rules=combat,
         scenario=scenario,
+        terrain=terrain,
     )
 
 
@@ -237,7 +246,18 @@ def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) ->
     return out
 
 
-def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+def _tables(
+    raw: dict[str, Any],
+) -> tuple[TableOverrides, dict[TerrainType, TerrainRules], tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+    for key in raw:
+        if key not in _ROW_TABLES and key not in _VALUE_TABLES:
+            known = ", ".join((*_ROW_TABLES, *_VALUE_TABLES))
+            raise VariantError(f"$.tables.{key}: unknown table {key!r} ({known})")
+    try:
+        patch = msgspec.convert({k: v for k, v in raw.items() if k in _ROW_TABLES}, TableRows)
+        values = msgspec.convert({k: v for k, v in raw.items() if k in _VALUE_TABLES}, TableOverrides)
+    except msgspec.ValidationError as err:
+        raise VariantError(_under("$.tables", str(err))) from None
     units = {
         unit_type: msgspec.structs.replace(
             UNITS[unit_type], **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
@@ -246,9 +266,13 @@ def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...
     }
     movement: list[MovementRule] = []
     combat: list[CombatRule] = []
+    rows: dict[TerrainType, TerrainRules] = {}
     for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
         where = f"$.tables.terrain.{terrain.value}"
         standard = TERRAIN[terrain]
+        rows[terrain] = msgspec.structs.replace(
+            standard, **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
+        )
         if row.blocks is False and standard.blocks:
             raise VariantError(f"{where}.blocks: {terrain.value} cannot be made passable (it has no move cost)")
         if standard.blocks and row.move_cost is not None:
@@ -270,7 +294,18 @@ def _tables(patch: TablesPatch) -> tuple[TableOverrides, tuple[MovementRule, ...
                     requires=CombatRequires(defender_terrain_types=(terrain,)),
                 )
             )
-    return TableOverrides(units=units, hit_thresholds=patch.hit_thresholds), tuple(movement), tuple(combat)
+    return msgspec.structs.replace(values, units=units), rows, tuple(movement), tuple(combat)
+
+
+def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dict[str, Any], ...]) -> None:
+    """A seeded tactic hand cannot hold more cards than the variant's tactic pool (rules §7.5)."""
+    tactics = {card.id for card in DECK_SOURCES["standard"][1]} - set(patch.remove)
+    tactics |= {str(card["id"]) for card in cards if card.get("kind") == "tactic"}
+    if tables.tactic_hand_size > len(tactics):
+        raise VariantError(
+            f"$.tables.tactic_hand_size: {tables.tactic_hand_size} is more than the {len(tactics)} tactic cards "
+            "of the pool"
+        )
 
 
 _NOT_SCENARIO = ("seed", "rules")

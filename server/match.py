@@ -18,7 +18,6 @@ from typing import Protocol, cast
 
 from engine import (
     MATCH_ACTION_ORDER,
-    MAX_ATTACKS_PER_TURN,
     RULES_VERSION,
     TERRAIN_LEGEND,
     Action,
@@ -33,6 +32,7 @@ from engine import (
     describe_event,
     encode_action,
     explain,
+    game_tables,
     legal_actions,
     max_moves,
     mix_seed,
@@ -362,7 +362,7 @@ class Match:
             view=view,
             events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
-            attack_limit=MAX_ATTACKS_PER_TURN,
+            attack_limit=game_tables(self.state.rules.tables).max_attacks_per_turn,
             decision=decision(self.state, view),
             legend=TERRAIN_LEGEND,
             broken_reason=self.read_only_reason,

@@ -15,7 +15,7 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
-from ..tables import MAX_ATTACKS_PER_TURN, unit_stats
+from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
 
@@ -24,7 +24,7 @@ _RESOLVE_ATTACK = ResolveAttack()
 
 
 def _offer_declare(state: GameState) -> list[Action]:
-    if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
+    if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn:
         return []
     info = board_info(state.board)
     placed = [(u, info.xy(info.index[u.cell])) for u in state.units if u.cell is not None]
@@ -46,8 +46,10 @@ def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | 
     for unit_id in (action.attacker_id, action.target_id):
         if state.unit(unit_id) is None:
             return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
-    if len(state.attack_queue) >= MAX_ATTACKS_PER_TURN:
-        return IllegalAction(f"{MAX_ATTACKS_PER_TURN} attacks are already declared this turn", "attack_limit")
+    limit = game_tables(state.rules.tables).max_attacks_per_turn
+    if len(state.attack_queue) >= limit:
+        declared = "1 attack is" if limit == 1 else f"{limit} attacks are"  # a variant may allow one
+        return IllegalAction(f"{declared} already declared this turn", "attack_limit")
     attacker, target = state.unit(action.attacker_id), state.unit(action.target_id)
     assert attacker is not None and target is not None
     problem = attack_problem(state, attacker, target)

@@ -78,7 +78,8 @@ def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, in
         return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0
     limit = max_moves(state, state.active)
     if state.moves_this_turn >= limit:
-        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} units this turn", "move_limit"), 0
+        units = "unit" if limit == 1 else "units"
+        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} {units} this turn", "move_limit"), 0
     if not can_move_unit(state, unit):
         return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0
     destination = board_info(state.board).index.get(action.to)

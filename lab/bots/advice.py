@@ -20,7 +20,6 @@ from msgspec.structs import replace
 
 from engine import (
     CARDS,
-    UNITS,
     Action,
     DeclareAttack,
     GameState,
@@ -37,6 +36,7 @@ from engine import (
     attack_odds,
     attack_preview,
     reduce,
+    unit_stats,
 )
 
 from .determinize import sample_world
@@ -154,7 +154,7 @@ def _move_words(world: GameState, action: MoveUnit) -> str:
     if unit is None:
         return f"Move {action.unit_id} to {action.to}."
     moved = replace(unit, cell=action.to)
-    weapon = UNITS[unit.type].range
+    weapon = unit_stats(unit.type, world.rules.tables).range
     best: tuple[float, str, int] | None = None
     before, after = 99, 99
     for enemy in world.units:

@@ -15,7 +15,8 @@ one side's point of view, in *VP*:
   side shoots first;
 * every hit chance and damage is the engine's (`engine.hit_chance_and_damage`): cover,
   defense, card effects and tactics in play (Clear Line of Fire, Precision Shot,
-  Coordinated Maneuver ...) count exactly as the reducer counts them;
+  Coordinated Maneuver ...) count exactly as the reducer counts them; every unit stat
+  (range, movement, HP, VP) and limit is the game's own, a variant's where it changes them;
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
 * **cards**: a small value per stored bonus and tactic in hand (and a drawn bonus that
@@ -31,18 +32,17 @@ from dataclasses import dataclass
 
 from engine import (
     CARDS,
-    MAX_ATTACKS_PER_TURN,
-    UNITS,
     GameState,
     Phase,
     Side,
-    Unit,
+    UnitStats,
     can_attack_after_move,
+    game_tables,
     max_moves,
     storage_limit,
 )
 
-from .position import REACH_WEIGHT, Position, Shot, loss_value
+from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
 
 __all__ = [
     "APPROACH_WEIGHT",
@@ -101,9 +101,9 @@ def _add_shot(dist: HpDist, p: float, damage: int) -> HpDist:
     return new
 
 
-def _marginal(unit: Unit, dist: HpDist, damage: int) -> float:
-    """Expected VP one more sure hit of ``damage`` takes from ``unit`` with HP ``dist``."""
-    return sum(prob * (loss_value(unit, hp - damage) - loss_value(unit, hp)) for hp, prob in dist.items() if hp > 0)
+def _marginal(stats: UnitStats, dist: HpDist, damage: int) -> float:
+    """Expected VP one more sure hit of ``damage`` takes from a unit with ``stats`` and HP ``dist``."""
+    return sum(prob * (loss_value(stats, hp - damage) - loss_value(stats, hp)) for hp, prob in dist.items() if hp > 0)
 
 
 def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
@@ -123,18 +123,19 @@ def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
         elif p <= 0:
             continue
         dist = dists.get(target.id, {target.hp: 1.0})
-        total += p * _marginal(target, dist, damage)
+        total += p * _marginal(pos.stats[target.type], dist, damage)
         dists[target.id] = _add_shot(dist, p, damage)
     return total, dists
 
 
-def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units: dict[str, Unit]) -> float:
+def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, pos: Position) -> float:
     """Expected VP of the best ``slots`` shots, each unit firing once, overkill counted once.
 
     Greedy assignment by marginal value: the best shot fires first, then the next best
     given the HP it probably took, and so on.
     """
-    marginal: dict[str, float] = {t: _marginal(units[t], d, 1) for t, d in dists.items()}
+    units, stats = pos.by_id, pos.stats
+    marginal: dict[str, float] = {t: _marginal(stats[units[t].type], d, 1) for t, d in dists.items()}
     total = 0.0
     remaining = list(shooters)
     for _ in range(min(slots, len(remaining))):
@@ -144,9 +145,9 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units
                 if damage == 1:
                     value = marginal.get(target.id)
                     if value is None:
-                        value = marginal[target.id] = _marginal(target, {target.hp: 1.0}, 1)
+                        value = marginal[target.id] = _marginal(stats[target.type], {target.hp: 1.0}, 1)
                 else:
-                    value = _marginal(target, dists.get(target.id, {target.hp: 1.0}), damage)
+                    value = _marginal(stats[target.type], dists.get(target.id, {target.hp: 1.0}), damage)
                 gain = p * value
                 if gain > best_gain:
                     best_gain, best_n, best_target, best_p, best_damage = gain, n, target.id, p, damage
@@ -156,7 +157,7 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, units
         target = units[best_target]
         dist = _add_shot(dists.get(best_target, {target.hp: 1.0}), best_p, best_damage)
         dists[best_target] = dist
-        marginal[best_target] = _marginal(target, dist, 1)
+        marginal[best_target] = _marginal(stats[target.type], dist, 1)
         total += best_gain
     return total
 
@@ -167,20 +168,21 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     total, dists = _queue(pos)
     if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
         return total, dists
-    slots = MAX_ATTACKS_PER_TURN - len(state.attack_queue)
+    slots = game_tables(state.rules.tables).max_attacks_per_turn - len(state.attack_queue)
     enemies = pos.side_units(side.other)
     movable = state.phase is not Phase.ATTACK and state.moves_this_turn < max_moves(state, side)
     shooters: list[Shooter] = []
+    stats = pos.stats
     for unit in pos.side_units(side):
         if unit.has_attacked:
             continue
-        move_or_fire = "move_or_fire" in UNITS[unit.type].tags
+        move_or_fire = "move_or_fire" in stats[unit.type].tags
         can_fire = not (move_or_fire and unit.has_moved and not can_attack_after_move(state, unit))
         reach = pos.reach(unit) if movable and not move_or_fire else 0
         options = pos.shot_options(unit, enemies, reach, can_fire)
         if options:
             shooters.append(options)
-    return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos.by_id), dists
+    return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos), dists
 
 
 def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
@@ -194,7 +196,7 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
     xy = pos.xy
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
-        stats = UNITS[unit.type]
+        stats = pos.stats[unit.type]
         dist = dists.get(unit.id)
         alive = 1.0 if dist is None else sum(p for hp, p in dist.items() if hp > 0)
         if alive <= 0:
@@ -213,7 +215,7 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
                 options.append((target, alive * weight * p, damage))
         if options:
             shooters.append(options)
-    return _assign(shooters, {}, MAX_ATTACKS_PER_TURN, pos.by_id)
+    return _assign(shooters, {}, game_tables(pos.state.rules.tables).max_attacks_per_turn, pos)
 
 
 def approach_weight(state: GameState, side: Side, style: Style = BALANCED) -> float:
@@ -227,26 +229,27 @@ def approach_weight(state: GameState, side: Side, style: Style = BALANCED) -> fl
     return APPROACH_WEIGHT[side] * style.approach * (1.0 + progress)
 
 
-def far_cells(unit: Unit, nearest: int) -> int:
-    """Cells beyond ``unit``'s range to the nearest enemy, capped."""
-    return min(APPROACH_CAP, max(0, nearest - UNITS[unit.type].range))
+def far_cells(weapon: int, nearest: int) -> int:
+    """Cells beyond a unit's ``weapon`` range to the nearest enemy, capped."""
+    return min(APPROACH_CAP, max(0, nearest - weapon))
 
 
 def _approach(pos: Position, side: Side, style: Style) -> float:
     if not pos.side_units(side.other):
         return 0.0
     nearest = pos.nearest_enemy()
+    stats = pos.stats
     total = 0
     for unit in pos.side_units(side):
-        beyond = nearest[unit.id] - UNITS[unit.type].range
+        beyond = nearest[unit.id] - stats[unit.type].range
         if beyond > 0:
             total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
     return approach_weight(pos.state, side, style) * total
 
 
-def _losses(state: GameState, side: Side) -> float:
-    lost = sum(float(UNITS[u.type].vp) for u in state.player(side).destroyed)
-    return lost + sum(loss_value(u, u.hp) for u in state.units if u.side is side and u.cell is not None)
+def _losses(state: GameState, side: Side, stats: UnitTable) -> float:
+    lost = sum(float(stats[u.type].vp) for u in state.player(side).destroyed)
+    return lost + sum(loss_value(stats[u.type], u.hp) for u in state.units if u.side is side and u.cell is not None)
 
 
 def _cards(state: GameState, side: Side) -> float:
@@ -278,7 +281,7 @@ def evaluate(
     pos = pos or Position(state)
     active = state.active
     other = active.other
-    score = _losses(state, other) - _losses(state, active)
+    score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
     score += offense - style.threat * _threat(pos, other, dists)
     score += _approach(pos, other, style) - _approach(pos, active, style)

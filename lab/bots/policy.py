@@ -5,12 +5,13 @@ is the expensive part of the greedy bot. `MoveScorer` rates a move without playi
 from a few features of the position (`lab.bots.position.Position`): the shots it
 opens, the danger it walks into (every enemy that could reach and hit the unit next
 turn) and how far it closes in, in the same VP-like units and `Style` as `evaluate`.
-Every hit chance is the engine's, asked about the unit on its new cell.
+Every hit chance is the engine's, asked about the unit on its new cell; ranges and
+movement are the game's own (`Position.stats`).
 """
 
 from __future__ import annotations
 
-from engine import UNITS, MoveUnit, Unit
+from engine import MoveUnit, Unit
 
 from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells
 from .position import Position
@@ -30,10 +31,11 @@ class MoveScorer:
         self.threat = style.threat
         self.approach = approach_weight(state, self.side, style)
         self._base: dict[str, float] = {}
+        self.stats = pos.stats
         # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit.
         self.enemies: list[tuple[Unit, int, int, int, int, float]] = []
         for enemy in pos.side_units(self.side.other):
-            stats = UNITS[enemy.type]
+            stats = self.stats[enemy.type]
             ex, ey = pos.xy[enemy.id]
             reach = 0 if "move_or_fire" in stats.tags else stats.movement_mp
             self.enemies.append((enemy, ex, ey, stats.range, reach, pos.hit_value[enemy.id]))
@@ -42,7 +44,7 @@ class MoveScorer:
         """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is."""
         pos = self.pos
         odds = pos.odds
-        weapon = UNITS[unit.type].range
+        weapon = self.stats[unit.type].range
         shot = 0.0
         survive = 1.0
         nearest, closest = 99, None
@@ -58,7 +60,7 @@ class MoveScorer:
                     shot = value
             if d - ereach <= erange:
                 survive *= 1.0 - odds(enemy, unit, d - ereach if d - ereach > 1 else 1)[0]
-        far = far_cells(unit, nearest) if self.enemies else 0
+        far = far_cells(weapon, nearest) if self.enemies else 0
         danger = (1.0 - survive) * pos.hit_value[unit.id]
         cover = 0.0 if closest is None else 1.0 - pos.chance(closest, unit, 1)
         return POTENTIAL_WEIGHT * shot - self.threat * danger - self.approach * far + _COVER_BONUS * 6 * cover
@@ -74,6 +76,6 @@ class MoveScorer:
             x, y = self.pos.xy[unit.id]
             base = self._base[unit.id] = self._outlook(unit, x, y, True)
         index = info.index[action.to]
-        can_fire = "move_or_fire" not in UNITS[unit.type].tags
+        can_fire = "move_or_fire" not in self.stats[unit.type].tags
         moved = self.pos.at(unit, index)
         return self._outlook(moved, index % info.width, index // info.width, can_fire) - base

@@ -3,10 +3,14 @@
 Built once per state (`Position`) and read many times by `evaluate` and `MoveScorer`.
 Every hit chance and damage comes from the engine (`engine.hit_chance_and_damage`, the
 lean form of `engine.attack_odds`), so terrain, cover, card effects, tactics and combat
-rules count exactly as the reducer counts them; the tables only remember answers.
+rules count exactly as the reducer counts them; the tables only remember answers. Unit
+stats (range, movement, HP, VP) are the game's own (`unit_table`: a variant's rows where it
+changes them), read once per position.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from msgspec.structs import replace
 
@@ -16,10 +20,13 @@ from engine import (
     GameState,
     Side,
     Unit,
+    UnitStats,
+    UnitType,
     board_info,
     can_move_unit,
     hit_chance_and_damage,
     movement_allowance,
+    unit_stats,
 )
 
 __all__ = [
@@ -27,8 +34,10 @@ __all__ = [
     "REACH_WEIGHT",
     "Position",
     "Shot",
+    "UnitTable",
     "hit_value",
     "loss_value",
+    "unit_table",
 ]
 
 DAMAGE_SHARE = 0.4  # share of a unit's VP counted as lost when it is damaged but alive
@@ -40,18 +49,28 @@ Shot = tuple[Unit, float, int]
 Odds = tuple[float, int]
 """The engine's hit chance and damage of one attack."""
 
+UnitTable = Mapping[UnitType, UnitStats]
+"""Every unit type's stats in one game."""
 
-def loss_value(unit: Unit, hp: int) -> float:
-    """How much of ``unit``'s worth (its VP) is gone at ``hp``."""
-    stats = UNITS[unit.type]
+
+def unit_table(state: GameState) -> UnitTable:
+    """The unit stats ``state``'s game plays with: the standard table, with its variant's rows (rules §3.1)."""
+    tables = state.rules.tables
+    if tables is None or not tables.units:
+        return UNITS
+    return {unit_type: unit_stats(unit_type, tables) for unit_type in UNITS}
+
+
+def loss_value(stats: UnitStats, hp: int) -> float:
+    """How much of the worth (VP) of a unit with ``stats`` is gone at ``hp``."""
     if hp <= 0:
         return float(stats.vp)
     return stats.vp * DAMAGE_SHARE * (stats.hp - hp) / stats.hp
 
 
-def hit_value(unit: Unit, damage: int = 1) -> float:
-    """VP-worth one hit of ``damage`` takes from ``unit``."""
-    return loss_value(unit, unit.hp - damage) - loss_value(unit, unit.hp)
+def hit_value(unit: Unit, stats: UnitStats, damage: int = 1) -> float:
+    """VP-worth one hit of ``damage`` takes from ``unit`` (whose type has ``stats``)."""
+    return loss_value(stats, unit.hp - damage) - loss_value(stats, unit.hp)
 
 
 class Position:
@@ -59,6 +78,7 @@ class Position:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self.stats: UnitTable = unit_table(state)
         info = board_info(state.board)
         self.info: BoardInfo = info
         self.placed: list[Unit] = [u for u in state.units if u.cell is not None]
@@ -74,7 +94,7 @@ class Position:
             assert unit.cell is not None
             index = info.index[unit.cell]
             self.xy[unit.id] = (index % width, index // width)
-            self.hit_value[unit.id] = hit_value(unit)
+            self.hit_value[unit.id] = hit_value(unit, self.stats[unit.type])
             self.sides[unit.side].append(unit)
 
     def side_units(self, side: Side) -> list[Unit]:
@@ -149,7 +169,7 @@ class Position:
         A shot that first needs a move is asked from the closer distance and its chance
         scaled by `REACH_WEIGHT`.
         """
-        weapon = UNITS[attacker.type].range
+        weapon = self.stats[attacker.type].range
         ax, ay = self.xy[attacker.id]
         xy = self.xy
         options: list[Shot] = []

@@ -113,7 +113,8 @@ def _declare(state: GameState, legal: Sequence[Action]) -> Action:
         hp = target.hp - queued.get(target.id, 0.0)
         if hp <= 0:
             continue
-        value = p * (loss_value(target, round(hp) - damage) - loss_value(target, round(hp)))
+        stats = pos.stats[target.type]
+        value = p * (loss_value(stats, round(hp) - damage) - loss_value(stats, round(hp)))
         if value > best_value:
             best, best_value = action, value
     return best if best is not None else _end(legal)

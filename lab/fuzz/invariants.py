@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from engine import (
     COMMON_CARDS,
     HIDDEN,
-    MAX_ATTACKS_PER_TURN,
     TACTICS,
     TERRAIN,
-    UNITS,
     Action,
     GameState,
     IllegalAction,
@@ -30,9 +28,11 @@ from engine import (
     decode_state,
     encode_action,
     encode_state,
+    game_tables,
     legal_actions,
     player_view,
     reduce,
+    unit_stats,
 )
 
 from .mutate import mutations
@@ -117,13 +117,13 @@ def _units_failure(state: GameState) -> str | None:
             index = info.index.get(unit.cell)
             if index is None or TERRAIN[info.terrain[index]].blocks:
                 return f"{unit.id} stands on {unit.cell}, off the board or on blocking terrain"
-            if not 0 < unit.hp <= UNITS[unit.type].hp:
+            if not 0 < unit.hp <= unit_stats(unit.type, state.rules.tables).hp:
                 return f"{unit.id} is on the board with {unit.hp} HP"
     for player in state.players:
         for dead in player.destroyed:
             if dead.id in ids:
                 return f"{dead.id} is both destroyed and present"
-    if len(state.attack_queue) > MAX_ATTACKS_PER_TURN:
+    if len(state.attack_queue) > game_tables(state.rules.tables).max_attacks_per_turn:
         return f"{len(state.attack_queue)} attacks queued"
     return None
 

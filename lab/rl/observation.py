@@ -8,7 +8,7 @@ Board planes (``board``, float32, shape ``(PLANES, H, W)``), from the observer's
 ====  ==========================================================================
 0-6   base terrain one-hot: PLAIN, ROUGH, FOREST, URBAN, INDUSTRIAL, HILL, WATER
 7-9   road, river, bridge
-10-12 own units by type (LIGHT_INFANTRY, MECHANIZED, SPECIAL), value HP / max HP
+10-12 own units by type (LIGHT_INFANTRY, MECHANIZED, SPECIAL), value HP / max HP (the game's)
 13-15 enemy units by type, value HP / max HP
 16-17 own units that moved / declared (or supported) an attack this turn
 18-19 own / enemy deployment zone
@@ -20,12 +20,13 @@ Board planes (``board``, float32, shape ``(PLANES, H, W)``), from the observer's
 
 Features (``features``, float32, shape ``(FEATURES,)``), in this order: phase one-hot
 (9); turn and round progress; observer is active / must act / chooses malus victims;
-moves, queued attacks and card drawn this turn; own stored bonuses per bonus card (11);
-opponent's stored count; own tactics in hand (11), opponent's hand size; tactics played
-by self and opponent (11 + 11); the pending card: one-hot over the 22 common cards, hidden,
-accepted, drawn by self; the last roll: natural, modified, required, hit, present; live
-effects per card (33) controlled by self and by the opponent; unit and point VP of both
-sides; draw-pile size; discard pile per common card (22); units on the board per side.
+moves and queued attacks (as shares of the game's limits) and card drawn this turn; own
+stored bonuses per bonus card (11); opponent's stored count; own tactics in hand (11),
+opponent's hand size; tactics played by self and opponent (11 + 11); the pending card:
+one-hot over the 22 common cards, hidden, accepted, drawn by self; the last roll: natural,
+modified, required, hit, present; live effects per card (33) controlled by self and by the
+opponent; unit and point VP of both sides; draw-pile size; discard pile per common card
+(22); units on the board per side.
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from engine import (
     COMMON_CARDS,
     HIDDEN,
     TACTICS,
-    UNITS,
     Board,
     GameState,
     Phase,
@@ -48,7 +48,9 @@ from engine import (
     UnitType,
     board_info,
     card_of,
+    game_tables,
     home_side,
+    unit_stats,
     unit_vp,
 )
 
@@ -117,13 +119,14 @@ def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]
     info = board_info(view.board)
     w = info.width
     out = _static_planes(view.board, side).copy()
+    max_hp = {unit_type: unit_stats(unit_type, view.rules.tables).hp for unit_type in _TYPES}  # the game's own
     for unit in view.units:
         if unit.cell is None:
             continue
         i = info.index[unit.cell]
         x, y = i % w, i // w
         base = 10 if unit.side is side else 13
-        out[base + _TYPES.index(unit.type), y, x] = unit.hp / UNITS[unit.type].hp
+        out[base + _TYPES.index(unit.type), y, x] = unit.hp / max_hp[unit.type]
         if unit.side is side:
             out[16, y, x] = unit.has_moved
             out[17, y, x] = unit.has_attacked
@@ -160,7 +163,9 @@ def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32
     f += [view.turn / (2 * rounds), view.round / rounds]
     chooser = view.pending_card is not None and view.pending_card.accepted
     f += [float(view.active is side), float(view.to_act is side), float(chooser and view.to_act is side)]
-    f += [view.moves_this_turn / 5, len(view.attack_queue) / 5, float(view.drawn_this_turn)]
+    tables = game_tables(view.rules.tables)  # counts as shares of the game's own limits
+    f += [view.moves_this_turn / tables.max_moves, len(view.attack_queue) / tables.max_attacks_per_turn]
+    f += [float(view.drawn_this_turn)]
     stored = [card_of(c).id for c in me.stored if c != HIDDEN]
     f += [stored.count(b) / 2 for b in _BONUS_IDS]
     f += [len(them.stored) / 7]

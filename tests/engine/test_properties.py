@@ -31,8 +31,10 @@ from engine import (
     Phase,
     PlayBonus,
     PlayTactic,
+    RulesOverlay,
     Side,
     StoreBonus,
+    TableOverrides,
     UnitType,
     VictoryConfig,
     WithdrawAttack,
@@ -70,20 +72,38 @@ def maps(draw: st.DrawFn) -> str:
     return "\n".join(rows)
 
 
+def tables() -> st.SearchStrategy[TableOverrides | None]:
+    """The standard tables (mostly) or a variant's: every changeable limit and cost (rules §2.4, §5-§7)."""
+    half_mp = st.integers(0, 6).map(lambda n: n / 2)
+    changed = st.builds(
+        TableOverrides,
+        road_discount_mp=half_mp,
+        river_enter_mp=half_mp,
+        river_follow_mp=half_mp,
+        max_moves=st.integers(1, 7),
+        max_attacks_per_turn=st.integers(1, 7),
+        storage_limit=st.integers(0, 8),
+        tactic_hand_size=st.integers(0, 11),
+    )
+    return st.one_of(st.none(), st.none(), changed)
+
+
 def configs() -> st.SearchStrategy[GameConfig]:
     return st.builds(
-        lambda seed, terrain, deck, cap, manual: GameConfig(
+        lambda seed, terrain, deck, cap, manual, changed: GameConfig(
             seed=seed,
             terrain=terrain,
             deck=deck,
             deployment="manual" if manual else "auto",
             victory=VictoryConfig(max_actions=cap),
+            rules=None if changed is None else RulesOverlay(name="property_tables", tables=changed),
         ),
         st.integers(0, 2**32 - 1),
         maps(),
         st.sampled_from([60, 90]),
         st.integers(150, 900),
         st.booleans(),
+        tables(),
     )
 
 

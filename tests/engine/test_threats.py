@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from engine import (
+    UNITS,
     CellThreat,
     DeclareAttack,
     GameConfig,
     GameState,
     MoveUnit,
+    RulesOverlay,
     Side,
+    TableOverrides,
     ThreatMap,
+    UnitType,
     legal_actions,
     new_game,
     threat_map,
@@ -52,6 +56,16 @@ def test_fire_counts_an_attack_after_a_move_and_agrees_with_declare_attack() -> 
     fire = cells_of(found, "fire", "D1")
     assert fire and all(chebyshev(state.board.cell_of(c), state.board.cell_of("E6")) <= 4 for c in fire)
     assert "E1" not in fire  # five rows away
+
+
+def test_fire_reaches_as_far_as_the_games_own_unit_range() -> None:
+    light = UnitType.LIGHT_INFANTRY
+    longer = RulesOverlay(name="long_range", tables=TableOverrides(units={light: replace(UNITS[light], range=4)}))
+    state = start(units=("A1 L E1", "D1 L E7"), phase="MOVEMENT", side=Side.DEFENDER, draw=[], rules=longer)
+    found = threat_map(state, Side.ATTACKER)
+    assert "D1" in next(c for c in found.cells if c.cell == "E1").fire  # two steps and four cells of range
+    standard = threat_map(replace(state, rules=replace(state.rules, tables=None)), Side.ATTACKER)
+    assert "E1" not in cells_of(standard, "fire", "D1")  # two steps and two cells of range
 
 
 def test_a_move_or_fire_unit_threatens_fire_only_from_where_it_stands() -> None:

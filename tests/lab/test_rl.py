@@ -235,3 +235,21 @@ def test_forced_steps_can_be_played_by_the_environment() -> None:
     auto, forced_auto = agent_choices(True)
     assert 1 in plain and forced_plain == 0
     assert 1 not in auto and forced_auto > 0
+
+
+def test_observations_read_the_games_own_tables() -> None:
+    """A variant's 4-HP MECHANIZED shows as whole at 4 HP and half at 2; moves count against its move limit."""
+    from msgspec.structs import replace
+
+    from engine import UNITS, Phase, RulesOverlay, TableOverrides, UnitType
+    from lab.rl.observation import features, planes
+
+    tough = TableOverrides(units={UnitType.MECHANIZED: replace(UNITS[UnitType.MECHANIZED], hp=4)}, max_moves=2)
+    specs = ("A1 M C3", "D1 M C6 hp=2")
+    state = new_game(config(unit_specs=specs, phase="MOVEMENT", rules=RulesOverlay(name="tough", tables=tough)))
+    board = planes(state, Side.ATTACKER)
+    assert board[11, 2, 2] == 1.0  # own MECHANIZED on C3
+    assert board[14, 5, 2] == 0.5  # enemy MECHANIZED on C6
+    moved = replace(state, moves_this_turn=1)
+    moves_at = len(Phase) + 2 + 3
+    assert features(moved, Side.ATTACKER)[moves_at] == 0.5

@@ -40,6 +40,8 @@ class BoardInfo:
         self.size = w * h
         self.labels: tuple[str, ...] = tuple(label(i % w, i // w) for i in range(w * h))
         self.index: dict[str, int] = {name: i for i, name in enumerate(self.labels)}
+        self.coords: dict[str, tuple[int, int]] = {name: (i % w, i // w) for i, name in enumerate(self.labels)}
+        """``(x, y)`` of a cell label: one lookup where conditions measure distances between units."""
         chars = "".join(board.rows)
         self.terrain: tuple[TerrainType, ...] = tuple(TERRAIN_CHARS[ch][0] for ch in chars)
         self.road: tuple[bool, ...] = tuple(ch in "=#" for ch in chars)

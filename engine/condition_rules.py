@@ -43,13 +43,13 @@ from .types import Side, UnitType
 if TYPE_CHECKING:
     from .state import GameState, Unit
 
-__all__ = ["Context", "Predicate", "compile_condition", "placed"]
+__all__ = ["Context", "Predicate", "around", "compile_condition", "placed"]
 
 
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("attacker", "controller", "distance", "info", "named", "state", "subject", "target")
+    __slots__ = ("_info", "attacker", "controller", "distance", "named", "state", "subject", "target")
 
     def __init__(
         self,
@@ -62,7 +62,7 @@ class Context:
         named: tuple[str, ...] = (),
     ) -> None:
         self.state = state
-        self.info: BoardInfo = board_info(state.board)
+        self._info: BoardInfo | None = None
         self.controller = controller
         self.subject = subject
         self.attacker = attacker
@@ -70,10 +70,18 @@ class Context:
         self.distance = distance
         self.named = named
 
+    @property
+    def info(self) -> BoardInfo:
+        """The board's lookup tables, fetched on first use (most facts never read the board)."""
+        info = self._info
+        if info is None:
+            info = self._info = board_info(self.state.board)
+        return info
+
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
         ctx = Context.__new__(Context)
-        ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
+        ctx.state, ctx._info, ctx.controller, ctx.named = self.state, self._info, self.controller, self.named
         ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
         return ctx
 
@@ -206,27 +214,39 @@ _PLACED: dict[int, tuple[tuple[Unit, ...], BoardInfo, tuple[tuple[Unit, int, int
 def placed(ctx: Context) -> tuple[tuple[Unit, int, int], ...]:
     """Every unit on the board with its coordinates, computed once per units tuple (a hook asks many times)."""
     units = ctx.state.units
-    known = _PLACED.get(id(units))
-    if known is not None and known[0] is units and known[1] is ctx.info:
-        return known[2]
     info = ctx.info
-    found = tuple((u, *info.xy(info.index[u.cell])) for u in units if u.cell is not None)
+    known = _PLACED.get(id(units))
+    if known is not None and known[0] is units and known[1] is info:
+        return known[2]
+    coords = info.coords
+    found = tuple((u, *coords[u.cell]) for u in units if u.cell is not None)
     if len(_PLACED) >= 8:
         _PLACED.clear()  # a handful of live positions at a time; one atomic step (threads)
     _PLACED[id(units)] = (units, info, found)
     return found
 
 
+def around(ctx: Context, radius: int) -> list[Unit]:
+    """The placed units within ``radius`` cells of the subject (itself included), in unit order."""
+    subject = ctx.subject
+    if subject is None or subject.cell is None:
+        return []
+    x, y = ctx.info.coords[subject.cell]
+    left, right, top, bottom = x - radius, x + radius, y - radius, y + radius
+    return [u for u, ux, uy in placed(ctx) if left <= ux <= right and top <= uy <= bottom]
+
+
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
         subject = ctx.subject
-        if subject is None or subject.cell is None:
+        candidates = around(ctx, radius)
+        if len(candidates) < count:  # too few, whatever they are
             return False
-        x, y = ctx.info.xy(ctx.info.index[subject.cell])
+        assert subject is not None  # around() found units, so there is a placed subject
         found = 0
         try:  # the candidates take the subject's place in this context (no new context per unit)
-            for unit, ux, uy in placed(ctx):
-                if abs(ux - x) <= radius and abs(uy - y) <= radius and unit.id != subject.id:
+            for unit in candidates:
+                if unit.id != subject.id:
                     ctx.subject = unit
                     if pred(ctx):
                         found += 1
@@ -237,5 +257,3 @@ def _near(radius: int, pred: Predicate, count: int) -> Predicate:
             ctx.subject = subject
 
     return near
-
-

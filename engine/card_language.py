@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .condition_rules import Predicate, around, compile_condition
+from .condition_rules import READ_UNITS, Context, Predicate, around, compile_condition
 from .conditions import (
     AllOf,
     Condition,
@@ -148,9 +148,13 @@ def _compile(effect: EffectDef) -> Predicate:
 
 
 def _aura(radius: int, source: Predicate | None) -> Predicate:
-    if source is None:
-        return lambda ctx: any(unit.id in ctx.named for unit in around(ctx, radius))
-    return lambda ctx: any(source(ctx.about(unit)) for unit in around(ctx, radius))
+    def in_aura(ctx: Context) -> bool:
+        ctx.read |= READ_UNITS
+        if source is None:
+            return any(unit.id in ctx.named for unit in around(ctx, radius))
+        return any(ctx.ask(source, unit) for unit in around(ctx, radius))
+
+    return in_aura
 
 
 def sugar(conditions: ConditionsDef) -> Condition | None:

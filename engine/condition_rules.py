@@ -2,8 +2,8 @@
 
 `compile_condition` walks a tree (`engine.conditions`) once and returns one closure;
 hooks then build a `Context` per question and call it. Nothing here reads JSON or dicts
-while a game runs. ``near`` and auras read the units' coordinates through `placed`,
-computed once per units tuple.
+while a game runs. ``near`` and auras test each unit's cell against the window of cells
+around the subject (`BoardInfo.within`).
 """
 
 from __future__ import annotations
@@ -43,13 +43,18 @@ from .types import Side, UnitType
 if TYPE_CHECKING:
     from .state import GameState, Unit
 
-__all__ = ["Context", "Predicate", "around", "compile_condition", "placed"]
+__all__ = ["READ_GAME", "READ_UNITS", "Context", "Predicate", "around", "compile_condition"]
+
+READ_UNITS = 1
+"""`Context.read` flag: a fact read where other units stand (``near``, an aura)."""
+READ_GAME = 2
+"""`Context.read` flag: a fact read the phase, the round or the active side."""
 
 
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("_info", "attacker", "controller", "distance", "named", "state", "subject", "target")
+    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target")
 
     def __init__(
         self,
@@ -60,38 +65,48 @@ class Context:
         target: Unit | None = None,
         distance: int | None = None,
         named: tuple[str, ...] = (),
+        info: BoardInfo | None = None,
     ) -> None:
         self.state = state
-        self._info: BoardInfo | None = None
+        self.info: BoardInfo = board_info(state.board) if info is None else info  # a caller may have it at hand
         self.controller = controller
         self.subject = subject
         self.attacker = attacker
         self.target = target
         self.distance = distance
         self.named = named
-
-    @property
-    def info(self) -> BoardInfo:
-        """The board's lookup tables, fetched on first use (most facts never read the board)."""
-        info = self._info
-        if info is None:
-            info = self._info = board_info(self.state.board)
-        return info
+        self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
         ctx = Context.__new__(Context)
-        ctx.state, ctx._info, ctx.controller, ctx.named = self.state, self._info, self.controller, self.named
+        ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
         ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
+        ctx.read = 0
         return ctx
+
+    def ask(self, pred: Predicate, subject: Unit | None) -> bool:
+        """``pred`` about another subject, what it read noted here too."""
+        other = self.about(subject)
+        held = pred(other)
+        self.read |= other.read
+        return held
 
 
 Predicate = Callable[[Context], bool]
 
 
-def _cell(ctx: Context) -> int | None:
-    unit = ctx.subject
-    return None if unit is None or unit.cell is None else ctx.info.index[unit.cell]
+def _on_cell(fact: Callable[[BoardInfo, int], bool]) -> Predicate:
+    """A fact about the subject's cell (by index), false for a subject off the board."""
+
+    def on_cell(ctx: Context) -> bool:
+        unit = ctx.subject
+        if unit is None or unit.cell is None:
+            return False
+        info = ctx.info
+        return fact(info, info.index[unit.cell])
+
+    return on_cell
 
 
 def _bounded(low: int | None, high: int | None) -> Callable[[int], bool]:
@@ -139,35 +154,43 @@ def compile_condition(node: Condition) -> Predicate:
             return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
         case OnTerrain(is_=terrains):
             wanted_terrain = frozenset(terrains)
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.terrain[i] in wanted_terrain
+            return _on_cell(lambda info, i: info.terrain[i] in wanted_terrain)
         case OnOverlay(is_="road"):
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.road[i]
+            return _on_cell(lambda info, i: info.road[i])
         case OnOverlay(is_="river"):
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.river[i]
+            return _on_cell(lambda info, i: info.river[i])
         case InQuadrant(is_=quadrants):
             wanted_quadrant = frozenset(quadrants)
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.quadrant[i] in wanted_quadrant
+            return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
         case Near(within=radius, unit=sub, at_least=count):
             return _near(radius, compile_condition(sub), count)
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
-            return lambda ctx: ctx.state.phase in wanted_phase
+            return _game_fact(lambda ctx: ctx.state.phase in wanted_phase)
         case RoundIs(at_least=low, at_most=high):
             in_rounds = _bounded(low, high)
-            return lambda ctx: in_rounds(ctx.state.round)
+            return _game_fact(lambda ctx: in_rounds(ctx.state.round))
         case ActiveIs(is_=who):
             mine = who == "controller"
-            return lambda ctx: (ctx.state.active is ctx.controller) is mine
+            return _game_fact(lambda ctx: (ctx.state.active is ctx.controller) is mine)
         case Distance(at_least=low, at_most=high):
             in_distance = _bounded(low, high)
             return lambda ctx: ctx.distance is not None and in_distance(ctx.distance)
         case AttackerIs(is_=sub):
             pred = compile_condition(sub)
-            return lambda ctx: ctx.attacker is not None and pred(ctx.about(ctx.attacker))
+            return lambda ctx: ctx.attacker is not None and ctx.ask(pred, ctx.attacker)
         case TargetIs(is_=sub):
             pred = compile_condition(sub)
-            return lambda ctx: ctx.target is not None and pred(ctx.about(ctx.target))
+            return lambda ctx: ctx.target is not None and ctx.ask(pred, ctx.target)
     raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover - the union is closed
+
+
+def _game_fact(fact: Predicate) -> Predicate:
+    def game_fact(ctx: Context) -> bool:
+        ctx.read |= READ_GAME
+        return fact(ctx)
+
+    return game_fact
 
 
 def _all(preds: tuple[Predicate, ...]) -> Predicate:
@@ -208,36 +231,18 @@ def _owner(owner: str) -> Predicate:
     return lambda ctx: ctx.subject is not None and (ctx.subject.side is ctx.controller) is mine
 
 
-_PLACED: dict[int, tuple[tuple[Unit, ...], BoardInfo, tuple[tuple[Unit, int, int], ...]]] = {}
-
-
-def placed(ctx: Context) -> tuple[tuple[Unit, int, int], ...]:
-    """Every unit on the board with its coordinates, computed once per units tuple (a hook asks many times)."""
-    units = ctx.state.units
-    info = ctx.info
-    known = _PLACED.get(id(units))
-    if known is not None and known[0] is units and known[1] is info:
-        return known[2]
-    coords = info.coords
-    found = tuple((u, *coords[u.cell]) for u in units if u.cell is not None)
-    if len(_PLACED) >= 8:
-        _PLACED.clear()  # a handful of live positions at a time; one atomic step (threads)
-    _PLACED[id(units)] = (units, info, found)
-    return found
-
-
 def around(ctx: Context, radius: int) -> list[Unit]:
     """The placed units within ``radius`` cells of the subject (itself included), in unit order."""
     subject = ctx.subject
     if subject is None or subject.cell is None:
         return []
-    x, y = ctx.info.coords[subject.cell]
-    left, right, top, bottom = x - radius, x + radius, y - radius, y + radius
-    return [u for u, ux, uy in placed(ctx) if left <= ux <= right and top <= uy <= bottom]
+    window = ctx.info.within(subject.cell, radius)
+    return [u for u in ctx.state.units if u.cell in window]
 
 
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
+        ctx.read |= READ_UNITS
         subject = ctx.subject
         candidates = around(ctx, radius)
         if len(candidates) < count:  # too few, whatever they are

@@ -7,15 +7,14 @@ product) is order-independent, so the result never depends on effect order.
 
 from __future__ import annotations
 
-from operator import attrgetter
-
+from .allowance import movement_allowance
 from .boardinfo import board_info
-from .card_language import rule_of
-from .cards import CARDS, CardDef
+from .cards import CardDef
 from .condition_rules import Context, Predicate
 from .grid import chebyshev
+from .live_effects import effects_of, unit_applies, unit_conditions, unit_fits
 from .state import Effect, GameState, Modifier, Unit
-from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, UNITS, unit_stats
+from .tables import BASE_MAX_MOVES, BASE_STORAGE_LIMIT, unit_stats
 from .types import Hook, Side
 
 __all__ = [
@@ -43,54 +42,6 @@ __all__ = [
 ]
 
 
-Live = tuple[tuple[Effect, Predicate | None], ...]
-"""The live effects of one hook, each with its compiled ``when``/``aura`` rule (None: it has none)."""
-
-
-def _rule(effect: Effect) -> Predicate | None:
-    index = effect.conditions.clause
-    return None if index is None else rule_of(CARDS[effect.source_card], index)
-
-
-def _unit_applies(effect: Effect, rule: Predicate | None, unit: Unit, state: GameState) -> bool:
-    # The scope and the flat conditions inline: listing moves asks this for every unit and effect.
-    scope = effect.scope
-    if scope == "own_units":
-        if unit.side is not effect.controller:
-            return False
-    elif scope == "enemy_units":
-        if unit.side is effect.controller:
-            return False
-    elif scope == "targets" and unit.id not in effect.targets:
-        return False
-    cond = effect.conditions
-    if cond.unit_types and unit.type not in cond.unit_types:
-        return False
-    if cond.unit_tags and not any(tag in cond.unit_tags for tag in UNITS[unit.type].tags):
-        return False
-    return rule is None or rule(Context(state, effect.controller, unit, None, None, None, effect.targets))
-
-
-def _in_unit_scope(effect: Effect, unit: Unit) -> bool:
-    scope = effect.scope
-    if scope == "targets":
-        hit = unit.id in effect.targets
-    elif scope == "own_units":
-        hit = unit.side is effect.controller
-    elif scope == "enemy_units":
-        hit = unit.side is not effect.controller
-    else:  # all_units
-        hit = True
-    return hit
-
-
-def _unit_conditions(effect: Effect, unit: Unit) -> bool:
-    cond = effect.conditions
-    if cond.unit_types and unit.type not in cond.unit_types:
-        return False
-    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
-
-
 def _attack_applies(
     state: GameState, effect: Effect, rule: Predicate | None, attacker: Unit, target: Unit, distance: int
 ) -> bool:
@@ -109,7 +60,7 @@ def _attack_applies(
         )
     else:  # all_attacks
         hit = True
-    if not hit or not _unit_conditions(effect, attacker):
+    if not hit or not unit_conditions(effect, attacker):
         return False
     cond = effect.conditions
     if cond.min_distance is not None and distance < cond.min_distance:
@@ -137,31 +88,6 @@ def _player_applies(effect: Effect, rule: Predicate | None, side: Side, card: Ca
     return True
 
 
-_HOOK_OF = attrgetter("hook")
-_BY_HOOK: dict[int, tuple[tuple[Effect, ...], tuple[Hook, ...], dict[Hook, Live]]] = {}
-
-
-def _effects(state: GameState, hook: Hook) -> Live:
-    """The live effects of ``hook`` in effect order with their rules, kept per effects tuple (hooks ask many times).
-
-    Filled per hook on first ask: a listing asks about two or three hooks, most of which
-    no live effect uses, so sorting every effect by hook up front would cost more.
-    """
-    effects = state.effects
-    if not effects:
-        return ()
-    known = _BY_HOOK.get(id(effects))
-    if known is None or known[0] is not effects:
-        if len(_BY_HOOK) >= 8:
-            _BY_HOOK.clear()  # a handful of live positions at a time; one atomic step (threads)
-        known = _BY_HOOK[id(effects)] = (effects, tuple(map(_HOOK_OF, effects)), {})
-    found = known[2].get(hook)
-    if found is None:  # two threads may both fill it: the same value, one atomic store
-        found = () if hook not in known[1] else tuple((e, _rule(e)) for e in effects if e.hook is hook)
-        known[2][hook] = found
-    return found
-
-
 def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
     """Chebyshev distance between two placed units."""
     info = board_info(state.board)
@@ -172,8 +98,8 @@ def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
 def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
-    for effect, rule in _effects(state, Hook.CAN_MOVE_UNIT):
-        if _unit_applies(effect, rule, unit, state):
+    for effect, rule in effects_of(state, Hook.CAN_MOVE_UNIT):
+        if unit_applies(effect, rule, unit, state):
             if effect.op == "deny":
                 denied = True
             else:
@@ -181,52 +107,11 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     return allowed or not denied
 
 
-_ALLOWANCES: dict[int, tuple[GameState, dict[int, tuple[Unit, int]]]] = {}
-
-
-def movement_allowance(state: GameState, unit: Unit) -> int:
-    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0.
-
-    Kept per state for the units asked about: listing moves asks for every unit many times,
-    and a condition tree (a ``near`` count) may cost more than the search it bounds.
-    """
-    effects = _effects(state, Hook.MODIFY_MOVEMENT)
-    if not effects:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
-    known = _ALLOWANCES.get(id(state))
-    if known is None or known[0] is not state:
-        if len(_ALLOWANCES) >= 8:
-            _ALLOWANCES.clear()  # one atomic step (threads)
-        known = _ALLOWANCES[id(state)] = (state, {})
-    # By the unit object's identity (cheaper than hashing it); the entry holds the unit, so
-    # its id cannot be reused while it lives. A tool may ask about a unit changed off-state.
-    entry = known[1].get(id(unit))
-    if entry is not None and entry[0] is unit:
-        return entry[1]
-    allowance = _allowance(state, unit, effects)
-    known[1][id(unit)] = (unit, allowance)
-    return allowance
-
-
-def _allowance(state: GameState, unit: Unit, effects: Live) -> int:
-    allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp
-    halvings = 0
-    for effect, rule in effects:
-        if _unit_applies(effect, rule, unit, state):
-            if effect.op == "add":
-                allowance += effect.value  # already in half-points
-            else:
-                halvings += 1
-    for _ in range(halvings):
-        allowance //= 2
-    return max(0, allowance)
-
-
 def max_moves(state: GameState, side: Side) -> int:
     """Units ``side`` may move this turn: ``5 + Σ add``, then the smallest *cap*."""
     moves = BASE_MAX_MOVES
     caps: list[int] = []
-    for effect, rule in _effects(state, Hook.MODIFY_MAX_MOVES):
+    for effect, rule in effects_of(state, Hook.MODIFY_MAX_MOVES):
         if _player_applies(effect, rule, side, None, state):
             if effect.op == "add":
                 moves += effect.value
@@ -242,18 +127,18 @@ def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | N
     if distance is None:
         distance = unit_distance(attacker, target, state)
     return not any(
-        _attack_applies(state, e, rule, attacker, target, distance) for e, rule in _effects(state, Hook.CAN_ATTACK)
+        _attack_applies(state, e, rule, attacker, target, distance) for e, rule in effects_of(state, Hook.CAN_ATTACK)
     )
 
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
-    return any(_unit_applies(e, rule, unit, state) for e, rule in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
+    return any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE))
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_attack_roll effect on the attack, in effect order (Σ add)."""
-    effects = _effects(state, Hook.MODIFY_ATTACK_ROLL)
+    effects = effects_of(state, Hook.MODIFY_ATTACK_ROLL)
     return [e for e, rule in effects if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
@@ -265,7 +150,7 @@ def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distan
 
 def defense_effects(state: GameState, target: Unit) -> list[Effect]:
     """Every modify_defense effect on ``target``, in effect order (Σ add, subtracted from the roll)."""
-    return [e for e, rule in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, rule, target, state)]
+    return [e for e, rule in effects_of(state, Hook.MODIFY_DEFENSE) if unit_applies(e, rule, target, state)]
 
 
 def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
@@ -275,22 +160,21 @@ def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
 
 def damage_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_damage effect on the attack, in effect order."""
-    effects = _effects(state, Hook.MODIFY_DAMAGE)
+    effects = effects_of(state, Hook.MODIFY_DAMAGE)
     return [e for e, rule in effects if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
 def attack_effects(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every effect of an attack hook (``reroll_attack_die``, ``natural_result``, ``cap_damage`` ...) on the attack."""
-    return [e for e, rule in _effects(state, hook) if _attack_applies(state, e, rule, attacker, target, distance)]
+    return [e for e, rule in effects_of(state, hook) if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
 def ignore_hit_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every ``ignore_hit`` effect on ``target`` when ``attacker`` hits it, in effect order."""
     return [
         e
-        for e, rule in _effects(state, Hook.IGNORE_HIT)
-        if _in_unit_scope(e, target)
-        and _unit_conditions(e, target)
+        for e, rule in effects_of(state, Hook.IGNORE_HIT)
+        if unit_fits(e, target)
         and (rule is None or rule(Context(state, e.controller, target, attacker, target, distance, e.targets)))
     ]
 
@@ -330,27 +214,27 @@ def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, dis
         distance = unit_distance(attacker, target, state)
     return any(
         _attack_applies(state, e, rule, attacker, target, distance)
-        for e, rule in _effects(state, Hook.IGNORE_DEFENDER_TERRAIN)
+        for e, rule in effects_of(state, Hook.IGNORE_DEFENDER_TERRAIN)
     )
 
 
 def can_play_card(state: GameState, side: Side, card: CardDef) -> bool:
     """False if any *deny* matches ``card`` for ``side`` (for effect and for cancelling)."""
-    return not any(_player_applies(e, rule, side, card, state) for e, rule in _effects(state, Hook.CAN_PLAY_CARD))
+    return not any(_player_applies(e, rule, side, card, state) for e, rule in effects_of(state, Hook.CAN_PLAY_CARD))
 
 
 def can_play_tactic(state: GameState, side: Side) -> bool:
     """False if any *deny* applies to ``side``."""
-    return not any(_player_applies(e, rule, side, None, state) for e, rule in _effects(state, Hook.CAN_PLAY_TACTIC))
+    return not any(_player_applies(e, rule, side, None, state) for e, rule in effects_of(state, Hook.CAN_PLAY_TACTIC))
 
 
 def storage_limit(state: GameState, side: Side) -> int:
     """Stored bonuses ``side`` may keep: ``6 + max(add)``."""
-    effects = _effects(state, Hook.MODIFY_STORAGE_LIMIT)
+    effects = effects_of(state, Hook.MODIFY_STORAGE_LIMIT)
     adds = [e.value for e, rule in effects if _player_applies(e, rule, side, None, state)]
     return BASE_STORAGE_LIMIT + max(adds, default=0)
 
 
 def can_resupply(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit``."""
-    return not any(_unit_applies(e, rule, unit, state) for e, rule in _effects(state, Hook.CAN_RESUPPLY))
+    return not any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_RESUPPLY))

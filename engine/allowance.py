@@ -13,7 +13,7 @@ moved unit, and a unit whose rule counted the units near it, is asked again.
 
 from __future__ import annotations
 
-from .boardinfo import BoardInfo, board_info
+from .boardinfo import board_info
 from .condition_rules import READ_GAME, READ_UNITS, Context
 from .live_effects import Live, effects_of, unit_fits
 from .state import Effect, GameState, Unit
@@ -37,26 +37,17 @@ def _may_reach(effect: Effect, side: Side) -> bool:
 class _Kept:
     """The movement effects of one effects tuple by the side they can reach, and the allowances found, by unit id."""
 
-    __slots__ = ("board", "effects", "found", "movement", "sides")
+    __slots__ = ("board", "effects", "found", "info", "movement", "sides")
 
     def __init__(self, state: GameState) -> None:
         self.effects = state.effects
         self.movement: Live = effects_of(state, Hook.MODIFY_MOVEMENT)
-        self.sides: dict[Side, Live] = {}
+        self.sides: dict[Side, Live] = {
+            side: tuple((e, rule) for e, rule in self.movement if _may_reach(e, side)) for side in Side
+        }
         self.found: dict[str, _Found] = {}
-        self.board: tuple[object, BoardInfo] | None = None  # the board last read, with its tables
-
-    def side(self, side: Side) -> Live:
-        found = self.sides.get(side)
-        if found is None:
-            found = self.sides[side] = tuple((e, rule) for e, rule in self.movement if _may_reach(e, side))
-        return found
-
-    def info(self, state: GameState) -> BoardInfo:
-        board = self.board
-        if board is None or board[0] is not state.board:
-            board = self.board = (state.board, board_info(state.board))
-        return board[1]
+        self.board = state.board  # the board of the state that made it (a test may swap boards under one tuple)
+        self.info = board_info(state.board)
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -87,12 +78,13 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         and (found[4] is None or found[4] == (state.phase, state.round, state.active))
     ):
         return found[5]
+    info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
-    for effect, rule in kept.side(unit.side):
+    for effect, rule in kept.sides[unit.side]:
         if not unit_fits(effect, unit):
             continue
         if rule is not None:
-            ctx = Context(state, effect.controller, unit, None, None, None, effect.targets, kept.info(state))
+            ctx = Context(state, effect.controller, unit, None, None, None, effect.targets, info)
             holds = rule(ctx)
             read |= ctx.read
             if not holds:

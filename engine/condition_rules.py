@@ -163,6 +163,9 @@ def compile_condition(node: Condition) -> Predicate:
             wanted_quadrant = frozenset(quadrants)
             return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
         case Near(within=radius, unit=sub, at_least=count):
+            kinds = _kinds(sub)
+            if kinds is not None:
+                return _near_kinds(radius, kinds, count)
             return _near(radius, compile_condition(sub), count)
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
@@ -260,5 +263,66 @@ def _near(radius: int, pred: Predicate, count: int) -> Predicate:
             return False
         finally:
             ctx.subject = subject
+
+    return near
+
+
+Kinds = dict[Side, frozenset[tuple[Side, UnitType]]]
+"""By the effect's controller: the ``(side, type)`` of every unit a sub-condition holds for."""
+
+
+def _kinds(node: Condition) -> Kinds | None:
+    """The units ``node`` holds for, by kind, when it reads nothing but a unit's side and type (else None).
+
+    ``near`` counts with such a condition ("enemies", "your special units") test each
+    unit's kind against a set instead of asking a closure about every unit in range.
+    """
+    try:
+        return {
+            controller: frozenset(
+                (side, kind) for side in Side for kind in UnitType if _holds_for(node, controller, side, kind)
+            )
+            for controller in Side
+        }
+    except _NotAKind:
+        return None
+
+
+class _NotAKind(Exception):
+    """The condition reads more than a unit's side and type."""
+
+
+def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) -> bool:
+    match node:
+        case AllOf(of=parts):
+            return all([_holds_for(p, controller, side, kind) for p in parts])  # a list: every part must be a kind
+        case AnyOf(of=parts):
+            return any([_holds_for(p, controller, side, kind) for p in parts])
+        case Not(of=part):
+            return not _holds_for(part, controller, side, kind)
+        case IsType(is_=types):
+            return kind in types
+        case HasTag(is_=tags):
+            return any(tag in UNITS[kind].tags for tag in tags)
+        case Owner(is_="controller"):
+            return side is controller
+        case Owner(is_="opponent"):
+            return side is not controller
+        case Owner(is_=named):
+            return side is Side(named)
+    raise _NotAKind
+
+
+def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
+    def near(ctx: Context) -> bool:
+        ctx.read |= READ_UNITS
+        subject = ctx.subject
+        if subject is None or subject.cell is None:
+            return False
+        window = ctx.info.within(subject.cell, radius)
+        wanted = kinds[ctx.controller]
+        sid = subject.id
+        found = [u for u in ctx.state.units if u.cell in window and (u.side, u.type) in wanted and u.id != sid]
+        return len(found) >= count
 
     return near

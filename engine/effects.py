@@ -6,6 +6,8 @@ them. This module only creates and removes them.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from msgspec.structs import replace
 
 from .card_language import uses_language
@@ -81,6 +83,10 @@ def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | No
     )
 
 
+_EXPIRES = attrgetter("expires")
+_UNTIL_PHASE = attrgetter("until_phase")
+
+
 def _with_duration(effect: Effect, duration: str, attack_seq: int) -> Effect:
     kind, _, arg = duration.partition(":")
     if kind == "end_of_turn":
@@ -130,11 +136,15 @@ def expire_turn_end_effects(state: GameState) -> GameState:
 
 def expire_attack_effects(state: GameState, attack_seq: int) -> GameState:
     """Drop the ``this_attack`` effects of attack number ``attack_seq`` (resolved or cancelled)."""
+    if "this_attack" not in map(_EXPIRES, state.effects):  # the usual case, found without a Python loop
+        return state
     return _partition(state, [e.expires == "this_attack" and e.attack_seq == attack_seq for e in state.effects])
 
 
 def expire_phase_effects(state: GameState, phase: Phase) -> GameState:
     """Drop ``until_phase`` effects waiting for ``phase`` (the first step of entering it)."""
+    if phase not in map(_UNTIL_PHASE, state.effects):  # entering a phase is frequent, such effects rare
+        return state
     return _partition(state, [e.expires == "until_phase" and e.until_phase is phase for e in state.effects])
 
 

@@ -64,7 +64,8 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         if len(_KEPT) >= 8:
             _KEPT.clear()  # a handful of live positions at a time; one atomic step (threads)
         kept = _KEPT[id(effects)] = _Kept(state)
-    if not kept.movement:
+    effects_here = kept.sides[unit.side]
+    if not effects_here:
         return allowance
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
@@ -80,7 +81,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         return found[5]
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
-    for effect, rule in kept.sides[unit.side]:
+    for effect, rule in effects_here:
         if not unit_fits(effect, unit):
             continue
         if rule is not None:
@@ -93,8 +94,9 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
             allowance += effect.value  # already in half-points
         else:
             halvings += 1
-    for _ in range(halvings):
+    while halvings:
         allowance //= 2
+        halvings -= 1
     if allowance < 0:
         allowance = 0
     units = state.units if read & READ_UNITS else None

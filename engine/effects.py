@@ -122,7 +122,9 @@ def expire_turn_end_effects(state: GameState) -> GameState:
         return state
     # Comprehensions, not appends in a loop: every end of turn passes here.
     gone = [
-        e for e in effects if e.expires == "turn_ends" and e.remaining_turn_ends is not None and e.remaining_turn_ends <= 1
+        e
+        for e in effects
+        if e.expires == "turn_ends" and e.remaining_turn_ends is not None and e.remaining_turn_ends <= 1
     ]
     kept = [
         e

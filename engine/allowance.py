@@ -34,23 +34,47 @@ def _may_reach(effect: Effect, side: Side) -> bool:
     return True  # all_units, and targets (checked unit by unit)
 
 
+def _signature(movement: Live) -> tuple[object, ...]:
+    """Everything of the movement effects an allowance reads (their countdowns excepted)."""
+    return tuple((e.source_card, e.conditions, e.controller, e.scope, e.op, e.value, e.targets) for e, _ in movement)
+
+
 class _Kept:
-    """The movement effects of one effects tuple by the side they can reach, and the allowances found, by unit id."""
+    """Movement effects by the side they can reach, and the allowances found with them, by unit id."""
 
-    __slots__ = ("board", "effects", "found", "info", "movement", "sides")
+    __slots__ = ("board", "found", "info", "sides")
 
-    def __init__(self, state: GameState) -> None:
-        self.effects = state.effects
-        self.movement: Live = effects_of(state, Hook.MODIFY_MOVEMENT)
-        self.sides: dict[Side, Live] = {
-            side: tuple((e, rule) for e, rule in self.movement if _may_reach(e, side)) for side in Side
-        }
+    def __init__(self, state: GameState, movement: Live) -> None:
+        self.sides: dict[Side, Live] = {side: tuple(er for er in movement if _may_reach(er[0], side)) for side in Side}
         self.found: dict[str, _Found] = {}
         self.board = state.board  # the board of the state that made it (a test may swap boards under one tuple)
         self.info = board_info(state.board)
 
 
-_KEPT: dict[int, _Kept] = {}
+_BY_TUPLE: dict[int, tuple[tuple[Effect, ...], _Kept | None]] = {}
+_BY_SIGNATURE: dict[tuple[object, ...], _Kept] = {}
+
+
+def _kept(state: GameState) -> _Kept | None:
+    """The `_Kept` of the state's movement effects, None without any: found by the effects tuple's identity,
+    else by what the movement effects say, so a turn's end counting effects down keeps what was found."""
+    effects = state.effects
+    known = _BY_TUPLE.get(id(effects))
+    if known is not None and known[0] is effects:  # it holds the tuple: the id is not reused meanwhile
+        return known[1]
+    movement = effects_of(state, Hook.MODIFY_MOVEMENT)
+    kept = None
+    if movement:
+        signature = _signature(movement)
+        kept = _BY_SIGNATURE.get(signature)
+        if kept is None:
+            if len(_BY_SIGNATURE) >= 8:
+                _BY_SIGNATURE.clear()  # one atomic step (threads)
+            kept = _BY_SIGNATURE[signature] = _Kept(state, movement)
+    if len(_BY_TUPLE) >= 8:
+        _BY_TUPLE.clear()  # a handful of live positions at a time; one atomic step (threads)
+    _BY_TUPLE[id(effects)] = (effects, kept)
+    return kept
 
 
 def movement_allowance(state: GameState, unit: Unit) -> int:
@@ -59,11 +83,9 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     effects = state.effects
     if not effects:
         return allowance
-    kept = _KEPT.get(id(effects))
-    if kept is None or kept.effects is not effects:  # it holds the tuple: the id is not reused meanwhile
-        if len(_KEPT) >= 8:
-            _KEPT.clear()  # a handful of live positions at a time; one atomic step (threads)
-        kept = _KEPT[id(effects)] = _Kept(state)
+    kept = _kept(state)
+    if kept is None:
+        return allowance
     effects_here = kept.sides[unit.side]
     if not effects_here:
         return allowance
@@ -99,7 +121,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         halvings -= 1
     if allowance < 0:
         allowance = 0
-    units = state.units if read & READ_UNITS else None
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
+    units = state.units if read & READ_UNITS else None
     kept.found[unit.id] = (unit, state.board, state.rules, units, game, allowance)
     return allowance

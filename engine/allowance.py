@@ -56,12 +56,9 @@ _BY_SIGNATURE: dict[tuple[object, ...], _Kept] = {}
 
 
 def _kept(state: GameState) -> _Kept | None:
-    """The `_Kept` of the state's movement effects, None without any: found by the effects tuple's identity,
-    else by what the movement effects say, so a turn's end counting effects down keeps what was found."""
+    """The `_Kept` of a new effects tuple's movement effects (None without any), found by what they say:
+    a turn's end counting effects down renews the tuple but keeps what was found."""
     effects = state.effects
-    known = _BY_TUPLE.get(id(effects))
-    if known is not None and known[0] is effects:  # it holds the tuple: the id is not reused meanwhile
-        return known[1]
     movement = effects_of(state, Hook.MODIFY_MOVEMENT)
     kept = None
     if movement:
@@ -73,7 +70,7 @@ def _kept(state: GameState) -> _Kept | None:
             kept = _BY_SIGNATURE[signature] = _Kept(state, movement)
     if len(_BY_TUPLE) >= 8:
         _BY_TUPLE.clear()  # a handful of live positions at a time; one atomic step (threads)
-    _BY_TUPLE[id(effects)] = (effects, kept)
+    _BY_TUPLE[id(effects)] = (effects, kept)  # it holds the tuple: the id is not reused meanwhile
     return kept
 
 
@@ -83,7 +80,8 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     effects = state.effects
     if not effects:
         return allowance
-    kept = _kept(state)
+    known = _BY_TUPLE.get(id(effects))  # the usual case inline: asked for every unit of every listing
+    kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
         return allowance
     effects_here = kept.sides[unit.side]

@@ -75,7 +75,10 @@ def unit_fits(effect: Effect, unit: Unit) -> bool:
             return False
     elif scope == "targets" and unit.id not in effect.targets:
         return False
-    return unit_conditions(effect, unit)
+    cond = effect.conditions  # `unit_conditions` inline: asked for every unit a movement effect may reach
+    if cond.unit_types and unit.type not in cond.unit_types:
+        return False
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
 
 
 def unit_conditions(effect: Effect, unit: Unit) -> bool:

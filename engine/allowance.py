@@ -5,9 +5,10 @@ position, and a condition tree (a ``near`` count) may cost more than the search 
 allowance bounds. An allowance depends on the unit, on the ``modify_movement`` effects
 whose scope can reach its side, on the board and the game's rules, and on whatever of
 the rest its rules read while they decided (`Context.read`: where the other units
-stand, the phase, round and active side). So allowances are kept per effects tuple and
-side, by unit, with the very objects they depend on, and found again while those stay
-the same. A game keeps its effects tuple from state to state, so after a move only the
+stand, the phase, round and active side). So allowances are kept per contents of the
+movement effects, by unit, with the very objects they depend on, and found again while
+those stay the same. A game keeps its effects tuple from state to state, and a turn's
+countdown renews it without changing what an allowance reads, so after a move only the
 moved unit, and a unit whose rule counted the units near it, is asked again.
 """
 

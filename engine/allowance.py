@@ -9,13 +9,15 @@ stand, the phase, round and active side). So allowances are kept per contents of
 movement effects, by unit, with the very objects they depend on, and found again while
 those stay the same. A game keeps its effects tuple from state to state, and a turn's
 countdown renews it without changing what an allowance reads, so after a move only the
-moved unit, and a unit whose rule counted the units near it, is asked again.
+moved unit, and a unit whose rule counted the units near it, is asked again; a rule that
+counted one side's units only ("enemies within 3") holds while that side's units stay
+as they were, so it is not asked again when its own side moves.
 """
 
 from __future__ import annotations
 
 from .boardinfo import board_info
-from .condition_rules import READ_GAME, READ_UNITS, Context
+from .condition_rules import READ_ATTACKERS, READ_GAME, READ_UNITS, Context
 from .live_effects import Live, effects_of, unit_fits
 from .state import Effect, GameState, Unit
 from .tables import unit_stats
@@ -24,7 +26,8 @@ from .types import Hook, Phase, Side
 __all__ = ["movement_allowance"]
 
 _Game = tuple[Phase, int, Side] | None
-_Found = tuple[Unit, object, object, object, _Game, int]  # unit, board, rules, units (if read), game (if read), value
+# unit, board, rules, units (if read), which sides' units were read, game facts (if read), value
+_Found = tuple[Unit, object, object, tuple[Unit, ...] | None, int, _Game, int]
 
 
 def _may_reach(effect: Effect, side: Side) -> bool:
@@ -50,6 +53,17 @@ class _Kept:
         self.found: dict[str, _Found] = {}
         self.board = state.board  # the board of the state that made it (a test may swap boards under one tuple)
         self.info = board_info(state.board)
+
+
+def _same_read(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
+    """Whether the units of the side ``read`` names are the same in ``then`` and ``now`` (in the same places)."""
+    if len(then) != len(now):
+        return False  # a unit left: the units no longer line up (whichever side it was)
+    side = Side.ATTACKER if read == READ_ATTACKERS else Side.DEFENDER
+    for a, b in zip(then, now, strict=True):
+        if a is not b and (a.side is side or b.side is side) and a != b:
+            return False
+    return True
 
 
 _BY_TUPLE: dict[int, tuple[tuple[Effect, ...], _Kept | None]] = {}
@@ -96,10 +110,16 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         and found[0] is unit
         and found[1] is state.board
         and found[2] is state.rules
-        and (found[3] is None or found[3] is state.units)
-        and (found[4] is None or found[4] == (state.phase, state.round, state.active))
+        and (found[5] is None or found[5] == (state.phase, state.round, state.active))
     ):
-        return found[5]
+        then = found[3]
+        if then is None or then is state.units:
+            return found[6]
+        # A rule that counted one side's units holds while those stay put: an enemy count
+        # is not asked again for every move of the unit's own side.
+        if found[4] != READ_UNITS and _same_read(then, state.units, found[4]):
+            kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6])
+            return found[6]
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
     for effect, rule in effects_here:
@@ -122,5 +142,5 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         allowance = 0
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
     units = state.units if read & READ_UNITS else None
-    kept.found[unit.id] = (unit, state.board, state.rules, units, game, allowance)
+    kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance)
     return allowance

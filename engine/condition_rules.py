@@ -43,12 +43,31 @@ from .types import Side, UnitType
 if TYPE_CHECKING:
     from .state import GameState, Unit
 
-__all__ = ["READ_GAME", "READ_UNITS", "Context", "Predicate", "around", "compile_condition"]
+__all__ = [
+    "READ_ATTACKERS",
+    "READ_DEFENDERS",
+    "READ_GAME",
+    "READ_UNITS",
+    "Context",
+    "Predicate",
+    "around",
+    "compile_condition",
+    "read_of_side",
+]
 
-READ_UNITS = 1
-"""`Context.read` flag: a fact read where other units stand (``near``, an aura)."""
+READ_ATTACKERS = 1
+"""`Context.read` flag: a fact read where other units of the attacker stand (a ``near`` that counts them)."""
+READ_DEFENDERS = 4
+"""`Context.read` flag: the same for the defender's units."""
+READ_UNITS = READ_ATTACKERS | READ_DEFENDERS
+"""`Context.read` flags: a fact read where other units of either side stand (``near``, an aura)."""
 READ_GAME = 2
 """`Context.read` flag: a fact read the phase, the round or the active side."""
+
+
+def read_of_side(side: Side) -> int:
+    """The `Context.read` flag of where ``side``'s units stand."""
+    return READ_ATTACKERS if side is Side.ATTACKER else READ_DEFENDERS
 
 
 class Context:
@@ -314,8 +333,12 @@ def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) ->
 
 
 def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
+    # Only the sides whose units may count are read: "enemies within 3" of a unit that
+    # moves in its own turn stays what it was while only its own side moves.
+    reads = {controller: _sides_read(wanted) for controller, wanted in kinds.items()}
+
     def near(ctx: Context) -> bool:
-        ctx.read |= READ_UNITS
+        ctx.read |= reads[ctx.controller]
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False
@@ -326,3 +349,10 @@ def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
         return len(found) >= count
 
     return near
+
+
+def _sides_read(wanted: frozenset[tuple[Side, UnitType]]) -> int:
+    read = 0
+    for side, _ in wanted:
+        read |= read_of_side(side)
+    return read

@@ -123,3 +123,33 @@ def test_the_cells_within_a_radius_are_the_chebyshev_window() -> None:
             }
             assert info.within(label, radius) == expected
             assert info.within(label, radius) is info.within(label, radius)  # built once
+
+
+def test_an_enemy_count_holds_while_only_its_own_side_moves_and_is_asked_again_when_an_enemy_moves() -> None:
+    encircled = next(card for card in VARIANT if card.id == "encircled")
+    state = next(s for s in positions(1) if any(u.type.value == "MECHANIZED" and u.cell for u in s.units))
+    state = replace(state, effects=())
+    unit = next(u for u in state.units if u.type.value == "MECHANIZED" and u.cell is not None)
+    state, _ = add_card_effects(state, encircled, unit.side, ())
+    info = board_info(state.board)
+    full = 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+
+    def moved(state: GameState, who: Unit, cell: str) -> GameState:
+        return replace(state, units=tuple(replace(u, cell=cell) if u.id == who.id else u for u in state.units))
+
+    def free(state: GameState, cells: frozenset[str]) -> list[str]:
+        taken = {u.cell for u in state.units}
+        return sorted(c for c in cells if c not in taken)
+
+    assert unit.cell is not None
+    near = info.within(unit.cell, 2)
+    enemies = [u for u in state.units if u.side is not unit.side and u.cell is not None]
+    for enemy in enemies[:2]:  # two enemies come within 3: Encircled takes hold
+        state = moved(state, enemy, free(state, near)[0])
+    assert movement_allowance(state, unit) == folded(state, unit) < full
+    friend = next(u for u in state.units if u.side is unit.side and u.id != unit.id and u.cell is not None)
+    far = frozenset(info.labels) - info.within(unit.cell, 4)
+    state = moved(state, friend, free(state, far)[0])  # its own side moves: the count stands
+    assert movement_allowance(state, unit) == folded(state, unit) < full
+    state = moved(state, enemies[0], free(state, far)[-1])  # an enemy leaves: asked again
+    assert movement_allowance(state, unit) == folded(state, unit) == full

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
 from engine.card_language import clause_text, sugar
 from engine.cards import CARDS, ConditionsDef, load_cards
-from engine.condition_rules import READ_GAME, READ_UNITS, Context
+from engine.condition_rules import READ_GAME, Context, read_of_side
 from engine.conditions import (
     CONDITION_NAMES,
     ActiveIs,
@@ -255,11 +255,14 @@ def test_a_tree_that_noted_no_unit_or_game_fact_holds_the_same_when_those_change
             phase=data.draw(st.sampled_from(list(Phase))),
         )
         assert pred(_in(world, other)) == held
-    if not ctx.read & READ_UNITS:
-        kept = {world.subject.id}
+    for side in Side:  # a side whose units it did not note may move them all
+        if ctx.read & read_of_side(side):
+            continue
         free = [c for c in CELLS if c not in {u.cell for u in world.state.units}]
         moved = tuple(
-            u if u.id in kept or not free else replace(u, cell=data.draw(st.sampled_from(free)))
+            u
+            if u.id == world.subject.id or u.side is not side or not free
+            else replace(u, cell=data.draw(st.sampled_from(free)))
             for u in world.state.units
         )
         other = replace(world.state, units=moved)

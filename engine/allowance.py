@@ -91,17 +91,16 @@ def _kept(state: GameState) -> _Kept | None:
 
 def movement_allowance(state: GameState, unit: Unit) -> int:
     """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
-    allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     effects = state.effects
     if not effects:
-        return allowance
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     known = _BY_TUPLE.get(id(effects))  # the usual case inline: asked for every unit of every listing
     kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
-        return allowance
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     effects_here = kept.sides[unit.side]
     if not effects_here:
-        return allowance
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
     found = kept.found.get(unit.id)
@@ -120,6 +119,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
         if found[4] != READ_UNITS and _same_read(then, state.units, found[4]):
             kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6])
             return found[6]
+    allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp  # found entries skip it
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
     for effect, rule in effects_here:

@@ -49,10 +49,30 @@ class BoardInfo:
         self.quadrant: tuple[Quadrant, ...] = tuple(quadrant_of(i % w, i // w, w, h) for i in range(w * h))
         # keyed (unit type or None, rules) for the standard road and river costs, plus the costs otherwise
         self._steps: dict[tuple[object, ...], StepTable] = {}
+        self._within: dict[int, dict[str, frozenset[str]]] = {}
 
     def xy(self, index: int) -> tuple[int, int]:
         """``(x, y)`` of a cell index."""
         return index % self.width, index // self.width
+
+    def within(self, cell: str, radius: int) -> frozenset[str]:
+        """Labels of the cells within ``radius`` (Chebyshev) of cell ``cell``, itself included.
+
+        Built once per cell and radius: a condition that counts units near a unit tests
+        each unit's cell against it, one set lookup each.
+        """
+        by_cell = self._within.get(radius)
+        if by_cell is None:
+            by_cell = self._within[radius] = {}  # two threads may both start one: only a cache
+        found = by_cell.get(cell)
+        if found is None:
+            x, y = self.xy(self.index[cell])
+            found = by_cell[cell] = frozenset(
+                self.labels[qy * self.width + qx]
+                for qy in range(max(0, y - radius), min(self.height, y + radius + 1))
+                for qx in range(max(0, x - radius), min(self.width, x + radius + 1))
+            )
+        return found
 
     def overlay_tags(self, index: int) -> tuple[str, ...]:
         """Tags of the overlays on a cell (``road``, ``river``)."""

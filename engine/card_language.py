@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .condition_rules import Context, Predicate, compile_condition, placed
+from .condition_rules import READ_UNITS, Context, Predicate, around, compile_condition
 from .conditions import (
     AllOf,
     Condition,
@@ -149,19 +149,10 @@ def _compile(effect: EffectDef) -> Predicate:
 
 def _aura(radius: int, source: Predicate | None) -> Predicate:
     def in_aura(ctx: Context) -> bool:
-        subject = ctx.subject
-        if subject is None or subject.cell is None:
-            return False
-        x, y = ctx.info.xy(ctx.info.index[subject.cell])
-        for unit, ux, uy in placed(ctx):
-            if abs(ux - x) > radius or abs(uy - y) > radius:
-                continue
-            if source is None:
-                if unit.id in ctx.named:
-                    return True
-            elif source(ctx.about(unit)):
-                return True
-        return False
+        ctx.read |= READ_UNITS
+        if source is None:
+            return any(unit.id in ctx.named for unit in around(ctx, radius))
+        return any(ctx.ask(source, unit) for unit in around(ctx, radius))
 
     return in_aura
 

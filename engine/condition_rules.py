@@ -2,8 +2,8 @@
 
 `compile_condition` walks a tree (`engine.conditions`) once and returns one closure;
 hooks then build a `Context` per question and call it. Nothing here reads JSON or dicts
-while a game runs. ``near`` and auras read the units' coordinates through `placed`,
-computed once per units tuple.
+while a game runs. ``near`` and auras test each unit's cell against the window of cells
+around the subject (`BoardInfo.within`).
 """
 
 from __future__ import annotations
@@ -43,13 +43,37 @@ from .types import Side, UnitType
 if TYPE_CHECKING:
     from .state import GameState, Unit
 
-__all__ = ["Context", "Predicate", "compile_condition", "placed"]
+__all__ = [
+    "READ_ATTACKERS",
+    "READ_DEFENDERS",
+    "READ_GAME",
+    "READ_UNITS",
+    "Context",
+    "Predicate",
+    "around",
+    "compile_condition",
+    "read_of_side",
+]
+
+READ_ATTACKERS = 1
+"""`Context.read` flag: a fact read where other units of the attacker stand (a ``near`` that counts them)."""
+READ_DEFENDERS = 4
+"""`Context.read` flag: the same for the defender's units."""
+READ_UNITS = READ_ATTACKERS | READ_DEFENDERS
+"""`Context.read` flags: a fact read where other units of either side stand (``near``, an aura)."""
+READ_GAME = 2
+"""`Context.read` flag: a fact read the phase, the round or the active side."""
+
+
+def read_of_side(side: Side) -> int:
+    """The `Context.read` flag of where ``side``'s units stand."""
+    return READ_ATTACKERS if side is Side.ATTACKER else READ_DEFENDERS
 
 
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("attacker", "controller", "distance", "info", "named", "state", "subject", "target")
+    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target")
 
     def __init__(
         self,
@@ -60,30 +84,48 @@ class Context:
         target: Unit | None = None,
         distance: int | None = None,
         named: tuple[str, ...] = (),
+        info: BoardInfo | None = None,
     ) -> None:
         self.state = state
-        self.info: BoardInfo = board_info(state.board)
+        self.info: BoardInfo = board_info(state.board) if info is None else info  # a caller may have it at hand
         self.controller = controller
         self.subject = subject
         self.attacker = attacker
         self.target = target
         self.distance = distance
         self.named = named
+        self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
         ctx = Context.__new__(Context)
         ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
         ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
+        ctx.read = 0
         return ctx
+
+    def ask(self, pred: Predicate, subject: Unit | None) -> bool:
+        """``pred`` about another subject, what it read noted here too."""
+        other = self.about(subject)
+        held = pred(other)
+        self.read |= other.read
+        return held
 
 
 Predicate = Callable[[Context], bool]
 
 
-def _cell(ctx: Context) -> int | None:
-    unit = ctx.subject
-    return None if unit is None or unit.cell is None else ctx.info.index[unit.cell]
+def _on_cell(fact: Callable[[BoardInfo, int], bool]) -> Predicate:
+    """A fact about the subject's cell (by index), false for a subject off the board."""
+
+    def on_cell(ctx: Context) -> bool:
+        unit = ctx.subject
+        if unit is None or unit.cell is None:
+            return False
+        info = ctx.info
+        return fact(info, info.index[unit.cell])
+
+    return on_cell
 
 
 def _bounded(low: int | None, high: int | None) -> Callable[[int], bool]:
@@ -131,35 +173,46 @@ def compile_condition(node: Condition) -> Predicate:
             return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
         case OnTerrain(is_=terrains):
             wanted_terrain = frozenset(terrains)
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.terrain[i] in wanted_terrain
+            return _on_cell(lambda info, i: info.terrain[i] in wanted_terrain)
         case OnOverlay(is_="road"):
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.road[i]
+            return _on_cell(lambda info, i: info.road[i])
         case OnOverlay(is_="river"):
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.river[i]
+            return _on_cell(lambda info, i: info.river[i])
         case InQuadrant(is_=quadrants):
             wanted_quadrant = frozenset(quadrants)
-            return lambda ctx: (i := _cell(ctx)) is not None and ctx.info.quadrant[i] in wanted_quadrant
+            return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
         case Near(within=radius, unit=sub, at_least=count):
+            kinds = _kinds(sub)
+            if kinds is not None:
+                return _near_kinds(radius, kinds, count)
             return _near(radius, compile_condition(sub), count)
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
-            return lambda ctx: ctx.state.phase in wanted_phase
+            return _game_fact(lambda ctx: ctx.state.phase in wanted_phase)
         case RoundIs(at_least=low, at_most=high):
             in_rounds = _bounded(low, high)
-            return lambda ctx: in_rounds(ctx.state.round)
+            return _game_fact(lambda ctx: in_rounds(ctx.state.round))
         case ActiveIs(is_=who):
             mine = who == "controller"
-            return lambda ctx: (ctx.state.active is ctx.controller) is mine
+            return _game_fact(lambda ctx: (ctx.state.active is ctx.controller) is mine)
         case Distance(at_least=low, at_most=high):
             in_distance = _bounded(low, high)
             return lambda ctx: ctx.distance is not None and in_distance(ctx.distance)
         case AttackerIs(is_=sub):
             pred = compile_condition(sub)
-            return lambda ctx: ctx.attacker is not None and pred(ctx.about(ctx.attacker))
+            return lambda ctx: ctx.attacker is not None and ctx.ask(pred, ctx.attacker)
         case TargetIs(is_=sub):
             pred = compile_condition(sub)
-            return lambda ctx: ctx.target is not None and pred(ctx.about(ctx.target))
+            return lambda ctx: ctx.target is not None and ctx.ask(pred, ctx.target)
     raise AssertionError(f"unknown condition {node!r}")  # pragma: no cover - the union is closed
+
+
+def _game_fact(fact: Predicate) -> Predicate:
+    def game_fact(ctx: Context) -> bool:
+        ctx.read |= READ_GAME
+        return fact(ctx)
+
+    return game_fact
 
 
 def _all(preds: tuple[Predicate, ...]) -> Predicate:
@@ -200,33 +253,27 @@ def _owner(owner: str) -> Predicate:
     return lambda ctx: ctx.subject is not None and (ctx.subject.side is ctx.controller) is mine
 
 
-_PLACED: dict[int, tuple[tuple[Unit, ...], BoardInfo, tuple[tuple[Unit, int, int], ...]]] = {}
-
-
-def placed(ctx: Context) -> tuple[tuple[Unit, int, int], ...]:
-    """Every unit on the board with its coordinates, computed once per units tuple (a hook asks many times)."""
-    units = ctx.state.units
-    known = _PLACED.get(id(units))
-    if known is not None and known[0] is units and known[1] is ctx.info:
-        return known[2]
-    info = ctx.info
-    found = tuple((u, *info.xy(info.index[u.cell])) for u in units if u.cell is not None)
-    if len(_PLACED) >= 8:
-        _PLACED.clear()  # a handful of live positions at a time; one atomic step (threads)
-    _PLACED[id(units)] = (units, info, found)
-    return found
+def around(ctx: Context, radius: int) -> list[Unit]:
+    """The placed units within ``radius`` cells of the subject (itself included), in unit order."""
+    subject = ctx.subject
+    if subject is None or subject.cell is None:
+        return []
+    window = ctx.info.within(subject.cell, radius)
+    return [u for u in ctx.state.units if u.cell in window]
 
 
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
+        ctx.read |= READ_UNITS
         subject = ctx.subject
-        if subject is None or subject.cell is None:
+        candidates = around(ctx, radius)
+        if len(candidates) < count:  # too few, whatever they are
             return False
-        x, y = ctx.info.xy(ctx.info.index[subject.cell])
+        assert subject is not None  # around() found units, so there is a placed subject
         found = 0
         try:  # the candidates take the subject's place in this context (no new context per unit)
-            for unit, ux, uy in placed(ctx):
-                if abs(ux - x) <= radius and abs(uy - y) <= radius and unit.id != subject.id:
+            for unit in candidates:
+                if unit.id != subject.id:
                     ctx.subject = unit
                     if pred(ctx):
                         found += 1
@@ -239,3 +286,73 @@ def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     return near
 
 
+Kinds = dict[Side, frozenset[tuple[Side, UnitType]]]
+"""By the effect's controller: the ``(side, type)`` of every unit a sub-condition holds for."""
+
+
+def _kinds(node: Condition) -> Kinds | None:
+    """The units ``node`` holds for, by kind, when it reads nothing but a unit's side and type (else None).
+
+    ``near`` counts with such a condition ("enemies", "your special units") test each
+    unit's kind against a set instead of asking a closure about every unit in range.
+    """
+    try:
+        return {
+            controller: frozenset(
+                (side, kind) for side in Side for kind in UnitType if _holds_for(node, controller, side, kind)
+            )
+            for controller in Side
+        }
+    except _NotAKind:
+        return None
+
+
+class _NotAKind(Exception):
+    """The condition reads more than a unit's side and type."""
+
+
+def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) -> bool:
+    match node:
+        case AllOf(of=parts):
+            return all([_holds_for(p, controller, side, kind) for p in parts])  # a list: every part must be a kind
+        case AnyOf(of=parts):
+            return any([_holds_for(p, controller, side, kind) for p in parts])
+        case Not(of=part):
+            return not _holds_for(part, controller, side, kind)
+        case IsType(is_=types):
+            return kind in types
+        case HasTag(is_=tags):
+            return any(tag in UNITS[kind].tags for tag in tags)
+        case Owner(is_="controller"):
+            return side is controller
+        case Owner(is_="opponent"):
+            return side is not controller
+        case Owner(is_=named):
+            return side is Side(named)
+    raise _NotAKind
+
+
+def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
+    # Only the sides whose units may count are read: "enemies within 3" of a unit that
+    # moves in its own turn stays what it was while only its own side moves.
+    reads = {controller: _sides_read(wanted) for controller, wanted in kinds.items()}
+
+    def near(ctx: Context) -> bool:
+        ctx.read |= reads[ctx.controller]
+        subject = ctx.subject
+        if subject is None or subject.cell is None:
+            return False
+        window = ctx.info.within(subject.cell, radius)
+        wanted = kinds[ctx.controller]
+        sid = subject.id
+        found = [u for u in ctx.state.units if u.cell in window and (u.side, u.type) in wanted and u.id != sid]
+        return len(found) >= count
+
+    return near
+
+
+def _sides_read(wanted: frozenset[tuple[Side, UnitType]]) -> int:
+    read = 0
+    for side, _ in wanted:
+        read |= read_of_side(side)
+    return read

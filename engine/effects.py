@@ -6,6 +6,8 @@ them. This module only creates and removes them.
 
 from __future__ import annotations
 
+from operator import attrgetter, is_
+
 from msgspec.structs import replace
 
 from .card_language import uses_language
@@ -81,6 +83,11 @@ def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | No
     )
 
 
+_EXPIRES = attrgetter("expires")
+_PLAY_ID = attrgetter("play_id")
+_UNTIL_PHASE = attrgetter("until_phase")
+
+
 def _with_duration(effect: Effect, duration: str, attack_seq: int) -> Effect:
     kind, _, arg = duration.partition(":")
     if kind == "end_of_turn":
@@ -95,13 +102,9 @@ def _with_duration(effect: Effect, duration: str, attack_seq: int) -> Effect:
 
 
 def _expired_events(gone: list[Effect]) -> tuple[Event, ...]:
-    seen: list[int] = []
-    events: list[Event] = []
-    for effect in gone:
-        if effect.play_id not in seen:
-            seen.append(effect.play_id)
-            events.append(Event(kind=EventKind.EFFECT_EXPIRED, side=effect.controller, card=effect.source_card))
-    return tuple(events)
+    """One event per card play, in the order of its first expired effect (a play's effects share card and side)."""
+    plays = dict(zip(map(_PLAY_ID, gone), gone, strict=True))  # insertion order: each play where it first came
+    return tuple(Event(kind=EventKind.EFFECT_EXPIRED, side=e.controller, card=e.source_card) for e in plays.values())
 
 
 def _partition(state: GameState, gone_if: list[bool]) -> GameState:
@@ -114,27 +117,38 @@ def _partition(state: GameState, gone_if: list[bool]) -> GameState:
 
 def expire_turn_end_effects(state: GameState) -> GameState:
     """END_TURN step 3: count down ``turns``/``end_of_turn`` effects and drop those at 0."""
-    kept: list[Effect] = []
-    gone: list[Effect] = []
-    for effect in state.effects:
-        if effect.expires != "turn_ends" or effect.remaining_turn_ends is None:
-            kept.append(effect)
-        elif effect.remaining_turn_ends <= 1:
-            gone.append(effect)
-        else:
-            kept.append(replace(effect, remaining_turn_ends=effect.remaining_turn_ends - 1))
-    if not gone and kept == list(state.effects):
+    effects = state.effects
+    if "turn_ends" not in map(_EXPIRES, effects):  # found without a Python loop
+        return state
+    # Comprehensions, not appends in a loop: every end of turn passes here.
+    gone = [
+        e
+        for e in effects
+        if e.expires == "turn_ends" and e.remaining_turn_ends is not None and e.remaining_turn_ends <= 1
+    ]
+    kept = [
+        e
+        if e.expires != "turn_ends" or e.remaining_turn_ends is None
+        else replace(e, remaining_turn_ends=e.remaining_turn_ends - 1)
+        for e in effects
+        if e.expires != "turn_ends" or e.remaining_turn_ends is None or e.remaining_turn_ends > 1
+    ]
+    if not gone and all(map(is_, kept, effects)):
         return state
     return replace(state, effects=tuple(kept), events=state.events + _expired_events(gone))
 
 
 def expire_attack_effects(state: GameState, attack_seq: int) -> GameState:
     """Drop the ``this_attack`` effects of attack number ``attack_seq`` (resolved or cancelled)."""
+    if "this_attack" not in map(_EXPIRES, state.effects):  # the usual case, found without a Python loop
+        return state
     return _partition(state, [e.expires == "this_attack" and e.attack_seq == attack_seq for e in state.effects])
 
 
 def expire_phase_effects(state: GameState, phase: Phase) -> GameState:
     """Drop ``until_phase`` effects waiting for ``phase`` (the first step of entering it)."""
+    if phase not in map(_UNTIL_PHASE, state.effects):  # entering a phase is frequent, such effects rare
+        return state
     return _partition(state, [e.expires == "until_phase" and e.until_phase is phase for e in state.effects])
 
 

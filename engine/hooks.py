@@ -7,13 +7,14 @@ product) is order-independent, so the result never depends on effect order.
 
 from __future__ import annotations
 
+from .allowance import movement_allowance
 from .boardinfo import board_info
-from .card_language import rule_of
-from .cards import CARDS, CardDef
-from .condition_rules import Context
+from .cards import CardDef
+from .condition_rules import Context, Predicate
 from .grid import chebyshev
+from .live_effects import effects_of, unit_applies, unit_conditions, unit_fits
 from .state import Effect, GameState, Modifier, Unit
-from .tables import UNITS, game_tables, unit_stats
+from .tables import game_tables, unit_stats
 from .types import Hook, Side
 
 __all__ = [
@@ -41,49 +42,9 @@ __all__ = [
 ]
 
 
-def _rule_holds(
-    state: GameState,
-    effect: Effect,
-    subject: Unit | None,
-    attacker: Unit | None = None,
-    target: Unit | None = None,
-    distance: int | None = None,
+def _attack_applies(
+    state: GameState, effect: Effect, rule: Predicate | None, attacker: Unit, target: Unit, distance: int
 ) -> bool:
-    """The effect's compiled ``when`` and ``aura`` (true for an effect without them)."""
-    index = effect.conditions.clause
-    if index is None:
-        return True
-    rule = rule_of(CARDS[effect.source_card], index)
-    return rule(Context(state, effect.controller, subject, attacker, target, distance, effect.targets))
-
-
-def _unit_applies(effect: Effect, unit: Unit, state: GameState) -> bool:
-    if not _in_unit_scope(effect, unit) or not _unit_conditions(effect, unit):
-        return False
-    return effect.conditions.clause is None or _rule_holds(state, effect, unit)
-
-
-def _in_unit_scope(effect: Effect, unit: Unit) -> bool:
-    scope = effect.scope
-    if scope == "targets":
-        hit = unit.id in effect.targets
-    elif scope == "own_units":
-        hit = unit.side is effect.controller
-    elif scope == "enemy_units":
-        hit = unit.side is not effect.controller
-    else:  # all_units
-        hit = True
-    return hit
-
-
-def _unit_conditions(effect: Effect, unit: Unit) -> bool:
-    cond = effect.conditions
-    if cond.unit_types and unit.type not in cond.unit_types:
-        return False
-    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
-
-
-def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Unit, distance: int) -> bool:
     scope = effect.scope
     if scope == "targets":
         hit = attacker.id in effect.targets
@@ -99,7 +60,7 @@ def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Un
         )
     else:  # all_attacks
         hit = True
-    if not hit or not _unit_conditions(effect, attacker):
+    if not hit or not unit_conditions(effect, attacker):
         return False
     cond = effect.conditions
     if cond.min_distance is not None and distance < cond.min_distance:
@@ -110,11 +71,13 @@ def _attack_applies(state: GameState, effect: Effect, attacker: Unit, target: Un
         info = board_info(state.board)
         if target.cell is None or info.quadrant[info.index[target.cell]] is not cond.target_quadrant:
             return False
-    return _rule_holds(state, effect, attacker, attacker, target, distance)
+    return rule is None or rule(Context(state, effect.controller, attacker, attacker, target, distance, effect.targets))
 
 
-def _player_applies(effect: Effect, side: Side, card: CardDef | None, state: GameState) -> bool:
-    if effect.controller is not side or not _rule_holds(state, effect, None):
+def _player_applies(effect: Effect, rule: Predicate | None, side: Side, card: CardDef | None, state: GameState) -> bool:
+    if effect.controller is not side:
+        return False
+    if rule is not None and not rule(Context(state, effect.controller, None, named=effect.targets)):
         return False
     cond = effect.conditions
     if card is not None:
@@ -123,25 +86,6 @@ def _player_applies(effect: Effect, side: Side, card: CardDef | None, state: Gam
         if cond.card_class and card.card_class not in cond.card_class:
             return False
     return True
-
-
-_BY_HOOK: dict[int, tuple[tuple[Effect, ...], dict[Hook, tuple[Effect, ...]]]] = {}
-
-
-def _effects(state: GameState, hook: Hook) -> tuple[Effect, ...]:
-    """The live effects of ``hook`` in effect order, grouped once per effects tuple (hooks ask many times)."""
-    effects = state.effects
-    if not effects:
-        return ()
-    known = _BY_HOOK.get(id(effects))
-    if known is None or known[0] is not effects:
-        groups: dict[Hook, list[Effect]] = {}
-        for effect in effects:
-            groups.setdefault(effect.hook, []).append(effect)
-        if len(_BY_HOOK) >= 8:
-            _BY_HOOK.clear()  # a handful of live positions at a time; one atomic step (threads)
-        known = _BY_HOOK[id(effects)] = (effects, {h: tuple(group) for h, group in groups.items()})
-    return known[1].get(hook, ())
 
 
 def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
@@ -154,8 +98,8 @@ def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
 def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
-    for effect in _effects(state, Hook.CAN_MOVE_UNIT):
-        if _unit_applies(effect, unit, state):
+    for effect, rule in effects_of(state, Hook.CAN_MOVE_UNIT):
+        if unit_applies(effect, rule, unit, state):
             if effect.op == "deny":
                 denied = True
             else:
@@ -163,49 +107,12 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
     return allowed or not denied
 
 
-_ALLOWANCES: dict[int, tuple[GameState, dict[Unit, int]]] = {}
-
-
-def movement_allowance(state: GameState, unit: Unit) -> int:
-    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0.
-
-    Kept per state for the units asked about: listing moves asks for every unit many times,
-    and a condition tree (a ``near`` count) may cost more than the search it bounds.
-    """
-    effects = _effects(state, Hook.MODIFY_MOVEMENT)
-    if not effects:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
-    known = _ALLOWANCES.get(id(state))
-    if known is None or known[0] is not state:
-        if len(_ALLOWANCES) >= 8:
-            _ALLOWANCES.clear()  # one atomic step (threads)
-        known = _ALLOWANCES[id(state)] = (state, {})
-    allowance = known[1].get(unit)
-    if allowance is None:
-        allowance = known[1][unit] = _allowance(state, unit, effects)
-    return allowance
-
-
-def _allowance(state: GameState, unit: Unit, effects: tuple[Effect, ...]) -> int:
-    allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp
-    halvings = 0
-    for effect in effects:
-        if _unit_applies(effect, unit, state):
-            if effect.op == "add":
-                allowance += effect.value  # already in half-points
-            else:
-                halvings += 1
-    for _ in range(halvings):
-        allowance //= 2
-    return max(0, allowance)
-
-
 def max_moves(state: GameState, side: Side) -> int:
     """Units ``side`` may move this turn: ``max_moves + Σ add`` (5 in the standard tables), then the smallest *cap*."""
     moves = game_tables(state.rules.tables).max_moves
     caps: list[int] = []
-    for effect in _effects(state, Hook.MODIFY_MAX_MOVES):
-        if _player_applies(effect, side, None, state):
+    for effect, rule in effects_of(state, Hook.MODIFY_MAX_MOVES):
+        if _player_applies(effect, rule, side, None, state):
             if effect.op == "add":
                 moves += effect.value
             else:
@@ -219,18 +126,20 @@ def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | N
         return True
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    return not any(_attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.CAN_ATTACK))
+    return not any(
+        _attack_applies(state, e, rule, attacker, target, distance) for e, rule in effects_of(state, Hook.CAN_ATTACK)
+    )
 
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
-    return any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_ATTACK_AFTER_MOVE))
+    return any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE))
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_attack_roll effect on the attack, in effect order (Σ add)."""
-    effects = _effects(state, Hook.MODIFY_ATTACK_ROLL)
-    return [e for e in effects if _attack_applies(state, e, attacker, target, distance)]
+    effects = effects_of(state, Hook.MODIFY_ATTACK_ROLL)
+    return [e for e, rule in effects if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
 def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Modifier]:
@@ -241,7 +150,7 @@ def attack_roll_modifiers(state: GameState, attacker: Unit, target: Unit, distan
 
 def defense_effects(state: GameState, target: Unit) -> list[Effect]:
     """Every modify_defense effect on ``target``, in effect order (Σ add, subtracted from the roll)."""
-    return [e for e in _effects(state, Hook.MODIFY_DEFENSE) if _unit_applies(e, target, state)]
+    return [e for e, rule in effects_of(state, Hook.MODIFY_DEFENSE) if unit_applies(e, rule, target, state)]
 
 
 def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
@@ -251,22 +160,22 @@ def defense_modifiers(state: GameState, target: Unit) -> list[Modifier]:
 
 def damage_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every modify_damage effect on the attack, in effect order."""
-    return [e for e in _effects(state, Hook.MODIFY_DAMAGE) if _attack_applies(state, e, attacker, target, distance)]
+    effects = effects_of(state, Hook.MODIFY_DAMAGE)
+    return [e for e, rule in effects if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
 def attack_effects(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every effect of an attack hook (``reroll_attack_die``, ``natural_result``, ``cap_damage`` ...) on the attack."""
-    return [e for e in _effects(state, hook) if _attack_applies(state, e, attacker, target, distance)]
+    return [e for e, rule in effects_of(state, hook) if _attack_applies(state, e, rule, attacker, target, distance)]
 
 
 def ignore_hit_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
     """Every ``ignore_hit`` effect on ``target`` when ``attacker`` hits it, in effect order."""
     return [
         e
-        for e in _effects(state, Hook.IGNORE_HIT)
-        if _in_unit_scope(e, target)
-        and _unit_conditions(e, target)
-        and _rule_holds(state, e, target, attacker, target, distance)
+        for e, rule in effects_of(state, Hook.IGNORE_HIT)
+        if unit_fits(e, target)
+        and (rule is None or rule(Context(state, e.controller, target, attacker, target, distance, e.targets)))
     ]
 
 
@@ -304,26 +213,28 @@ def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, dis
     if distance is None:
         distance = unit_distance(attacker, target, state)
     return any(
-        _attack_applies(state, e, attacker, target, distance) for e in _effects(state, Hook.IGNORE_DEFENDER_TERRAIN)
+        _attack_applies(state, e, rule, attacker, target, distance)
+        for e, rule in effects_of(state, Hook.IGNORE_DEFENDER_TERRAIN)
     )
 
 
 def can_play_card(state: GameState, side: Side, card: CardDef) -> bool:
     """False if any *deny* matches ``card`` for ``side`` (for effect and for cancelling)."""
-    return not any(_player_applies(e, side, card, state) for e in _effects(state, Hook.CAN_PLAY_CARD))
+    return not any(_player_applies(e, rule, side, card, state) for e, rule in effects_of(state, Hook.CAN_PLAY_CARD))
 
 
 def can_play_tactic(state: GameState, side: Side) -> bool:
     """False if any *deny* applies to ``side``."""
-    return not any(_player_applies(e, side, None, state) for e in _effects(state, Hook.CAN_PLAY_TACTIC))
+    return not any(_player_applies(e, rule, side, None, state) for e, rule in effects_of(state, Hook.CAN_PLAY_TACTIC))
 
 
 def storage_limit(state: GameState, side: Side) -> int:
     """Stored bonuses ``side`` may keep: ``storage_limit + max(add)`` (6 in the standard tables)."""
-    adds = [e.value for e in _effects(state, Hook.MODIFY_STORAGE_LIMIT) if _player_applies(e, side, None, state)]
+    effects = effects_of(state, Hook.MODIFY_STORAGE_LIMIT)
+    adds = [e.value for e, rule in effects if _player_applies(e, rule, side, None, state)]
     return game_tables(state.rules.tables).storage_limit + max(adds, default=0)
 
 
 def can_resupply(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit``."""
-    return not any(_unit_applies(e, unit, state) for e in _effects(state, Hook.CAN_RESUPPLY))
+    return not any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_RESUPPLY))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
 from engine.card_language import clause_text, sugar
 from engine.cards import CARDS, ConditionsDef, load_cards
-from engine.condition_rules import Context
+from engine.condition_rules import READ_GAME, Context, read_of_side
 from engine.conditions import (
     CONDITION_NAMES,
     ActiveIs,
@@ -232,6 +232,41 @@ def worlds(draw: st.DrawFn) -> World:
 @given(tree=trees, world=worlds())
 def test_a_compiled_tree_agrees_with_reading_the_tree_directly(tree: Condition, world: World) -> None:
     assert compile_condition(tree)(world.context()) == reference(tree, world, world.subject)
+
+
+def _in(world: World, state: GameState) -> Context:
+    return Context(state, world.controller, world.subject, world.attacker, world.target, world.distance, world.named)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=trees, world=worlds(), data=st.data())
+def test_a_tree_that_noted_no_unit_or_game_fact_holds_the_same_when_those_change(
+    tree: Condition, world: World, data: st.DataObject
+) -> None:
+    """`Context.read` is what caches rely on: what it leaves out must not change the result."""
+    pred = compile_condition(tree)
+    ctx = world.context()
+    held = pred(ctx)
+    if not ctx.read & READ_GAME:
+        other = replace(
+            world.state,
+            turn=data.draw(st.integers(1, 12)),
+            active=data.draw(st.sampled_from(list(Side))),
+            phase=data.draw(st.sampled_from(list(Phase))),
+        )
+        assert pred(_in(world, other)) == held
+    for side in Side:  # a side whose units it did not note may move them all
+        if ctx.read & read_of_side(side):
+            continue
+        free = [c for c in CELLS if c not in {u.cell for u in world.state.units}]
+        moved = tuple(
+            u
+            if u.id == world.subject.id or u.side is not side or not free
+            else replace(u, cell=data.draw(st.sampled_from(free)))
+            for u in world.state.units
+        )
+        other = replace(world.state, units=moved)
+        assert pred(_in(world, other)) == held
 
 
 @settings(max_examples=100, deadline=None)

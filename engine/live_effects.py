@@ -1,0 +1,89 @@
+"""The live effects of a state by hook, each with its compiled rule, and whether one reaches a unit.
+
+Hooks (`engine.hooks`) ask about the same effects many times per listing, and a game
+keeps its effects tuple from state to state until an effect comes or goes. So the
+effects of a hook, each paired with its compiled ``when``/``aura`` rule
+(`engine.card_language.rule_of`), are found once per effects tuple, kept by the
+tuple's identity (the entry holds the tuple, so its id cannot be reused while it lives).
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+from .boardinfo import BoardInfo
+from .card_language import rule_of
+from .cards import CARDS
+from .condition_rules import Context, Predicate
+from .state import Effect, GameState, Unit
+from .tables import UNITS
+from .types import Hook
+
+__all__ = ["Live", "effects_of", "unit_applies", "unit_conditions", "unit_fits"]
+
+Live = tuple[tuple[Effect, Predicate | None], ...]
+"""The live effects of one hook in effect order, each with its compiled rule (None: it has none)."""
+
+
+def _rule(effect: Effect) -> Predicate | None:
+    index = effect.conditions.clause
+    return None if index is None else rule_of(CARDS[effect.source_card], index)
+
+
+_HOOK_OF = attrgetter("hook")
+_BY_HOOK: dict[int, tuple[tuple[Effect, ...], tuple[Hook, ...], dict[Hook, Live]]] = {}
+
+
+def effects_of(state: GameState, hook: Hook) -> Live:
+    """The live effects of ``hook`` with their rules, kept per effects tuple.
+
+    Filled per hook on first ask: a listing asks about two or three hooks, most of which
+    no live effect uses, so sorting every effect by hook up front would cost more.
+    """
+    effects = state.effects
+    if not effects:
+        return ()
+    known = _BY_HOOK.get(id(effects))
+    if known is None or known[0] is not effects:
+        if len(_BY_HOOK) >= 8:
+            _BY_HOOK.clear()  # a handful of live positions at a time; one atomic step (threads)
+        known = _BY_HOOK[id(effects)] = (effects, tuple(map(_HOOK_OF, effects)), {})
+    found = known[2].get(hook)
+    if found is None:  # two threads may both fill it: the same value, one atomic store
+        found = () if hook not in known[1] else tuple([(e, _rule(e)) for e in effects if e.hook is hook])
+        known[2][hook] = found
+    return found
+
+
+def unit_applies(
+    effect: Effect, rule: Predicate | None, unit: Unit, state: GameState, info: BoardInfo | None = None
+) -> bool:
+    """``effect`` of a unit hook reaches ``unit``: `unit_fits`, then its rule (``info``: the board's, if at hand)."""
+    if not unit_fits(effect, unit):
+        return False
+    return rule is None or rule(Context(state, effect.controller, unit, None, None, None, effect.targets, info))
+
+
+def unit_fits(effect: Effect, unit: Unit) -> bool:
+    """``unit`` is within the effect's scope and passes its flat ``unit_types`` and ``unit_tags``."""
+    scope = effect.scope
+    if scope == "own_units":
+        if unit.side is not effect.controller:
+            return False
+    elif scope == "enemy_units":
+        if unit.side is effect.controller:
+            return False
+    elif scope == "targets" and unit.id not in effect.targets:
+        return False
+    cond = effect.conditions  # `unit_conditions` inline: asked for every unit a movement effect may reach
+    if cond.unit_types and unit.type not in cond.unit_types:
+        return False
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
+
+
+def unit_conditions(effect: Effect, unit: Unit) -> bool:
+    """``unit`` passes the effect's flat ``unit_types`` and ``unit_tags``."""
+    cond = effect.conditions
+    if cond.unit_types and unit.type not in cond.unit_types:
+        return False
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)

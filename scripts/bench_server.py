@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -38,7 +39,7 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,17 @@ class Stats:
     rejects: Counter[str] = field(default_factory=Counter)
     finished: int = 0
     measuring: bool = False
-    client_cpu: float = 0.0
+    client_cpu: float = 0.0  # cores, summed over the client processes
+    lag: list[float] = field(default_factory=list)  # event-loop overshoots of the client processes, seconds
+    client_procs: int = 1
+
+    def merge(self, other: Stats) -> None:
+        self.latencies += other.latencies
+        self.opponent += other.opponent
+        self.rejects.update(other.rejects)
+        self.finished += other.finished
+        self.client_cpu += other.client_cpu
+        self.lag += other.lag
 
 
 def _cpu_of(pid: int) -> float:
@@ -97,6 +108,9 @@ def _rss_of(pid: int) -> float:
     return 0.0
 
 
+OTHERS = ("postgres", "redis-server")  # the processes whose CPU is shown beside the server's
+
+
 def pids_named(*names: str) -> list[int]:
     """Processes whose command is one of ``names`` (PostgreSQL's backends, redis-server)."""
     found = []
@@ -110,8 +124,15 @@ def pids_named(*names: str) -> list[int]:
     return found
 
 
-def cpu_of_named(*names: str) -> float:
-    return sum(_cpu_of(pid) for pid in pids_named(*names))
+def cpu_by_pid(*names: str) -> dict[int, float]:
+    """CPU seconds of each process named one of ``names``."""
+    return {pid: _cpu_of(pid) for pid in pids_named(*names)}
+
+
+def cpu_since(before: dict[int, float], *names: str) -> float:
+    """CPU seconds the processes named ``names`` used since ``before`` (`cpu_by_pid`): a PostgreSQL backend
+    that started meanwhile counts whole, one that exited is lost (a plain sum would go negative)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in cpu_by_pid(*names).items())
 
 
 @dataclass
@@ -239,31 +260,72 @@ class Result:
     duration: float = 1.0
 
 
-async def run_clients(server: Server, matches: list[dict[str, Any]],
-                      args: argparse.Namespace) -> tuple[Stats, float, float]:
+async def lag_probe(stats: Stats, period: float = 0.01) -> None:
+    """Record how late the event loop wakes a task sleeping ``period`` (its lag) while measuring."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(period)
+        if stats.measuring:
+            stats.lag.append(loop.time() - before - period)
+
+
+async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
+                      measure_at: float) -> Stats:
+    """Play ``matches`` from this process; measure from ``measure_at`` (`time.monotonic`) for ``args.duration``."""
     stats = Stats()
-    start = time.perf_counter()
-    stop_at = start + args.warmup + args.duration + 3600  # the clients are cancelled after the window
-    ws_base = server.url.replace("http://", "ws://")
-    rng = random.Random(args.seed)
+    stop_at = time.perf_counter() + 24 * 3600  # the clients are cancelled after the window
+    rng = random.Random(seed)
+    probe = asyncio.create_task(lag_probe(stats))
     tasks = [
         asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
                                    random.Random(rng.random())))
         for m in matches for seat in m["seats"]
     ]
-    await asyncio.sleep(args.warmup)
+    await asyncio.sleep(max(0.0, measure_at - time.monotonic()))
     stats.measuring = True
-    cpu0, own0, t0 = server.cpu_seconds(), time.process_time(), time.perf_counter()
-    others0 = cpu_of_named("postgres", "redis-server")
+    own0, t0 = time.process_time(), time.perf_counter()
     await asyncio.sleep(args.duration)
     stats.measuring = False
-    elapsed = time.perf_counter() - t0
-    cpu = (server.cpu_seconds() - cpu0) / elapsed
-    others = (cpu_of_named("postgres", "redis-server") - others0) / elapsed
-    stats.client_cpu = (time.process_time() - own0) / elapsed
-    for task in tasks:
+    stats.client_cpu = (time.process_time() - own0) / (time.perf_counter() - t0)
+    for task in [*tasks, probe]:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, probe, return_exceptions=True)
+    stats.sent.clear()  # holds sockets, which do not cross back to the parent
+    return stats
+
+
+def client_process(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
+                   measure_at: float) -> Stats:
+    """One client process: its share of the matches (both seats of each, so act->opponent is measured here)."""
+    return asyncio.run(run_clients(ws_base, matches, args, seed, measure_at))
+
+
+def default_client_procs() -> int:
+    """One client process per core: one process driving thousands of sockets saturates its core and its
+    own event-loop lag lands in the latency it measures."""
+    return max(1, os.cpu_count() or 1)
+
+
+def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespace) -> tuple[Stats, float, float]:
+    """Spread the matches over ``args.client_procs`` processes; the stats of all, and the server's and
+    PostgreSQL/Redis's CPU (cores) over the measured window."""
+    procs = max(1, min(args.client_procs, len(matches)))
+    shares = [matches[i::procs] for i in range(procs)]
+    ws_base = server.url.replace("http://", "ws://")
+    rng = random.Random(args.seed)
+    measure_at = time.monotonic() + args.warmup
+    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(client_process, ws_base, share, args, rng.random(), measure_at) for share in shares]
+        time.sleep(max(0.0, measure_at - time.monotonic()))
+        cpu0, others0, t0 = server.cpu_seconds(), cpu_by_pid(*OTHERS), time.monotonic()
+        time.sleep(args.duration)
+        elapsed = time.monotonic() - t0
+        cpu = (server.cpu_seconds() - cpu0) / elapsed
+        others = cpu_since(others0, *OTHERS) / elapsed
+        stats = Stats(client_procs=procs)
+        for future in futures:
+            stats.merge(future.result())
     return stats, cpu, others
 
 
@@ -278,7 +340,7 @@ def measure(label: str, server: Server, args: argparse.Namespace) -> Result:
     with ThreadPoolExecutor(8) as pool:
         matches = list(pool.map(lambda _: create(server.url, config), range(args.matches)))
     print(f"[{label}] created {len(matches)} matches in {time.perf_counter() - began:.1f} s", flush=True)
-    stats, cpu, others = asyncio.run(run_clients(server, matches, args))
+    stats, cpu, others = drive(server, matches, args)
     return Result(label, stats, cpu, others, server.rss_mib(), args.duration)
 
 
@@ -301,6 +363,10 @@ def report(result: Result, args: argparse.Namespace) -> None:
     print(f"  server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
           f"{result.others_cpu * 100:.0f}%; clients' CPU {stats.client_cpu * 100:.0f}%; "
           f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+    if stats.lag:
+        lag = [x * 1000 for x in stats.lag]
+        print(f"  client event-loop lag ms ({stats.client_procs} client processes, in every latency above): "
+              f"p50 {statistics.median(lag):.2f}  p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}")
 
 
 def p99(result: Result) -> float:
@@ -320,6 +386,10 @@ def main() -> None:
     parser.add_argument("--database", default=None, metavar="URL", help="postgresql://...: also measure a cluster")
     parser.add_argument("--bus", default=None, metavar="URL", help="redis://... (with --database)")
     parser.add_argument("--workers", type=int, default=2, help="cluster processes (with --database)")
+    parser.add_argument("--client-procs", type=int, default=default_client_procs(), metavar="K",
+                        help="processes the clients are spread over (default: one per core)")
+    parser.add_argument("--only", choices=("cluster", "single"), default=None,
+                        help="measure only the cluster or only the single SQLite process")
     args = parser.parse_args()
     if (args.database is None) != (args.bus is None):
         parser.error("--database and --bus go together")
@@ -327,18 +397,19 @@ def main() -> None:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="taktik-bench-") as tmp:
         unthrottled = args.think < 0.5
-        if args.database is not None:
+        if args.database is not None and args.only != "single":
             cluster = ("--database", args.database, "--bus", args.bus, "--workers", str(args.workers))
             server = start_server(Path(tmp) / "cluster", 0, unthrottled, cluster)
             try:
                 results.append(measure(f"PostgreSQL+Redis, {args.workers} workers", server, args))
             finally:
                 stop(server)
-        server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
-        try:
-            results.append(measure("SQLite, one process", server, args))
-        finally:
-            stop(server)
+        if args.only != "cluster":
+            server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
+            try:
+                results.append(measure("SQLite, one process", server, args))
+            finally:
+                stop(server)
     for result in results:
         report(result, args)
     if len(results) == 2:

@@ -26,6 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
+from .pgappend import AppendBatcher
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -149,6 +150,7 @@ class PgDatabase:
         self._pool = pool
         self.url = url
         self.settings = settings
+        self.appends = AppendBatcher(self._run, self._append_one)  # group commit (server/pgappend.py)
 
     @classmethod
     async def connect(cls, url: str, settings: PgSettings | None = None) -> PgDatabase:
@@ -219,11 +221,16 @@ class PgDatabase:
         await self._run(work)
 
     async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
-        """Append one action and the match's new progress in one statement; durable when this returns.
+        """Append one action and the match's new progress; durable when this returns.
 
         Raises `StoreConflict` (nothing written) unless the stored version is ``action.ply``:
-        that is how the loser of a race between two processes learns it lost.
+        that is how the loser of a race between two processes learns it lost. The appends
+        waiting in this process are committed together (`AppendBatcher`).
         """
+        await self.appends.append(match_id, action, progress)
+
+    async def _append_one(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        """`append` in a statement of its own."""
         p = progress
 
         async def work(conn: Any) -> str:

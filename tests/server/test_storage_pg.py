@@ -124,6 +124,42 @@ def test_of_two_processes_appending_the_same_ply_exactly_one_commits(postgres: P
     arun(run())
 
 
+def test_appends_waiting_together_commit_in_one_statement_each_with_its_own_answer(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        db = await PgDatabase.connect(url)
+        try:
+            ids = [f"m{i:02}" for i in range(30)]
+            for match_id in ids:
+                await db.create_match(match_row(match_id), {}, ())
+            await db.append("m00", step(0, seq=1), progress(1))  # m00 is at version 1 now
+            statements = db.appends.batches
+            outcomes = await asyncio.gather(*(db.append(m, step(0, seq=1), progress(1)) for m in ids),
+                                            return_exceptions=True)
+            assert type(outcomes[0]) is StoreConflict  # stale: m00 alone is refused
+            assert outcomes[1:] == [None] * 29
+            assert db.appends.batches - statements <= 2  # the first append goes alone, the rest wait together
+            assert await db.versions(ids) == {"m00": 1} | {m: 1 for m in ids[1:]}
+            # A client seq used twice fails the batch statement as a whole: each row is then tried on its own.
+            reused = await asyncio.gather(db.append("m01", step(1, seq=1), progress(2)),
+                                          db.append("m02", step(1, seq=2), progress(2)),
+                                          db.append("m03", step(1, seq=2), progress(2)), return_exceptions=True)
+            assert [type(o).__name__ for o in reused] == ["StoreConflict", "NoneType", "NoneType"]
+            loaded = await db.load("m01")
+            assert loaded is not None and loaded[0].progress.version == 1 and len(loaded[2]) == 1
+            # Two appends of one match never share a statement: the second waits for the next batch.
+            both = await asyncio.gather(db.append("m04", step(1, seq=2), progress(2)),
+                                        db.append("m04", step(2, seq=3), progress(3)), return_exceptions=True)
+            assert both == [None, None]
+        finally:
+            db.close()
+
+    arun(run())
+
+
 def test_the_schema_is_versioned_migrated_once_and_a_newer_one_refused(postgres: Postgres) -> None:
     from server.pgstore import SCHEMA_VERSION, PgDatabase
 

@@ -1,0 +1,173 @@
+"""Group commit on PostgreSQL: the appends waiting in one process go in one statement.
+
+An append holds a pooled connection for its round trip *and* until the event loop gets back
+to the coroutine that sent it. With one statement per action, a process doing a few hundred
+actions a second needed every connection of its pool as soon as its loop lagged a little (a
+collection, a burst of fan-out), and the appends then queued for a connection: that queue was
+the cluster benchmark's act→update tail (docs/deploy.md, "Where the time goes"). Here one
+writer per process sends whatever has queued while the previous batch was in flight, as one
+``UPDATE ... FROM unnest(...)`` feeding one ``INSERT``: one round trip and one commit for
+the batch, whatever its size, as SQLite's group commit shares one sync.
+
+Each row of a batch keeps the single append's contract: it commits only if the stored
+version is its ply (else `StoreConflict`, that row alone), and the whole batch is one
+transaction. When the batch statement fails as a whole (a client ``seq`` used twice, or a
+deadlock with another process batching the same two matches in the other order), its rows
+are appended one by one, so each gets its own answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+import asyncpg
+
+from .store import ActionRow, Progress, StoreConflict, StoreUnavailable
+
+__all__ = ["BATCH_LIMIT", "AppendBatcher"]
+
+BATCH_LIMIT = 500  # rows per statement: a bound on the statement's size, far above a batch's usual size
+
+log = logging.getLogger("taktik.pgstore")
+
+_PROGRESS_TYPES = {"status": "text", "version": "int", "turn": "int", "phase": "text", "to_act": "text",
+                   "winner": "text", "victory_reason": "text"}
+_ACTION_TYPES = {"ply": "int", "seat": "text", "client_seq": "int", "action": "text", "state_hash": "text",
+                 "elapsed_ms": "int"}
+# A new field of either row must be given a column type here (and a migration in pgstore).
+assert list(_PROGRESS_TYPES) == [f.name for f in fields(Progress)], "pgappend: Progress fields changed"
+assert list(_ACTION_TYPES) == [f.name for f in fields(ActionRow)], "pgappend: ActionRow fields changed"
+
+_COLUMNS = {"match_id": "text", **_PROGRESS_TYPES, **_ACTION_TYPES}
+_NOW = len(_COLUMNS) + 1  # the parameter holding the batch's timestamp
+
+APPEND_MANY = f"""
+WITH input AS (
+    SELECT * FROM unnest({", ".join(f"${i}::{kind}[]" for i, kind in enumerate(_COLUMNS.values(), start=1))})
+        AS i({", ".join(_COLUMNS)})
+), moved AS (
+    UPDATE matches m SET {", ".join(f"{name}=i.{name}" for name in _PROGRESS_TYPES)}, updated_at=${_NOW}
+    FROM input i
+    WHERE m.id = i.match_id AND m.version = i.ply AND m.status = 'live'
+    RETURNING m.id
+)
+INSERT INTO actions (match_id, created_at, {", ".join(_ACTION_TYPES)})
+SELECT i.match_id, ${_NOW}, {", ".join(f"i.{name}" for name in _ACTION_TYPES)}
+FROM input i JOIN moved ON moved.id = i.match_id
+RETURNING match_id
+"""
+
+Run = Callable[[Callable[[Any], Awaitable[Any]]], Awaitable[Any]]
+Single = Callable[[str, ActionRow, Progress], Awaitable[None]]
+
+
+@dataclass
+class _Waiting:
+    match_id: str
+    action: ActionRow
+    progress: Progress
+    done: asyncio.Future[None]
+
+
+class AppendBatcher:
+    """One process's appends, written by one writer task in batches (one statement each).
+
+    ``run`` runs work on a pooled connection (`PgDatabase._run`: unreachable servers become
+    `StoreUnavailable`); ``single`` is the one-row append, used for a batch of one and to
+    sort out a batch that failed as a whole.
+    """
+
+    def __init__(self, run: Run, single: Single) -> None:
+        self._run = run
+        self._single = single
+        self._waiting: list[_Waiting] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.batches = 0  # statements sent, and rows they carried (for tests and logs)
+        self.rows = 0
+
+    async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        """Append with the next batch; returns once committed, or raises as the single append would."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Waiting(match_id, action, progress, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write())
+        await done
+
+    async def _write(self) -> None:
+        while self._waiting:
+            batch = self._take()
+            try:
+                await self._commit(batch)
+            except Exception as err:  # never leave an append waiting for ever
+                log.exception("a batch of %d appends failed", len(batch))
+                for waiting in batch:
+                    _settle(waiting, err)
+            finally:
+                for waiting in batch:
+                    _settle(waiting, StoreUnavailable("the append was abandoned"))
+
+    def _take(self) -> list[_Waiting]:
+        """The next batch: the oldest waiting appends, at most one per match (a match's next ply waits)."""
+        batch: list[_Waiting] = []
+        seen: set[str] = set()
+        rest: list[_Waiting] = []
+        for waiting in self._waiting:
+            if waiting.match_id in seen or len(batch) >= BATCH_LIMIT:
+                rest.append(waiting)
+            else:
+                seen.add(waiting.match_id)
+                batch.append(waiting)
+        self._waiting = rest
+        return batch
+
+    async def _commit(self, batch: list[_Waiting]) -> None:
+        self.batches += 1
+        self.rows += len(batch)
+        if len(batch) == 1:
+            await self._one(batch[0])
+            return
+        columns = [[w.match_id for w in batch]]
+        columns += [[getattr(w.progress, name) for w in batch] for name in _PROGRESS_TYPES]
+        columns += [[getattr(w.action, name) for w in batch] for name in _ACTION_TYPES]
+        try:
+            moved = await self._run(lambda conn: conn.fetch(APPEND_MANY, *columns, time.time()))
+        except StoreUnavailable as err:
+            for waiting in batch:
+                _settle(waiting, StoreUnavailable(str(err)))
+            return
+        except asyncpg.PostgresError as err:  # a seq used twice, or a deadlock: each row on its own
+            log.info("a batch of %d appends failed as a whole (%s); appending them one by one", len(batch),
+                     type(err).__name__)
+            for waiting in batch:
+                await self._one(waiting)
+            return
+        committed = {r[0] for r in moved}
+        for waiting in batch:
+            if waiting.match_id in committed:
+                _settle(waiting, None)
+            else:
+                _settle(waiting, StoreConflict(f"match {waiting.match_id} is not live at version "
+                                               f"{waiting.action.ply}"))
+
+    async def _one(self, waiting: _Waiting) -> None:
+        try:
+            await self._single(waiting.match_id, waiting.action, waiting.progress)
+        except Exception as err:
+            _settle(waiting, err)
+        else:
+            _settle(waiting, None)
+
+
+def _settle(waiting: _Waiting, outcome: BaseException | None) -> None:
+    """Answer one append (once: the first answer stands)."""
+    if waiting.done.done():
+        return
+    if outcome is None:
+        waiting.done.set_result(None)
+    else:
+        waiting.done.set_exception(outcome)

@@ -61,6 +61,9 @@ class Replication:
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
         self._leases: set[str] = set()
+        self._to_refresh: dict[str, Match] = {}  # matches whose next refresh is waiting (`refresh`)
+        self._refreshed: asyncio.Future[None] | None = None  # done when the refresh of those is
+        self._refresher: asyncio.Task[None] | None = None
         self.applied_remote = 0  # rows taken from the bus or the log (for tests and logs)
 
     async def start(self) -> None:
@@ -70,9 +73,12 @@ class Replication:
 
     async def close(self) -> None:
         """Stop listening, finish deliveries, hand back the bot seats this process holds."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            await asyncio.gather(self._sweeper, return_exceptions=True)
+        for task in (self._sweeper, self._refresher):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if self._refreshed is not None and not self._refreshed.done():
+            self._refreshed.set_result(None)  # nobody waits for a refresh that will not come
         if self.bus is not None:
             await self.bus.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -104,12 +110,37 @@ class Replication:
             self.service.take_logged(match, rows)
 
     async def refresh(self, match: Match) -> None:
-        """Bring a loaded match up to date before a new viewer sees it."""
-        try:
-            async with match.lock:
-                await self.catch_up(match)
-        except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
-            log.warning("cannot refresh match %s: %s", match.id, err)
+        """Bring a loaded match up to date before a new viewer sees it.
+
+        The refreshes asked for while one is in flight share the next one: one query for the
+        stored versions of all their matches, then a catch-up of only those behind. (One query
+        per socket made a thousand reconnecting clients take every pooled connection from the
+        appends for seconds.)
+        """
+        self._to_refresh[match.id] = match
+        if self._refreshed is None or self._refresher is None or self._refresher.done():
+            self._refreshed = asyncio.get_running_loop().create_future()
+            self._refresher = asyncio.create_task(self._refresh_waiting())
+        await asyncio.shield(self._refreshed)
+
+    async def _refresh_waiting(self) -> None:
+        while self._to_refresh and self._refreshed is not None:
+            batch, done = self._to_refresh, self._refreshed
+            self._to_refresh, self._refreshed = {}, asyncio.get_running_loop().create_future()
+            try:
+                stored = await self.db.versions(sorted(batch))
+                behind = [m for match_id, m in sorted(batch.items()) if stored.get(match_id, 0) > m.version]
+                await asyncio.gather(*(self._catch_up_locked(m) for m in behind))
+            except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
+                log.warning("cannot refresh %d match(es): %s", len(batch), err)
+            except Exception:
+                log.exception("refreshing %d match(es) failed", len(batch))
+            finally:
+                done.set_result(None)
+
+    async def _catch_up_locked(self, match: Match) -> None:
+        async with match.lock:
+            await self.catch_up(match)
 
     async def hold_bot_seat(self, match: Match) -> bool:
         """Take or renew this process's lease on the match's bot seat; False: another process plays it."""

@@ -39,8 +39,10 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,8 @@ class Stats:
     client_cpu: float = 0.0  # cores, summed over the client processes
     lag: list[float] = field(default_factory=list)  # event-loop overshoots of the client processes, seconds
     client_procs: int = 1
+    failed: int = 0  # clients that could not connect, or lost their connection
+    connect_seconds: float = 0.0  # from the first connection to the last client's first state
 
     def merge(self, other: Stats) -> None:
         self.latencies += other.latencies
@@ -88,6 +92,8 @@ class Stats:
         self.finished += other.finished
         self.client_cpu += other.client_cpu
         self.lag += other.lag
+        self.failed += other.failed
+        self.connect_seconds = max(self.connect_seconds, other.connect_seconds)
 
 
 def _cpu_of(pid: int) -> float:
@@ -190,9 +196,21 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
         return answer
 
 
-async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random) -> None:
+async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
+                 settled: Callable[[], None]) -> None:
+    """One seat: plays until cancelled; calls ``settled`` once it has its first state (or could not connect)."""
+    try:
+        await _play(ws_url, token, think, stats, stop_at, rng, settled)
+    except Exception:
+        stats.failed += 1
+        settled()
+        raise
+
+
+async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
+                settled: Callable[[], None]) -> None:
     match_id = ws_url.rsplit("/", 1)[1]
-    async with connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+    async with connect(ws_url, max_size=2**24, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         latest: list[Incoming] = []
         arrived: dict[int, float] = {}
@@ -204,6 +222,8 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
                 now = time.perf_counter()
                 message = _DECODE.decode(frame)
                 if message.type == "state" and (not latest or message.version >= latest[0].version):
+                    if not latest:
+                        settled()
                     latest[:] = [message]
                     arrived.setdefault(message.version, now)
                     asked = stats.sent.pop((match_id, message.version), None)
@@ -271,17 +291,32 @@ async def lag_probe(stats: Stats, period: float = 0.01) -> None:
 
 
 async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
-                      measure_at: float) -> Stats:
-    """Play ``matches`` from this process; measure from ``measure_at`` (`time.monotonic`) for ``args.duration``."""
+                      conn: Connection) -> Stats:
+    """Play ``matches`` from this process. Tells the parent (``conn``) when every client has its first state,
+    gets from it when to start measuring (`time.monotonic`), and measures for ``args.duration``."""
     stats = Stats()
     stop_at = time.perf_counter() + 24 * 3600  # the clients are cancelled after the window
     rng = random.Random(seed)
     probe = asyncio.create_task(lag_probe(stats))
+    total = 2 * len(matches)
+    pending = [total]
+    everyone = asyncio.Event()
+
+    def settled() -> None:
+        pending[0] -= 1
+        if pending[0] == 0:
+            everyone.set()
+
+    began = time.perf_counter()
     tasks = [
         asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
-                                   random.Random(rng.random())))
+                                   random.Random(rng.random()), settled))
         for m in matches for seat in m["seats"]
     ]
+    await everyone.wait()
+    stats.connect_seconds = time.perf_counter() - began
+    conn.send(stats.connect_seconds)
+    measure_at: float = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
     await asyncio.sleep(max(0.0, measure_at - time.monotonic()))
     stats.measuring = True
     own0, t0 = time.process_time(), time.perf_counter()
@@ -296,9 +331,9 @@ async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argpars
 
 
 def client_process(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
-                   measure_at: float) -> Stats:
+                   conn: Connection) -> None:
     """One client process: its share of the matches (both seats of each, so act->opponent is measured here)."""
-    return asyncio.run(run_clients(ws_base, matches, args, seed, measure_at))
+    conn.send(asyncio.run(run_clients(ws_base, matches, args, seed, conn)))
 
 
 def default_client_procs() -> int:
@@ -308,24 +343,34 @@ def default_client_procs() -> int:
 
 
 def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespace) -> tuple[Stats, float, float]:
-    """Spread the matches over ``args.client_procs`` processes; the stats of all, and the server's and
-    PostgreSQL/Redis's CPU (cores) over the measured window."""
-    procs = max(1, min(args.client_procs, len(matches)))
-    shares = [matches[i::procs] for i in range(procs)]
-    ws_base = server.url.replace("http://", "ws://")
+    """Spread the matches over ``args.client_procs`` processes; once every client is connected, warm up, then
+    measure. The stats of all, and the server's and PostgreSQL/Redis's CPU (cores) over the measured window."""
+    count = max(1, min(args.client_procs, len(matches)))
+    context = multiprocessing.get_context("spawn")
     rng = random.Random(args.seed)
+    ws_base = server.url.replace("http://", "ws://")
+    links = []
+    for i in range(count):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=client_process, args=(ws_base, matches[i::count], args, rng.random(), theirs),
+                                  daemon=True)
+        process.start()
+        links.append((process, ours))
+    connected = max(link.recv() for _, link in links)
+    print(f"  every client connected in {connected:.1f} s; warming up {args.warmup:.0f} s", flush=True)
     measure_at = time.monotonic() + args.warmup
-    with ProcessPoolExecutor(procs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(client_process, ws_base, share, args, rng.random(), measure_at) for share in shares]
-        time.sleep(max(0.0, measure_at - time.monotonic()))
-        cpu0, others0, t0 = server.cpu_seconds(), cpu_by_pid(*OTHERS), time.monotonic()
-        time.sleep(args.duration)
-        elapsed = time.monotonic() - t0
-        cpu = (server.cpu_seconds() - cpu0) / elapsed
-        others = cpu_since(others0, *OTHERS) / elapsed
-        stats = Stats(client_procs=procs)
-        for future in futures:
-            stats.merge(future.result())
+    for _, link in links:
+        link.send(measure_at)
+    time.sleep(max(0.0, measure_at - time.monotonic()))
+    cpu0, others0, t0 = server.cpu_seconds(), cpu_by_pid(*OTHERS), time.monotonic()
+    time.sleep(args.duration)
+    elapsed = time.monotonic() - t0
+    cpu = (server.cpu_seconds() - cpu0) / elapsed
+    others = cpu_since(others0, *OTHERS) / elapsed
+    stats = Stats(client_procs=count)
+    for process, link in links:
+        stats.merge(link.recv())
+        process.join(30)
     return stats, cpu, others
 
 
@@ -362,7 +407,8 @@ def report(result: Result, args: argparse.Namespace) -> None:
                   f"p99 {percentile(values, 0.99):.2f}  max {max(values):.2f}")
     print(f"  server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
           f"{result.others_cpu * 100:.0f}%; clients' CPU {stats.client_cpu * 100:.0f}%; "
-          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}"
+          + (f"; clients failed {stats.failed}" if stats.failed else ""))
     if stats.lag:
         lag = [x * 1000 for x in stats.lag]
         print(f"  client event-loop lag ms ({stats.client_procs} client processes, in every latency above): "
@@ -377,7 +423,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="seconds between the last client connecting and the measured window")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a client waits before acting (uniform in 0.5x..1.5x; 0: none)")
     parser.add_argument("--rounds", type=int, default=15, help="round limit of the benchmark games")

@@ -146,11 +146,14 @@ class PgSettings:
 class PgDatabase:
     """The `Storage` of a PostgreSQL database, through a pool of connections."""
 
-    def __init__(self, pool: Any, url: str, settings: PgSettings) -> None:
+    def __init__(self, pool: Any, url: str, settings: PgSettings, writer: Any = None) -> None:
         self._pool = pool
+        # The appends have a connection of their own: they never wait behind loads and reads
+        # (a thousand clients reconnecting at once load as many matches).
+        self._writer = writer if writer is not None else pool
         self.url = url
         self.settings = settings
-        self.appends = AppendBatcher(self._run, self._append_one)  # group commit (server/pgappend.py)
+        self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgappend.py)
 
     @classmethod
     async def connect(cls, url: str, settings: PgSettings | None = None) -> PgDatabase:
@@ -161,26 +164,30 @@ class PgDatabase:
         """
         chosen = settings or PgSettings()
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=chosen.min_size, max_size=chosen.max_size, command_timeout=chosen.command_timeout,
-                timeout=chosen.connect_timeout, reset=_keep_session,
-            )
+            pool = await _pool(url, chosen, chosen.max_size)
+            writer = await _pool(url, chosen, 1)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
-        database = cls(pool, url, chosen)
+        database = cls(pool, url, chosen, writer)
         try:
             await database._run(_migrate)  # the first connection (the pool keeps no minimum)
         except StoreUnavailable as err:
-            pool.terminate()
+            database.close()
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
         except BaseException:
-            pool.terminate()
+            database.close()
             raise
         return database
 
     async def _run(self, work: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._on(self._pool, work)
+
+    async def _write(self, work: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._on(self._writer, work)
+
+    async def _on(self, pool: Any, work: Callable[[Any], Awaitable[T]]) -> T:
         try:
-            async with self._pool.acquire(timeout=self.settings.connect_timeout) as conn:
+            async with pool.acquire(timeout=self.settings.connect_timeout) as conn:
                 return await work(conn)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
@@ -188,10 +195,14 @@ class PgDatabase:
     def close(self) -> None:
         """Close every connection now (call once the work in flight has finished)."""
         self._pool.terminate()
+        if self._writer is not self._pool:
+            self._writer.terminate()
 
     async def aclose(self) -> None:
-        """Close the pool, waiting for connections in use to be released."""
+        """Close the pools, waiting for connections in use to be released."""
         await asyncio.wait_for(self._pool.close(), 10)
+        if self._writer is not self._pool:
+            await asyncio.wait_for(self._writer.close(), 10)
 
     # -- the Storage contract --------------------------------------------------------
 
@@ -242,7 +253,7 @@ class PgDatabase:
             except asyncpg.UniqueViolationError as err:  # a client seq used twice: as SQLite's IntegrityError
                 raise StoreConflict(f"match {match_id}: {err}") from None
 
-        if await self._run(work) != "INSERT 0 1":
+        if await self._write(work) != "INSERT 0 1":
             raise StoreConflict(f"match {match_id} is not live at version {action.ply}")
 
     async def mark_broken(self, match_id: str, reason: str) -> None:
@@ -338,6 +349,12 @@ class PgDatabase:
     async def release_bot_seat(self, match_id: str, holder: str) -> None:
         await self._run(lambda conn: conn.execute(
             "DELETE FROM bot_leases WHERE match_id=$1 AND holder=$2", match_id, holder))
+
+
+async def _pool(url: str, settings: PgSettings, size: int) -> Any:
+    return await asyncpg.create_pool(url, min_size=min(settings.min_size, size), max_size=size,
+                                     command_timeout=settings.command_timeout, timeout=settings.connect_timeout,
+                                     reset=_keep_session)
 
 
 async def _keep_session(conn: Any) -> None:

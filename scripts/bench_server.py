@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
@@ -199,11 +200,19 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
 async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
                  settled: Callable[[], None]) -> None:
     """One seat: plays until cancelled; calls ``settled`` once it has its first state (or could not connect)."""
+    told = False
+
+    def first_state() -> None:
+        nonlocal told
+        if not told:
+            told = True
+            settled()
+
     try:
-        await _play(ws_url, token, think, stats, stop_at, rng, settled)
+        await _play(ws_url, token, think, stats, stop_at, rng, first_state)
     except Exception:
         stats.failed += 1
-        settled()
+        first_state()
         raise
 
 
@@ -218,6 +227,12 @@ async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: fl
         rejected: list[Incoming] = []
 
         async def read() -> None:
+            try:
+                await receive()
+            finally:
+                changed.set()  # closed (a refusal closes with an error code, which raises): the player stops
+
+        async def receive() -> None:
             async for frame in ws:
                 now = time.perf_counter()
                 message = _DECODE.decode(frame)
@@ -231,17 +246,24 @@ async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: fl
                         stats.opponent.append(now - asked[0])
                 elif message.type == "reject":
                     rejected.append(message)
-                    if stats.measuring:
-                        stats.rejects[message.code or "?"] += 1
+                    if stats.measuring or not latest:
+                        stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
                 changed.set()
+
+        async def update() -> None:
+            if reader.done():
+                raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
+            changed.clear()
+            await changed.wait()
+            if reader.done():
+                raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
 
         reader = asyncio.create_task(read())
         seq = 0
         try:
             while time.perf_counter() < stop_at:
                 while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
-                    changed.clear()
-                    await changed.wait()
+                    await update()
                 state = latest[0]
                 if state.status != "live":
                     stats.finished += 1
@@ -255,8 +277,7 @@ async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: fl
                 rejected.clear()
                 await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
                 while latest[0].version <= state.version and not rejected:
-                    changed.clear()
-                    await changed.wait()
+                    await update()
                 if rejected:
                     await asyncio.sleep(0.5)
                 elif stats.measuring:
@@ -313,7 +334,12 @@ async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argpars
                                    random.Random(rng.random()), settled))
         for m in matches for seat in m["seats"]
     ]
-    await everyone.wait()
+    while not everyone.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(everyone.wait(), 10)
+        if not everyone.is_set():
+            print(f"  [client process {os.getpid()}] {pending[0]} of {total} clients still waiting for their first "
+                  f"state", flush=True)
     stats.connect_seconds = time.perf_counter() - began
     conn.send(stats.connect_seconds)
     measure_at: float = await asyncio.get_running_loop().run_in_executor(None, conn.recv)

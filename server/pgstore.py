@@ -112,6 +112,14 @@ INSERT INTO actions (match_id, created_at, {_ACTION_COLUMNS})
 SELECT moved.id, $8, {", ".join(f"${i + 11}" for i in range(_N))} FROM moved
 """
 
+_LOAD = f"""
+SELECT {_MATCH_COLUMNS},
+       ARRAY(SELECT seat FROM seats WHERE match_id = m.id ORDER BY seat),
+       ARRAY(SELECT token_sha256 FROM seats WHERE match_id = m.id ORDER BY seat),
+       ARRAY(SELECT ROW({_ACTION_COLUMNS}) FROM actions WHERE match_id = m.id ORDER BY ply)
+FROM matches m WHERE id = $1
+"""
+
 _HOLD_BOT_SEAT = """
 INSERT INTO bot_leases (match_id, holder, expires_at) VALUES ($1, $2, now() + $3 * interval '1 second')
 ON CONFLICT (match_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -269,17 +277,14 @@ class PgDatabase:
     async def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
         """A match, its seat token hashes and its whole log (in ply order), read in one snapshot."""
 
-        async def work(conn: Any) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                found = await conn.fetchrow(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=$1", match_id)
-                if found is None:
-                    return None
-                seats = await conn.fetch("SELECT seat, token_sha256 FROM seats WHERE match_id=$1", match_id)
-                actions = await conn.fetch(
-                    f"SELECT {_ACTION_COLUMNS} FROM actions WHERE match_id=$1 ORDER BY ply", match_id)
-            return _match_row(found), {s: bytes(d) for s, d in seats}, [ActionRow(*a) for a in actions]
-
-        return await self._run(work)
+        # One statement (one snapshot, one round trip): a reconnect storm loads a match per
+        # socket, and every round trip holds a pooled connection while the event loop is busy.
+        found = await self._run(lambda conn: conn.fetchrow(_LOAD, match_id))
+        if found is None:
+            return None
+        n = len(_MATCH_COLUMNS.split(","))
+        seats = dict(zip(found[n], (bytes(d) for d in found[n + 1]), strict=True))
+        return _match_row(found), seats, [ActionRow(*a) for a in found[n + 2]]
 
     async def action_at(self, match_id: str, ply: int) -> ActionRow | None:
         found = await self._run(lambda conn: conn.fetchrow(

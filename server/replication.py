@@ -61,8 +61,8 @@ class Replication:
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
         self._leases: set[str] = set()
-        self._to_refresh: dict[str, Match] = {}  # matches whose next refresh is waiting (`refresh`)
-        self._refreshed: asyncio.Future[None] | None = None  # done when the refresh of those is
+        self._to_refresh: set[str] = set()  # matches whose stored version the next query reads (`refresh`)
+        self._refreshed: asyncio.Future[dict[str, int]] | None = None  # that query's answer
         self._refresher: asyncio.Task[None] | None = None
         self.applied_remote = 0  # rows taken from the bus or the log (for tests and logs)
 
@@ -78,7 +78,7 @@ class Replication:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
         if self._refreshed is not None and not self._refreshed.done():
-            self._refreshed.set_result(None)  # nobody waits for a refresh that will not come
+            self._refreshed.set_result({})
         if self.bus is not None:
             await self.bus.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -112,35 +112,38 @@ class Replication:
     async def refresh(self, match: Match) -> None:
         """Bring a loaded match up to date before a new viewer sees it.
 
-        The refreshes asked for while one is in flight share the next one: one query for the
-        stored versions of all their matches, then a catch-up of only those behind. (One query
-        per socket made a thousand reconnecting clients take every pooled connection from the
-        appends for seconds.)
+        The stored versions asked for while one query is in flight are read together by the
+        next (one query per socket let a thousand reconnecting clients take every pooled
+        connection for seconds); only a match found behind is then read from the log.
         """
-        self._to_refresh[match.id] = match
+        try:
+            stored = await self._stored_version(match.id)
+            if stored > match.version:
+                async with match.lock:
+                    await self.catch_up(match)
+        except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
+            log.warning("cannot refresh match %s: %s", match.id, err)
+
+    async def _stored_version(self, match_id: str) -> int:
+        self._to_refresh.add(match_id)
         if self._refreshed is None or self._refresher is None or self._refresher.done():
             self._refreshed = asyncio.get_running_loop().create_future()
-            self._refresher = asyncio.create_task(self._refresh_waiting())
-        await asyncio.shield(self._refreshed)
+            self._refresher = asyncio.create_task(self._read_versions())
+        stored = await asyncio.shield(self._refreshed)
+        return stored.get(match_id, 0)
 
-    async def _refresh_waiting(self) -> None:
+    async def _read_versions(self) -> None:
         while self._to_refresh and self._refreshed is not None:
             batch, done = self._to_refresh, self._refreshed
-            self._to_refresh, self._refreshed = {}, asyncio.get_running_loop().create_future()
+            self._to_refresh, self._refreshed = set(), asyncio.get_running_loop().create_future()
             try:
-                stored = await self.db.versions(sorted(batch))
-                behind = [m for match_id, m in sorted(batch.items()) if stored.get(match_id, 0) > m.version]
-                await asyncio.gather(*(self._catch_up_locked(m) for m in behind))
-            except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
-                log.warning("cannot refresh %d match(es): %s", len(batch), err)
-            except Exception:
-                log.exception("refreshing %d match(es) failed", len(batch))
+                done.set_result(await self.db.versions(sorted(batch)))
+            except Exception as err:
+                done.set_exception(err)
+                done.exception()  # retrieved: a batch nobody waits for any more must not log it
             finally:
-                done.set_result(None)
-
-    async def _catch_up_locked(self, match: Match) -> None:
-        async with match.lock:
-            await self.catch_up(match)
+                if not done.done():  # cancelled (closing): nobody waits for a query that will not come
+                    done.set_result({})
 
     async def hold_bot_seat(self, match: Match) -> bool:
         """Take or renew this process's lease on the match's bot seat; False: another process plays it."""

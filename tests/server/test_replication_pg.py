@@ -151,7 +151,7 @@ def test_viewers_arriving_together_share_one_refresh_and_see_the_log(postgres: P
                 return dict(await versions(match_ids))
 
             two.replication.db.versions = counted
-            # Twelve viewers at once (a reconnect storm): one query for all of them.
+            # Twelve viewers at once (a reconnect storm): one query for the versions of all of them.
             again = await asyncio.gather(*(two.matches.get(m.id) for m in made))
             assert again == copies
             assert asked == [12]

@@ -1,4 +1,5 @@
-"""Group commit on PostgreSQL: the appends waiting in one process go in one statement.
+"""Group commit on PostgreSQL: the appends waiting in one process go in one statement (and
+the loads waiting go in one query, `Batched`).
 
 An append holds a pooled connection for its round trip *and* until the event loop gets back
 to the coroutine that sent it. With one statement per action, a process doing a few hundred
@@ -23,13 +24,13 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import asyncpg
 
 from .store import ActionRow, Progress, StoreConflict, StoreUnavailable
 
-__all__ = ["BATCH_LIMIT", "AppendBatcher"]
+__all__ = ["BATCH_LIMIT", "AppendBatcher", "Batched"]
 
 BATCH_LIMIT = 500  # rows per statement: a bound on the statement's size, far above a batch's usual size
 
@@ -171,3 +172,41 @@ def _settle(waiting: _Waiting, outcome: BaseException | None) -> None:
         waiting.done.set_result(None)
     else:
         waiting.done.set_exception(outcome)
+
+
+T = TypeVar("T")
+
+
+class Batched(Generic[T]):
+    """Lookups by key: those asked for while one query is in flight are made together by the next.
+
+    ``fetch`` takes the sorted keys and returns what it found for each (a key it leaves out
+    is answered None); if it raises, every lookup of that batch raises the same.
+    """
+
+    def __init__(self, fetch: Callable[[list[str]], Awaitable[dict[str, T]]]) -> None:
+        self._fetch = fetch
+        self._waiting: set[str] = set()
+        self._next: asyncio.Future[dict[str, T]] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def get(self, key: str) -> T | None:
+        self._waiting.add(key)
+        if self._next is None or self._task is None or self._task.done():
+            self._next = asyncio.get_running_loop().create_future()
+            self._task = asyncio.create_task(self._run())
+        found = await asyncio.shield(self._next)
+        return found.get(key)
+
+    async def _run(self) -> None:
+        while self._waiting and self._next is not None:
+            keys, done = self._waiting, self._next
+            self._waiting, self._next = set(), asyncio.get_running_loop().create_future()
+            try:
+                done.set_result(await self._fetch(sorted(keys)))
+            except Exception as err:
+                done.set_exception(err)
+                done.exception()  # retrieved: a batch nobody waits for any more must not log it
+            finally:
+                if not done.done():  # cancelled: answer "not found" rather than leave anyone waiting
+                    done.set_result({})

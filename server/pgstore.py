@@ -26,7 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
-from .pgappend import AppendBatcher
+from .pgappend import AppendBatcher, Batched
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -112,12 +112,12 @@ INSERT INTO actions (match_id, created_at, {_ACTION_COLUMNS})
 SELECT moved.id, $8, {", ".join(f"${i + 11}" for i in range(_N))} FROM moved
 """
 
-_LOAD = f"""
+_LOAD_MANY = f"""
 SELECT {_MATCH_COLUMNS},
        ARRAY(SELECT seat FROM seats WHERE match_id = m.id ORDER BY seat),
        ARRAY(SELECT token_sha256 FROM seats WHERE match_id = m.id ORDER BY seat),
        ARRAY(SELECT ROW({_ACTION_COLUMNS}) FROM actions WHERE match_id = m.id ORDER BY ply)
-FROM matches m WHERE id = $1
+FROM matches m WHERE id = ANY($1::text[])
 """
 
 _HOLD_BOT_SEAT = """
@@ -162,6 +162,7 @@ class PgDatabase:
         self.url = url
         self.settings = settings
         self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgappend.py)
+        self._loads = Batched(self._load_many)
 
     @classmethod
     async def connect(cls, url: str, settings: PgSettings | None = None) -> PgDatabase:
@@ -275,16 +276,20 @@ class PgDatabase:
         return None if found is None else _match_row(found)
 
     async def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
-        """A match, its seat token hashes and its whole log (in ply order), read in one snapshot."""
+        """A match, its seat token hashes and its whole log (in ply order), read in one snapshot.
 
-        # One statement (one snapshot, one round trip): a reconnect storm loads a match per
-        # socket, and every round trip holds a pooled connection while the event loop is busy.
-        found = await self._run(lambda conn: conn.fetchrow(_LOAD, match_id))
-        if found is None:
-            return None
+        The loads asked for while one is in flight are read together by the next statement: a
+        reconnect storm loads a match per socket, and every round trip holds a pooled
+        connection while the event loop is busy (with one statement per load, joins timed out
+        waiting for a connection).
+        """
+        return await self._loads.get(match_id)
+
+    async def _load_many(self, match_ids: list[str]) -> dict[str, tuple[MatchRow, dict[str, bytes], list[ActionRow]]]:
+        rows = await self._run(lambda conn: conn.fetch(_LOAD_MANY, match_ids))
         n = len(_MATCH_COLUMNS.split(","))
-        seats = dict(zip(found[n], (bytes(d) for d in found[n + 1]), strict=True))
-        return _match_row(found), seats, [ActionRow(*a) for a in found[n + 2]]
+        return {r[0]: (_match_row(r), dict(zip(r[n], (bytes(d) for d in r[n + 1]), strict=True)),
+                       [ActionRow(*a) for a in r[n + 2]]) for r in rows}
 
     async def action_at(self, match_id: str, ply: int) -> ActionRow | None:
         found = await self._run(lambda conn: conn.fetchrow(

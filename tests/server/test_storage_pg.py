@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -154,6 +155,37 @@ def test_appends_waiting_together_commit_in_one_statement_each_with_its_own_answ
             both = await asyncio.gather(db.append("m04", step(1, seq=2), progress(2)),
                                         db.append("m04", step(2, seq=3), progress(3)), return_exceptions=True)
             assert both == [None, None]
+        finally:
+            db.close()
+
+    arun(run())
+
+
+def test_loads_asked_together_share_one_query_and_each_gets_its_own_match(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        db = await PgDatabase.connect(url)
+        try:
+            for i in range(5):
+                await db.create_match(match_row(f"m{i}"), {"ATTACKER": bytes([i]) * 32}, [step(0, seq=None)] * (i > 2))
+            queries: list[list[str]] = []
+            fetch = db._load_many
+
+            async def counted(match_ids: list[str]) -> Any:
+                queries.append(match_ids)
+                return await fetch(match_ids)
+
+            db._loads._fetch = counted
+            loaded = await asyncio.gather(*(db.load(m) for m in ("m4", "m0", "nope", "m3", "m1", "m2")))
+            assert queries == [["m0", "m1", "m2", "m3", "m4", "nope"]]
+            assert loaded[2] is None
+            assert [(found[0].id, found[1], len(found[2])) for found in loaded if found is not None] == [
+                ("m4", {"ATTACKER": b"\x04" * 32}, 1), ("m0", {"ATTACKER": b"\x00" * 32}, 0),
+                ("m3", {"ATTACKER": b"\x03" * 32}, 1), ("m1", {"ATTACKER": b"\x01" * 32}, 0),
+                ("m2", {"ATTACKER": b"\x02" * 32}, 0)]
         finally:
             db.close()
 

@@ -26,7 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
-from .pgappend import AppendBatcher, Batched
+from .pgbatch import AppendBatcher, Batched
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -161,7 +161,7 @@ class PgDatabase:
         self._writer = writer if writer is not None else pool
         self.url = url
         self.settings = settings
-        self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgappend.py)
+        self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgbatch.py)
         self._loads = Batched(self._load_many)
 
     @classmethod

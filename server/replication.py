@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bus import Bus, BusMessage
 from .match import Match
+from .pgbatch import Batched
 from .pgstore import PgDatabase
 from .store import ActionRow, StoreUnavailable
 
@@ -61,9 +62,7 @@ class Replication:
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
         self._leases: set[str] = set()
-        self._to_refresh: set[str] = set()  # matches whose stored version the next query reads (`refresh`)
-        self._refreshed: asyncio.Future[dict[str, int]] | None = None  # that query's answer
-        self._refresher: asyncio.Task[None] | None = None
+        self._versions = Batched(lambda ids: self.db.versions(ids), limit=5000)  # stored versions (`refresh`)
         self.applied_remote = 0  # rows taken from the bus or the log (for tests and logs)
 
     async def start(self) -> None:
@@ -73,12 +72,9 @@ class Replication:
 
     async def close(self) -> None:
         """Stop listening, finish deliveries, hand back the bot seats this process holds."""
-        for task in (self._sweeper, self._refresher):
-            if task is not None:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-        if self._refreshed is not None and not self._refreshed.done():
-            self._refreshed.set_result({})
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            await asyncio.gather(self._sweeper, return_exceptions=True)
         if self.bus is not None:
             await self.bus.close()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -117,33 +113,12 @@ class Replication:
         connection for seconds); only a match found behind is then read from the log.
         """
         try:
-            stored = await self._stored_version(match.id)
-            if stored > match.version:
+            stored = await self._versions.get(match.id)
+            if stored is not None and stored > match.version:
                 async with match.lock:
                     await self.catch_up(match)
         except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
             log.warning("cannot refresh match %s: %s", match.id, err)
-
-    async def _stored_version(self, match_id: str) -> int:
-        self._to_refresh.add(match_id)
-        if self._refreshed is None or self._refresher is None or self._refresher.done():
-            self._refreshed = asyncio.get_running_loop().create_future()
-            self._refresher = asyncio.create_task(self._read_versions())
-        stored = await asyncio.shield(self._refreshed)
-        return stored.get(match_id, 0)
-
-    async def _read_versions(self) -> None:
-        while self._to_refresh and self._refreshed is not None:
-            batch, done = self._to_refresh, self._refreshed
-            self._to_refresh, self._refreshed = set(), asyncio.get_running_loop().create_future()
-            try:
-                done.set_result(await self.db.versions(sorted(batch)))
-            except Exception as err:
-                done.set_exception(err)
-                done.exception()  # retrieved: a batch nobody waits for any more must not log it
-            finally:
-                if not done.done():  # cancelled (closing): nobody waits for a query that will not come
-                    done.set_result({})
 
     async def hold_bot_seat(self, match: Match) -> bool:
         """Take or renew this process's lease on the match's bot seat; False: another process plays it."""

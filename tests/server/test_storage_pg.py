@@ -186,6 +186,10 @@ def test_loads_asked_together_share_one_query_and_each_gets_its_own_match(postgr
                 ("m4", {"ATTACKER": b"\x04" * 32}, 1), ("m0", {"ATTACKER": b"\x00" * 32}, 0),
                 ("m3", {"ATTACKER": b"\x03" * 32}, 1), ("m1", {"ATTACKER": b"\x01" * 32}, 0),
                 ("m2", {"ATTACKER": b"\x02" * 32}, 0)]
+            db._loads._limit = 4  # more waiting than one query takes: the rest go in the next
+            again = await asyncio.gather(*(db.load(m) for m in ("m4", "m0", "nope", "m3", "m1", "m2")))
+            assert queries[1:] == [["m0", "m1", "m2", "m3"], ["m4", "nope"]]
+            assert again == loaded
         finally:
             db.close()
 

@@ -1,5 +1,8 @@
-"""Group commit on PostgreSQL: the appends waiting in one process go in one statement (and
-the loads waiting go in one query, `Batched`).
+"""Batching on PostgreSQL: what waits in one process goes in one statement.
+
+`AppendBatcher` is group commit: the appends waiting go in one statement and one commit.
+`Batched` does the same for lookups (loads of matches, stored versions): a reconnect storm
+asks for one per socket.
 
 An append holds a pooled connection for its round trip *and* until the event loop gets back
 to the coroutine that sent it. With one statement per action, a process doing a few hundred
@@ -41,8 +44,8 @@ _PROGRESS_TYPES = {"status": "text", "version": "int", "turn": "int", "phase": "
 _ACTION_TYPES = {"ply": "int", "seat": "text", "client_seq": "int", "action": "text", "state_hash": "text",
                  "elapsed_ms": "int"}
 # A new field of either row must be given a column type here (and a migration in pgstore).
-assert list(_PROGRESS_TYPES) == [f.name for f in fields(Progress)], "pgappend: Progress fields changed"
-assert list(_ACTION_TYPES) == [f.name for f in fields(ActionRow)], "pgappend: ActionRow fields changed"
+assert list(_PROGRESS_TYPES) == [f.name for f in fields(Progress)], "pgbatch: Progress fields changed"
+assert list(_ACTION_TYPES) == [f.name for f in fields(ActionRow)], "pgbatch: ActionRow fields changed"
 
 _COLUMNS = {"match_id": "text", **_PROGRESS_TYPES, **_ACTION_TYPES}
 _NOW = len(_COLUMNS) + 1  # the parameter holding the batch's timestamp
@@ -180,33 +183,40 @@ T = TypeVar("T")
 class Batched(Generic[T]):
     """Lookups by key: those asked for while one query is in flight are made together by the next.
 
-    ``fetch`` takes the sorted keys and returns what it found for each (a key it leaves out
-    is answered None); if it raises, every lookup of that batch raises the same.
+    ``fetch`` takes at most ``limit`` sorted keys and returns what it found for each (a key
+    it leaves out is answered None); if it raises, every lookup of that batch raises the same.
+    Lookups of a key already waiting or in flight share its answer.
     """
 
-    def __init__(self, fetch: Callable[[list[str]], Awaitable[dict[str, T]]]) -> None:
+    def __init__(self, fetch: Callable[[list[str]], Awaitable[dict[str, T]]], limit: int = 200) -> None:
         self._fetch = fetch
-        self._waiting: set[str] = set()
-        self._next: asyncio.Future[dict[str, T]] | None = None
+        self._limit = limit
+        self._waiting: dict[str, asyncio.Future[T | None]] = {}
+        self._fetching: dict[str, asyncio.Future[T | None]] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def get(self, key: str) -> T | None:
-        self._waiting.add(key)
-        if self._next is None or self._task is None or self._task.done():
-            self._next = asyncio.get_running_loop().create_future()
-            self._task = asyncio.create_task(self._run())
-        found = await asyncio.shield(self._next)
-        return found.get(key)
+        answer = self._waiting.get(key) or self._fetching.get(key)
+        if answer is None:
+            answer = self._waiting[key] = asyncio.get_running_loop().create_future()
+            if self._task is None or self._task.done():
+                self._task = asyncio.create_task(self._run())
+        return await asyncio.shield(answer)
 
     async def _run(self) -> None:
-        while self._waiting and self._next is not None:
-            keys, done = self._waiting, self._next
-            self._waiting, self._next = set(), asyncio.get_running_loop().create_future()
+        while self._waiting:
+            keys = sorted(self._waiting)[:self._limit]
+            self._fetching = {key: self._waiting.pop(key) for key in keys}
             try:
-                done.set_result(await self._fetch(sorted(keys)))
+                found = await self._fetch(keys)
+                for key, answer in self._fetching.items():
+                    answer.set_result(found.get(key))
             except Exception as err:
-                done.set_exception(err)
-                done.exception()  # retrieved: a batch nobody waits for any more must not log it
+                for answer in self._fetching.values():
+                    answer.set_exception(err)
+                    answer.exception()  # retrieved: a lookup nobody waits for any more must not log it
             finally:
-                if not done.done():  # cancelled: answer "not found" rather than leave anyone waiting
-                    done.set_result({})
+                for answer in self._fetching.values():
+                    if not answer.done():  # cancelled: answer "not found" rather than leave anyone waiting
+                        answer.set_result(None)
+                self._fetching = {}

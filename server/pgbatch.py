@@ -8,10 +8,13 @@ An append holds a pooled connection for its round trip *and* until the event loo
 to the coroutine that sent it. With one statement per action, a process doing a few hundred
 actions a second needed every connection of its pool as soon as its loop lagged a little (a
 collection, a burst of fan-out), and the appends then queued for a connection: that queue was
-the cluster benchmark's act→update tail (docs/deploy.md, "Where the time goes"). Here one
-writer per process sends whatever has queued while the previous batch was in flight, as one
-``UPDATE ... FROM unnest(...)`` feeding one ``INSERT``: one round trip and one commit for
-the batch, whatever its size, as SQLite's group commit shares one sync.
+the cluster benchmark's act→update tail (docs/deploy.md, "Where the time goes"). Here a few
+writers per process (`WRITERS`, each on a connection reserved for appends) send whatever has
+queued meanwhile as one ``UPDATE ... FROM unnest(...)`` feeding one ``INSERT``: one round
+trip and one commit for the batch, whatever its size, as SQLite's group commit shares one
+sync. Under light load each append goes at once in a statement of its own; under heavy load
+the batches grow instead of the queue. Two batches in flight never hold the same match (a
+match's actions are taken one at a time, under its lock).
 
 Each row of a batch keeps the single append's contract: it commits only if the stored
 version is its ply (else `StoreConflict`, that row alone), and the whole batch is one
@@ -33,9 +36,10 @@ import asyncpg
 
 from .store import ActionRow, Progress, StoreConflict, StoreUnavailable
 
-__all__ = ["BATCH_LIMIT", "AppendBatcher", "Batched"]
+__all__ = ["BATCH_LIMIT", "WRITERS", "AppendBatcher", "Batched"]
 
 BATCH_LIMIT = 500  # rows per statement: a bound on the statement's size, far above a batch's usual size
+WRITERS = 4  # batches in flight at once: an append need not wait for a whole batch ahead of it
 
 log = logging.getLogger("taktik.pgstore")
 
@@ -79,18 +83,19 @@ class _Waiting:
 
 
 class AppendBatcher:
-    """One process's appends, written by one writer task in batches (one statement each).
+    """One process's appends, written by up to ``writers`` tasks in batches (one statement each).
 
     ``run`` runs work on a pooled connection (`PgDatabase._run`: unreachable servers become
     `StoreUnavailable`); ``single`` is the one-row append, used for a batch of one and to
     sort out a batch that failed as a whole.
     """
 
-    def __init__(self, run: Run, single: Single) -> None:
+    def __init__(self, run: Run, single: Single, writers: int = WRITERS) -> None:
         self._run = run
         self._single = single
         self._waiting: list[_Waiting] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._writers: set[asyncio.Task[None]] = set()
+        self._most = writers
         self.batches = 0  # statements sent, and rows they carried (for tests and logs)
         self.rows = 0
 
@@ -98,8 +103,10 @@ class AppendBatcher:
         """Append with the next batch; returns once committed, or raises as the single append would."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.append(_Waiting(match_id, action, progress, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write())
+        if len(self._writers) < self._most:
+            writer = asyncio.create_task(self._write())
+            self._writers.add(writer)
+            writer.add_done_callback(self._writers.discard)
         await done
 
     async def _write(self) -> None:

@@ -26,7 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
-from .pgbatch import AppendBatcher, Batched
+from .pgbatch import WRITERS, AppendBatcher, Batched
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -174,7 +174,7 @@ class PgDatabase:
         chosen = settings or PgSettings()
         try:
             pool = await _pool(url, chosen, chosen.max_size)
-            writer = await _pool(url, chosen, 1)
+            writer = await _pool(url, chosen, WRITERS)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
         database = cls(pool, url, chosen, writer)

@@ -192,18 +192,19 @@ class Batched(Generic[T]):
 
     ``fetch`` takes at most ``limit`` sorted keys and returns what it found for each (a key
     it leaves out is answered None); if it raises, every lookup of that batch raises the same.
-    Lookups of a key already waiting or in flight share its answer.
+    Every lookup is answered by a query sent after it was asked (a caller re-reading after a
+    change must see it): lookups of a key still waiting share one answer, but a key already
+    in flight is asked again by the next query.
     """
 
     def __init__(self, fetch: Callable[[list[str]], Awaitable[dict[str, T]]], limit: int = 200) -> None:
         self._fetch = fetch
         self._limit = limit
         self._waiting: dict[str, asyncio.Future[T | None]] = {}
-        self._fetching: dict[str, asyncio.Future[T | None]] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def get(self, key: str) -> T | None:
-        answer = self._waiting.get(key) or self._fetching.get(key)
+        answer = self._waiting.get(key)
         if answer is None:
             answer = self._waiting[key] = asyncio.get_running_loop().create_future()
             if self._task is None or self._task.done():
@@ -213,17 +214,16 @@ class Batched(Generic[T]):
     async def _run(self) -> None:
         while self._waiting:
             keys = sorted(self._waiting)[:self._limit]
-            self._fetching = {key: self._waiting.pop(key) for key in keys}
+            fetching = {key: self._waiting.pop(key) for key in keys}
             try:
                 found = await self._fetch(keys)
-                for key, answer in self._fetching.items():
+                for key, answer in fetching.items():
                     answer.set_result(found.get(key))
             except Exception as err:
-                for answer in self._fetching.values():
+                for answer in fetching.values():
                     answer.set_exception(err)
                     answer.exception()  # retrieved: a lookup nobody waits for any more must not log it
             finally:
-                for answer in self._fetching.values():
+                for answer in fetching.values():
                     if not answer.done():  # cancelled: answer "not found" rather than leave anyone waiting
                         answer.set_result(None)
-                self._fetching = {}

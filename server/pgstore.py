@@ -156,7 +156,7 @@ class PgDatabase:
 
     def __init__(self, pool: Any, url: str, settings: PgSettings, writer: Any = None) -> None:
         self._pool = pool
-        # The appends have a connection of their own: they never wait behind loads and reads
+        # The appends have connections of their own: they never wait behind loads and reads
         # (a thousand clients reconnecting at once load as many matches).
         self._writer = writer if writer is not None else pool
         self.url = url

@@ -190,6 +190,23 @@ def test_loads_asked_together_share_one_query_and_each_gets_its_own_match(postgr
             again = await asyncio.gather(*(db.load(m) for m in ("m4", "m0", "nope", "m3", "m1", "m2")))
             assert queries[1:] == [["m0", "m1", "m2", "m3"], ["m4", "nope"]]
             assert again == loaded
+            # A load asked while the same match's query is in flight is read again by the next query
+            # (it may be asking because something changed since that query was sent).
+            gate = asyncio.Event()
+
+            async def held(match_ids: list[str]) -> Any:
+                queries.append(match_ids)
+                await gate.wait()
+                return await fetch(match_ids)
+
+            db._loads._fetch = held
+            first = asyncio.ensure_future(db.load("m3"))
+            await asyncio.sleep(0.05)
+            second, third = asyncio.ensure_future(db.load("m3")), asyncio.ensure_future(db.load("m3"))
+            await asyncio.sleep(0.05)
+            gate.set()
+            assert await first == await second == await third == loaded[3]
+            assert queries[3:] == [["m3"], ["m3"]]
         finally:
             db.close()
 

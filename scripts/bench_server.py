@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -38,8 +40,10 @@ import threading
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +80,21 @@ class Stats:
     rejects: Counter[str] = field(default_factory=Counter)
     finished: int = 0
     measuring: bool = False
-    client_cpu: float = 0.0
+    client_cpu: float = 0.0  # cores, summed over the client processes
+    lag: list[float] = field(default_factory=list)  # event-loop overshoots of the client processes, seconds
+    client_procs: int = 1
+    failed: int = 0  # clients that could not connect, or lost their connection
+    connect_seconds: float = 0.0  # from the first connection to the last client's first state
+
+    def merge(self, other: Stats) -> None:
+        self.latencies += other.latencies
+        self.opponent += other.opponent
+        self.rejects.update(other.rejects)
+        self.finished += other.finished
+        self.client_cpu += other.client_cpu
+        self.lag += other.lag
+        self.failed += other.failed
+        self.connect_seconds = max(self.connect_seconds, other.connect_seconds)
 
 
 def _cpu_of(pid: int) -> float:
@@ -97,6 +115,9 @@ def _rss_of(pid: int) -> float:
     return 0.0
 
 
+OTHERS = ("postgres", "redis-server")  # the processes whose CPU is shown beside the server's
+
+
 def pids_named(*names: str) -> list[int]:
     """Processes whose command is one of ``names`` (PostgreSQL's backends, redis-server)."""
     found = []
@@ -110,8 +131,15 @@ def pids_named(*names: str) -> list[int]:
     return found
 
 
-def cpu_of_named(*names: str) -> float:
-    return sum(_cpu_of(pid) for pid in pids_named(*names))
+def cpu_by_pid(*names: str) -> dict[int, float]:
+    """CPU seconds of each process named one of ``names``."""
+    return {pid: _cpu_of(pid) for pid in pids_named(*names)}
+
+
+def cpu_since(before: dict[int, float], *names: str) -> float:
+    """CPU seconds the processes named ``names`` used since ``before`` (`cpu_by_pid`): a PostgreSQL backend
+    that started meanwhile counts whole, one that exited is lost (a plain sum would go negative)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in cpu_by_pid(*names).items())
 
 
 @dataclass
@@ -169,9 +197,29 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
         return answer
 
 
-async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random) -> None:
+async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
+                 settled: Callable[[], None]) -> None:
+    """One seat: plays until cancelled; calls ``settled`` once it has its first state (or could not connect)."""
+    told = False
+
+    def first_state() -> None:
+        nonlocal told
+        if not told:
+            told = True
+            settled()
+
+    try:
+        await _play(ws_url, token, think, stats, stop_at, rng, first_state)
+    except Exception:
+        stats.failed += 1
+        first_state()
+        raise
+
+
+async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
+                settled: Callable[[], None]) -> None:
     match_id = ws_url.rsplit("/", 1)[1]
-    async with connect(ws_url, max_size=2**24, open_timeout=60) as ws:
+    async with connect(ws_url, max_size=2**24, open_timeout=120) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         latest: list[Incoming] = []
         arrived: dict[int, float] = {}
@@ -179,10 +227,18 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
         rejected: list[Incoming] = []
 
         async def read() -> None:
+            try:
+                await receive()
+            finally:
+                changed.set()  # closed (a refusal closes with an error code, which raises): the player stops
+
+        async def receive() -> None:
             async for frame in ws:
                 now = time.perf_counter()
                 message = _DECODE.decode(frame)
                 if message.type == "state" and (not latest or message.version >= latest[0].version):
+                    if not latest:
+                        settled()
                     latest[:] = [message]
                     arrived.setdefault(message.version, now)
                     asked = stats.sent.pop((match_id, message.version), None)
@@ -190,17 +246,24 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
                         stats.opponent.append(now - asked[0])
                 elif message.type == "reject":
                     rejected.append(message)
-                    if stats.measuring:
-                        stats.rejects[message.code or "?"] += 1
+                    if stats.measuring or not latest:
+                        stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
                 changed.set()
+
+        async def update() -> None:
+            if reader.done():
+                raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
+            changed.clear()
+            await changed.wait()
+            if reader.done():
+                raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
 
         reader = asyncio.create_task(read())
         seq = 0
         try:
             while time.perf_counter() < stop_at:
                 while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
-                    changed.clear()
-                    await changed.wait()
+                    await update()
                 state = latest[0]
                 if state.status != "live":
                     stats.finished += 1
@@ -214,8 +277,7 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
                 rejected.clear()
                 await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
                 while latest[0].version <= state.version and not rejected:
-                    changed.clear()
-                    await changed.wait()
+                    await update()
                 if rejected:
                     await asyncio.sleep(0.5)
                 elif stats.measuring:
@@ -239,31 +301,102 @@ class Result:
     duration: float = 1.0
 
 
-async def run_clients(server: Server, matches: list[dict[str, Any]],
-                      args: argparse.Namespace) -> tuple[Stats, float, float]:
+async def lag_probe(stats: Stats, period: float = 0.01) -> None:
+    """Record how late the event loop wakes a task sleeping ``period`` (its lag) while measuring."""
+    loop = asyncio.get_running_loop()
+    while True:
+        before = loop.time()
+        await asyncio.sleep(period)
+        if stats.measuring:
+            stats.lag.append(loop.time() - before - period)
+
+
+async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
+                      conn: Connection) -> Stats:
+    """Play ``matches`` from this process. Tells the parent (``conn``) when every client has its first state,
+    gets from it when to start measuring (`time.monotonic`), and measures for ``args.duration``."""
     stats = Stats()
-    start = time.perf_counter()
-    stop_at = start + args.warmup + args.duration + 3600  # the clients are cancelled after the window
-    ws_base = server.url.replace("http://", "ws://")
-    rng = random.Random(args.seed)
+    stop_at = time.perf_counter() + 24 * 3600  # the clients are cancelled after the window
+    rng = random.Random(seed)
+    probe = asyncio.create_task(lag_probe(stats))
+    total = 2 * len(matches)
+    pending = [total]
+    everyone = asyncio.Event()
+
+    def settled() -> None:
+        pending[0] -= 1
+        if pending[0] == 0:
+            everyone.set()
+
+    began = time.perf_counter()
     tasks = [
         asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
-                                   random.Random(rng.random())))
+                                   random.Random(rng.random()), settled))
         for m in matches for seat in m["seats"]
     ]
-    await asyncio.sleep(args.warmup)
+    while not everyone.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(everyone.wait(), 10)
+        if not everyone.is_set():
+            print(f"  [client process {os.getpid()}] {pending[0]} of {total} clients still waiting for their first "
+                  f"state", flush=True)
+    stats.connect_seconds = time.perf_counter() - began
+    conn.send(stats.connect_seconds)
+    measure_at: float = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    await asyncio.sleep(max(0.0, measure_at - time.monotonic()))
     stats.measuring = True
-    cpu0, own0, t0 = server.cpu_seconds(), time.process_time(), time.perf_counter()
-    others0 = cpu_of_named("postgres", "redis-server")
+    own0, t0 = time.process_time(), time.perf_counter()
     await asyncio.sleep(args.duration)
     stats.measuring = False
-    elapsed = time.perf_counter() - t0
-    cpu = (server.cpu_seconds() - cpu0) / elapsed
-    others = (cpu_of_named("postgres", "redis-server") - others0) / elapsed
-    stats.client_cpu = (time.process_time() - own0) / elapsed
-    for task in tasks:
+    stats.client_cpu = (time.process_time() - own0) / (time.perf_counter() - t0)
+    for task in [*tasks, probe]:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, probe, return_exceptions=True)
+    stats.sent.clear()  # holds sockets, which do not cross back to the parent
+    return stats
+
+
+def client_process(ws_base: str, matches: list[dict[str, Any]], args: argparse.Namespace, seed: float,
+                   conn: Connection) -> None:
+    """One client process: its share of the matches (both seats of each, so act->opponent is measured here)."""
+    conn.send(asyncio.run(run_clients(ws_base, matches, args, seed, conn)))
+
+
+def default_client_procs() -> int:
+    """One client process per core: one process driving thousands of sockets saturates its core and its
+    own event-loop lag lands in the latency it measures."""
+    return max(1, os.cpu_count() or 1)
+
+
+def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespace) -> tuple[Stats, float, float]:
+    """Spread the matches over ``args.client_procs`` processes; once every client is connected, warm up, then
+    measure. The stats of all, and the server's and PostgreSQL/Redis's CPU (cores) over the measured window."""
+    count = max(1, min(args.client_procs, len(matches)))
+    context = multiprocessing.get_context("spawn")
+    rng = random.Random(args.seed)
+    ws_base = server.url.replace("http://", "ws://")
+    links = []
+    for i in range(count):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=client_process, args=(ws_base, matches[i::count], args, rng.random(), theirs),
+                                  daemon=True)
+        process.start()
+        links.append((process, ours))
+    connected = max(link.recv() for _, link in links)
+    print(f"  every client connected in {connected:.1f} s; warming up {args.warmup:.0f} s", flush=True)
+    measure_at = time.monotonic() + args.warmup
+    for _, link in links:
+        link.send(measure_at)
+    time.sleep(max(0.0, measure_at - time.monotonic()))
+    cpu0, others0, t0 = server.cpu_seconds(), cpu_by_pid(*OTHERS), time.monotonic()
+    time.sleep(args.duration)
+    elapsed = time.monotonic() - t0
+    cpu = (server.cpu_seconds() - cpu0) / elapsed
+    others = cpu_since(others0, *OTHERS) / elapsed
+    stats = Stats(client_procs=count)
+    for process, link in links:
+        stats.merge(link.recv())
+        process.join(30)
     return stats, cpu, others
 
 
@@ -278,7 +411,7 @@ def measure(label: str, server: Server, args: argparse.Namespace) -> Result:
     with ThreadPoolExecutor(8) as pool:
         matches = list(pool.map(lambda _: create(server.url, config), range(args.matches)))
     print(f"[{label}] created {len(matches)} matches in {time.perf_counter() - began:.1f} s", flush=True)
-    stats, cpu, others = asyncio.run(run_clients(server, matches, args))
+    stats, cpu, others = drive(server, matches, args)
     return Result(label, stats, cpu, others, server.rss_mib(), args.duration)
 
 
@@ -300,7 +433,12 @@ def report(result: Result, args: argparse.Namespace) -> None:
                   f"p99 {percentile(values, 0.99):.2f}  max {max(values):.2f}")
     print(f"  server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
           f"{result.others_cpu * 100:.0f}%; clients' CPU {stats.client_cpu * 100:.0f}%; "
-          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}")
+          f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}"
+          + (f"; clients failed {stats.failed}" if stats.failed else ""))
+    if stats.lag:
+        lag = [x * 1000 for x in stats.lag]
+        print(f"  client event-loop lag ms ({stats.client_procs} client processes, in every latency above): "
+              f"p50 {statistics.median(lag):.2f}  p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}")
 
 
 def p99(result: Result) -> float:
@@ -311,7 +449,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=500)
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=10.0, help="seconds before measuring")
+    parser.add_argument("--warmup", type=float, default=10.0,
+                        help="seconds between the last client connecting and the measured window")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a client waits before acting (uniform in 0.5x..1.5x; 0: none)")
     parser.add_argument("--rounds", type=int, default=15, help="round limit of the benchmark games")
@@ -320,6 +459,10 @@ def main() -> None:
     parser.add_argument("--database", default=None, metavar="URL", help="postgresql://...: also measure a cluster")
     parser.add_argument("--bus", default=None, metavar="URL", help="redis://... (with --database)")
     parser.add_argument("--workers", type=int, default=2, help="cluster processes (with --database)")
+    parser.add_argument("--client-procs", type=int, default=default_client_procs(), metavar="K",
+                        help="processes the clients are spread over (default: one per core)")
+    parser.add_argument("--only", choices=("cluster", "single"), default=None,
+                        help="measure only the cluster or only the single SQLite process")
     args = parser.parse_args()
     if (args.database is None) != (args.bus is None):
         parser.error("--database and --bus go together")
@@ -327,18 +470,19 @@ def main() -> None:
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="taktik-bench-") as tmp:
         unthrottled = args.think < 0.5
-        if args.database is not None:
+        if args.database is not None and args.only != "single":
             cluster = ("--database", args.database, "--bus", args.bus, "--workers", str(args.workers))
             server = start_server(Path(tmp) / "cluster", 0, unthrottled, cluster)
             try:
                 results.append(measure(f"PostgreSQL+Redis, {args.workers} workers", server, args))
             finally:
                 stop(server)
-        server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
-        try:
-            results.append(measure("SQLite, one process", server, args))
-        finally:
-            stop(server)
+        if args.only != "cluster":
+            server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
+            try:
+                results.append(measure("SQLite, one process", server, args))
+            finally:
+                stop(server)
     for result in results:
         report(result, args)
     if len(results) == 2:

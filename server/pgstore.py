@@ -26,6 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
+from .pgbatch import WRITERS, AppendBatcher, Batched
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -111,6 +112,14 @@ INSERT INTO actions (match_id, created_at, {_ACTION_COLUMNS})
 SELECT moved.id, $8, {", ".join(f"${i + 11}" for i in range(_N))} FROM moved
 """
 
+_LOAD_MANY = f"""
+SELECT {_MATCH_COLUMNS},
+       ARRAY(SELECT seat FROM seats WHERE match_id = m.id ORDER BY seat),
+       ARRAY(SELECT token_sha256 FROM seats WHERE match_id = m.id ORDER BY seat),
+       ARRAY(SELECT ROW({_ACTION_COLUMNS}) FROM actions WHERE match_id = m.id ORDER BY ply)
+FROM matches m WHERE id = ANY($1::text[])
+"""
+
 _HOLD_BOT_SEAT = """
 INSERT INTO bot_leases (match_id, holder, expires_at) VALUES ($1, $2, now() + $3 * interval '1 second')
 ON CONFLICT (match_id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -145,10 +154,15 @@ class PgSettings:
 class PgDatabase:
     """The `Storage` of a PostgreSQL database, through a pool of connections."""
 
-    def __init__(self, pool: Any, url: str, settings: PgSettings) -> None:
+    def __init__(self, pool: Any, url: str, settings: PgSettings, writer: Any = None) -> None:
         self._pool = pool
+        # The appends have connections of their own: they never wait behind loads and reads
+        # (a thousand clients reconnecting at once load as many matches).
+        self._writer = writer if writer is not None else pool
         self.url = url
         self.settings = settings
+        self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgbatch.py)
+        self._loads = Batched(self._load_many)
 
     @classmethod
     async def connect(cls, url: str, settings: PgSettings | None = None) -> PgDatabase:
@@ -159,26 +173,30 @@ class PgDatabase:
         """
         chosen = settings or PgSettings()
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=chosen.min_size, max_size=chosen.max_size, command_timeout=chosen.command_timeout,
-                timeout=chosen.connect_timeout, reset=_keep_session,
-            )
+            pool = await _pool(url, chosen, chosen.max_size)
+            writer = await _pool(url, chosen, WRITERS)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
-        database = cls(pool, url, chosen)
+        database = cls(pool, url, chosen, writer)
         try:
             await database._run(_migrate)  # the first connection (the pool keeps no minimum)
         except StoreUnavailable as err:
-            pool.terminate()
+            database.close()
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
         except BaseException:
-            pool.terminate()
+            database.close()
             raise
         return database
 
     async def _run(self, work: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._on(self._pool, work)
+
+    async def _write(self, work: Callable[[Any], Awaitable[T]]) -> T:
+        return await self._on(self._writer, work)
+
+    async def _on(self, pool: Any, work: Callable[[Any], Awaitable[T]]) -> T:
         try:
-            async with self._pool.acquire(timeout=self.settings.connect_timeout) as conn:
+            async with pool.acquire(timeout=self.settings.connect_timeout) as conn:
                 return await work(conn)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
@@ -186,10 +204,14 @@ class PgDatabase:
     def close(self) -> None:
         """Close every connection now (call once the work in flight has finished)."""
         self._pool.terminate()
+        if self._writer is not self._pool:
+            self._writer.terminate()
 
     async def aclose(self) -> None:
-        """Close the pool, waiting for connections in use to be released."""
+        """Close the pools, waiting for connections in use to be released."""
         await asyncio.wait_for(self._pool.close(), 10)
+        if self._writer is not self._pool:
+            await asyncio.wait_for(self._writer.close(), 10)
 
     # -- the Storage contract --------------------------------------------------------
 
@@ -219,11 +241,16 @@ class PgDatabase:
         await self._run(work)
 
     async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
-        """Append one action and the match's new progress in one statement; durable when this returns.
+        """Append one action and the match's new progress; durable when this returns.
 
         Raises `StoreConflict` (nothing written) unless the stored version is ``action.ply``:
-        that is how the loser of a race between two processes learns it lost.
+        that is how the loser of a race between two processes learns it lost. The appends
+        waiting in this process are committed together (`AppendBatcher`).
         """
+        await self.appends.append(match_id, action, progress)
+
+    async def _append_one(self, match_id: str, action: ActionRow, progress: Progress) -> None:
+        """`append` in a statement of its own."""
         p = progress
 
         async def work(conn: Any) -> str:
@@ -235,7 +262,7 @@ class PgDatabase:
             except asyncpg.UniqueViolationError as err:  # a client seq used twice: as SQLite's IntegrityError
                 raise StoreConflict(f"match {match_id}: {err}") from None
 
-        if await self._run(work) != "INSERT 0 1":
+        if await self._write(work) != "INSERT 0 1":
             raise StoreConflict(f"match {match_id} is not live at version {action.ply}")
 
     async def mark_broken(self, match_id: str, reason: str) -> None:
@@ -249,19 +276,20 @@ class PgDatabase:
         return None if found is None else _match_row(found)
 
     async def load(self, match_id: str) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
-        """A match, its seat token hashes and its whole log (in ply order), read in one snapshot."""
+        """A match, its seat token hashes and its whole log (in ply order), read in one snapshot.
 
-        async def work(conn: Any) -> tuple[MatchRow, dict[str, bytes], list[ActionRow]] | None:
-            async with conn.transaction(isolation="repeatable_read", readonly=True):
-                found = await conn.fetchrow(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id=$1", match_id)
-                if found is None:
-                    return None
-                seats = await conn.fetch("SELECT seat, token_sha256 FROM seats WHERE match_id=$1", match_id)
-                actions = await conn.fetch(
-                    f"SELECT {_ACTION_COLUMNS} FROM actions WHERE match_id=$1 ORDER BY ply", match_id)
-            return _match_row(found), {s: bytes(d) for s, d in seats}, [ActionRow(*a) for a in actions]
+        The loads asked for while one is in flight are read together by the next statement: a
+        reconnect storm loads a match per socket, and every round trip holds a pooled
+        connection while the event loop is busy (with one statement per load, joins timed out
+        waiting for a connection).
+        """
+        return await self._loads.get(match_id)
 
-        return await self._run(work)
+    async def _load_many(self, match_ids: list[str]) -> dict[str, tuple[MatchRow, dict[str, bytes], list[ActionRow]]]:
+        rows = await self._run(lambda conn: conn.fetch(_LOAD_MANY, match_ids))
+        n = len(_MATCH_COLUMNS.split(","))
+        return {r[0]: (_match_row(r), dict(zip(r[n], (bytes(d) for d in r[n + 1]), strict=True)),
+                       [ActionRow(*a) for a in r[n + 2]]) for r in rows}
 
     async def action_at(self, match_id: str, ply: int) -> ActionRow | None:
         found = await self._run(lambda conn: conn.fetchrow(
@@ -331,6 +359,12 @@ class PgDatabase:
     async def release_bot_seat(self, match_id: str, holder: str) -> None:
         await self._run(lambda conn: conn.execute(
             "DELETE FROM bot_leases WHERE match_id=$1 AND holder=$2", match_id, holder))
+
+
+async def _pool(url: str, settings: PgSettings, size: int) -> Any:
+    return await asyncpg.create_pool(url, min_size=min(settings.min_size, size), max_size=size,
+                                     command_timeout=settings.command_timeout, timeout=settings.connect_timeout,
+                                     reset=_keep_session)
 
 
 async def _keep_session(conn: Any) -> None:

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bus import Bus, BusMessage
 from .match import Match
+from .pgbatch import Batched
 from .pgstore import PgDatabase
 from .store import ActionRow, StoreUnavailable
 
@@ -61,6 +62,7 @@ class Replication:
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
         self._leases: set[str] = set()
+        self._versions = Batched(lambda ids: self.db.versions(ids), limit=5000)  # stored versions (`refresh`)
         self.applied_remote = 0  # rows taken from the bus or the log (for tests and logs)
 
     async def start(self) -> None:
@@ -104,10 +106,17 @@ class Replication:
             self.service.take_logged(match, rows)
 
     async def refresh(self, match: Match) -> None:
-        """Bring a loaded match up to date before a new viewer sees it."""
+        """Bring a loaded match up to date before a new viewer sees it.
+
+        The stored versions asked for while one query is in flight are read together by the
+        next (one query per socket let a thousand reconnecting clients take every pooled
+        connection for seconds); only a match found behind is then read from the log.
+        """
         try:
-            async with match.lock:
-                await self.catch_up(match)
+            stored = await self._versions.get(match.id)
+            if stored is not None and stored > match.version:
+                async with match.lock:
+                    await self.catch_up(match)
         except StoreUnavailable as err:  # serve what this process has; the sweep catches up later
             log.warning("cannot refresh match %s: %s", match.id, err)
 

@@ -135,6 +135,32 @@ def test_a_lost_bus_message_is_caught_up_from_the_log(postgres: Postgres, redis_
     arun(run())
 
 
+def test_viewers_arriving_together_share_one_refresh_and_see_the_log(postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            made = [(await one.creator.create(NewMatch(config=QUICK))).match for _ in range(12)]
+            copies = [await two.get(m.id) for m in made]
+            await two.replication.bus.close()  # process two hears nothing more: its copies go stale
+            for here in made[:4]:
+                assert await one.matches.submit(here, Side.ATTACKER, act(here, 1, DrawCard())) == Ack(seq=1, version=1)
+            asked: list[int] = []
+            versions = two.replication.db.versions
+
+            async def counted(match_ids: list[str]) -> dict[str, int]:
+                asked.append(len(match_ids))
+                return dict(await versions(match_ids))
+
+            two.replication.db.versions = counted
+            # Twelve viewers at once (a reconnect storm): one query for the versions of all of them.
+            again = await asyncio.gather(*(two.matches.get(m.id) for m in made))
+            assert again == copies
+            assert asked == [12]
+            assert [c.version for c in copies] == [1] * 4 + [0] * 8
+            assert all(c.hashes == m.hashes for c, m in zip(copies, made, strict=True))
+
+    arun(run())
+
+
 def test_a_match_event_published_on_one_process_reaches_the_handlers_of_the_others(
         postgres: Postgres, redis_server: Redis) -> None:
     async def run() -> None:

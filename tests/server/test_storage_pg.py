@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,6 +121,94 @@ def test_of_two_processes_appending_the_same_ply_exactly_one_commits(postgres: P
         finally:
             first.close()
             second.close()
+
+    arun(run())
+
+
+def test_appends_waiting_together_commit_in_one_statement_each_with_its_own_answer(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        db = await PgDatabase.connect(url)
+        try:
+            ids = [f"m{i:02}" for i in range(30)]
+            for match_id in ids:
+                await db.create_match(match_row(match_id), {}, ())
+            await db.append("m00", step(0, seq=1), progress(1))  # m00 is at version 1 now
+            statements = db.appends.batches
+            outcomes = await asyncio.gather(*(db.append(m, step(0, seq=1), progress(1)) for m in ids),
+                                            return_exceptions=True)
+            assert type(outcomes[0]) is StoreConflict  # stale: m00 alone is refused
+            assert outcomes[1:] == [None] * 29
+            assert db.appends.batches - statements <= 2  # the first append goes alone, the rest wait together
+            assert await db.versions(ids) == {"m00": 1} | {m: 1 for m in ids[1:]}
+            # A client seq used twice fails the batch statement as a whole: each row is then tried on its own.
+            reused = await asyncio.gather(db.append("m01", step(1, seq=1), progress(2)),
+                                          db.append("m02", step(1, seq=2), progress(2)),
+                                          db.append("m03", step(1, seq=2), progress(2)), return_exceptions=True)
+            assert [type(o).__name__ for o in reused] == ["StoreConflict", "NoneType", "NoneType"]
+            loaded = await db.load("m01")
+            assert loaded is not None and loaded[0].progress.version == 1 and len(loaded[2]) == 1
+            # Two appends of one match never share a statement: the second waits for the next batch.
+            both = await asyncio.gather(db.append("m04", step(1, seq=2), progress(2)),
+                                        db.append("m04", step(2, seq=3), progress(3)), return_exceptions=True)
+            assert both == [None, None]
+        finally:
+            db.close()
+
+    arun(run())
+
+
+def test_loads_asked_together_share_one_query_and_each_gets_its_own_match(postgres: Postgres) -> None:
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def run() -> None:
+        db = await PgDatabase.connect(url)
+        try:
+            for i in range(5):
+                await db.create_match(match_row(f"m{i}"), {"ATTACKER": bytes([i]) * 32}, [step(0, seq=None)] * (i > 2))
+            queries: list[list[str]] = []
+            fetch = db._load_many
+
+            async def counted(match_ids: list[str]) -> Any:
+                queries.append(match_ids)
+                return await fetch(match_ids)
+
+            db._loads._fetch = counted
+            loaded = await asyncio.gather(*(db.load(m) for m in ("m4", "m0", "nope", "m3", "m1", "m2")))
+            assert queries == [["m0", "m1", "m2", "m3", "m4", "nope"]]
+            assert loaded[2] is None
+            assert [(found[0].id, found[1], len(found[2])) for found in loaded if found is not None] == [
+                ("m4", {"ATTACKER": b"\x04" * 32}, 1), ("m0", {"ATTACKER": b"\x00" * 32}, 0),
+                ("m3", {"ATTACKER": b"\x03" * 32}, 1), ("m1", {"ATTACKER": b"\x01" * 32}, 0),
+                ("m2", {"ATTACKER": b"\x02" * 32}, 0)]
+            db._loads._limit = 4  # more waiting than one query takes: the rest go in the next
+            again = await asyncio.gather(*(db.load(m) for m in ("m4", "m0", "nope", "m3", "m1", "m2")))
+            assert queries[1:] == [["m0", "m1", "m2", "m3"], ["m4", "nope"]]
+            assert again == loaded
+            # A load asked while the same match's query is in flight is read again by the next query
+            # (it may be asking because something changed since that query was sent).
+            gate = asyncio.Event()
+
+            async def held(match_ids: list[str]) -> Any:
+                queries.append(match_ids)
+                await gate.wait()
+                return await fetch(match_ids)
+
+            db._loads._fetch = held
+            first = asyncio.ensure_future(db.load("m3"))
+            await asyncio.sleep(0.05)
+            second, third = asyncio.ensure_future(db.load("m3")), asyncio.ensure_future(db.load("m3"))
+            await asyncio.sleep(0.05)
+            gate.set()
+            assert await first == await second == await third == loaded[3]
+            assert queries[3:] == [["m3"], ["m3"]]
+        finally:
+            db.close()
 
     arun(run())
 

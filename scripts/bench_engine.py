@@ -16,6 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
 
 import msgspec
 
@@ -115,7 +116,7 @@ def bench_playouts(configs: list[GameConfig], repeat: int) -> None:
 
 
 def bench_new_game(configs: list[GameConfig]) -> None:
-    new_game_ms = statistics.median(timed(lambda c=c: new_game(c)) for c in configs[:10] for _ in range(2)) * 1000
+    new_game_ms = statistics.median(timed(partial(new_game, c)) for c in configs[:10] for _ in range(2)) * 1000
     print(f"new_game (default 20x30, generated terrain): median {new_game_ms:.2f} ms")
 
 

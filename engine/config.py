@@ -147,7 +147,7 @@ class Leaders(_Config, frozen=True, kw_only=True):
 class VictoryPoints(_Config, frozen=True, kw_only=True):
     """Victory points: first side to reach ``threshold`` wins (rules §10)."""
 
-    threshold: Count = 15
+    threshold: Count = 5
     points: tuple[CellLabel, ...] = ()  # cells worth 1 VP per own END_TURN while controlled
 
 
@@ -175,14 +175,14 @@ class TimedResistance(_Config, frozen=True, kw_only=True):
 class RoundLimit(_Config, frozen=True, kw_only=True):
     """At the END_TURN of turn ``2 × max_rounds`` the side with more unit VP wins (tie: DEFENDER)."""
 
-    max_rounds: Count = 15
+    max_rounds: Count = 25
 
 
 class VictoryConfig(_Config, frozen=True, kw_only=True):
     """Victory conditions (rules §10). Annihilation and the action cap are always on."""
 
     leaders: Leaders | None = None
-    victory_points: VictoryPoints | None = None
+    victory_points: VictoryPoints | None = VictoryPoints()
     capture_and_hold: CaptureAndHold | None = None
     territorial_control: TerritorialControl | None = None
     timed_resistance: TimedResistance | None = None

@@ -153,7 +153,7 @@ def test_equal_configs_encode_and_hash_the_same_however_they_were_built() -> Non
         copy.deepcopy(plain),
         GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int("5000")),
                    terrain_params=TerrainParams(), deployment="".join(["au", "to"])),
-        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":5000,"round_limit":{"max_rounds":15}}}',
+        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":5000,"round_limit":{"max_rounds":25},"victory_points":{"threshold":5}}}',
                             type=GameConfig),
     ]
     for other in rebuilt:

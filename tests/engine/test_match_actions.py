@@ -63,7 +63,8 @@ def states_by_decision() -> dict[DecisionKind, GameState]:
     """One position for each kind of decision random play reaches (deployment included)."""
     found: dict[DecisionKind, GameState] = {}
     for seed in range(12):
-        for state in playout(seed, 400, manual=seed % 3 == 0):
+        # seed 0 plays to the end (the default game lasts up to 50 turns): the game-over position
+        for state in playout(seed, 5000 if seed == 0 else 400, manual=seed % 3 == 0):
             found.setdefault(decision(state).kind, state)
     return found
 

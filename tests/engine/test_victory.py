@@ -159,11 +159,11 @@ def test_conditions_run_in_table_order_at_the_same_end_turn() -> None:
     assert (state.winner, state.victory_reason) == (Side.ATTACKER, "territorial_control")
 
 
-def test_default_games_end_by_the_round_limit_at_turn_thirty() -> None:
-    state = pass_turns(start(units=("A1 L A1", "D1 L J10"), phase="MOVEMENT", draw=[]), 29)
-    assert state.phase is Phase.CARD_DRAW and state.turn == 30
+def test_default_games_end_by_the_round_limit_at_turn_fifty() -> None:
+    state = pass_turns(start(units=("A1 L A1", "D1 L J10"), phase="MOVEMENT", draw=[]), 49)
+    assert state.phase is Phase.CARD_DRAW and state.turn == 50
     state = pass_turns(state, 1)
-    assert (state.phase, state.victory_reason, state.turn) == (Phase.VICTORY, "round_limit", 30)
+    assert (state.phase, state.victory_reason, state.turn) == (Phase.VICTORY, "round_limit", 50)
 
 
 def test_the_action_cap_ends_the_game_mid_turn() -> None:

@@ -32,7 +32,7 @@ def test_each_changed_value_is_listed_by_its_path_with_both_values() -> None:
         ("tables.hit_thresholds", (3, 4, 5, 6), (3, 4, 4, 5)),
         ("tables.road_discount_mp", 0.5, 0.0),
         ("scenario.deck", 60, 90),
-        ("scenario.victory.round_limit.max_rounds", 15, 12),
+        ("scenario.victory.round_limit.max_rounds", 25, 12),
     ]
 
 

@@ -11,7 +11,7 @@ import { esc } from "./labels.js";
 /** @type {Array<[string, string]>} the screen's words and what they mean */
 export const GLOSSARY = [
   ["Attacker / Defender", "The two sides. The Attacker (10 units) plays first; the Defender has 15 units."],
-  ["Turn, round", "A turn is one side's go; a round is one turn of each side. The game ends at the round limit (15 by default) if nothing ends it earlier."],
+  ["Turn, round", "A turn is one side's go; a round is one turn of each side. The first side to destroy 5 victory points of enemy units wins (by default); otherwise the game ends at the round limit (25 rounds by default)."],
   ["Phases", "Each turn runs Draw → Cards → Move → Attack → Dice; the ruler at the top shows where the turn is."],
   ["Active / reacting", "The active side is the one whose turn it is; the other side is reacting: it may answer in reaction windows."],
   ["Reaction window", "A moment when a tactic card may be played: before the first move, after a move, before an attack roll, after the roll (before damage). The reacting side decides first; the active side has the last word."],

@@ -36,7 +36,7 @@ const PAGE = `
           <label>Seed <input name="seed" type="number" min="0" max="4294967295" placeholder="random"></label>
           <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
-          <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="15"></label>
+          <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="25"></label>
           <label>You play (vs bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
           <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select></label>
         </div>

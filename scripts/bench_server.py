@@ -32,6 +32,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -388,9 +389,14 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
     for _, link in links:
         link.send(measure_at)
     time.sleep(max(0.0, measure_at - time.monotonic()))
+    profiled = server.pids()[1:] or server.pids()  # the workers (or the one process)
+    if args.profile:
+        signal_all(profiled, signal.SIGUSR1)  # start the CPU profile (server/profiling.py)
     cpu0, others0, t0 = server.cpu_seconds(), cpu_by_pid(*OTHERS), time.monotonic()
     time.sleep(args.duration)
     elapsed = time.monotonic() - t0
+    if args.profile:
+        signal_all(profiled, signal.SIGUSR1)  # and write it
     cpu = (server.cpu_seconds() - cpu0) / elapsed
     others = cpu_since(others0, *OTHERS) / elapsed
     stats = Stats(client_procs=count)
@@ -398,6 +404,12 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
         stats.merge(link.recv())
         process.join(30)
     return stats, cpu, others
+
+
+def signal_all(pids: list[int], sig: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -431,7 +443,8 @@ def report(result: Result, args: argparse.Namespace) -> None:
         if values:
             print(f"  {name} latency ms: p50 {statistics.median(values):.2f}  p90 {percentile(values, 0.9):.2f}  "
                   f"p99 {percentile(values, 0.99):.2f}  max {max(values):.2f}")
-    print(f"  server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
+    print(f"  server CPU per action {result.cpu * 1000 / max(result.rate, 1e-9):.3f} ms; "
+          f"server CPU {result.cpu * 100:.0f}% of one core, RSS {result.rss:.0f} MiB; PostgreSQL+Redis CPU "
           f"{result.others_cpu * 100:.0f}%; clients' CPU {stats.client_cpu * 100:.0f}%; "
           f"load average {os.getloadavg()[0]:.1f}; rejects {dict(stats.rejects) or 'none'}"
           + (f"; clients failed {stats.failed}" if stats.failed else ""))
@@ -439,6 +452,24 @@ def report(result: Result, args: argparse.Namespace) -> None:
         lag = [x * 1000 for x in stats.lag]
         print(f"  client event-loop lag ms ({stats.client_procs} client processes, in every latency above): "
               f"p50 {statistics.median(lag):.2f}  p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}")
+
+
+def profile_into(args: argparse.Namespace, name: str) -> None:
+    """With --profile, the next server started measures itself into the directory ``name`` under it."""
+    if args.profile:
+        os.environ["TAKTIK_PROFILE"] = str((Path(args.profile) / name).resolve())
+
+
+def report_pauses(directory: Path) -> None:
+    """The collection pauses the server processes recorded (server/profiling.py), per generation."""
+    pauses: dict[int, list[float]] = {}
+    for path in sorted(directory.glob("gc-*.json")):
+        for generation, seconds in json.loads(path.read_text())["pauses"]:
+            pauses.setdefault(generation, []).append(seconds * 1000)
+        path.unlink()
+    for generation, values in sorted(pauses.items()):
+        print(f"  collections of generation {generation}: {len(values)}, pause ms p50 "
+              f"{statistics.median(values):.2f}  max {max(values):.2f}  total {sum(values):.0f}")
 
 
 def p99(result: Result) -> float:
@@ -463,7 +494,13 @@ def main() -> None:
                         help="processes the clients are spread over (default: one per core)")
     parser.add_argument("--only", choices=("cluster", "single"), default=None,
                         help="measure only the cluster or only the single SQLite process")
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="record each server process's collection pauses over the measured window in DIR")
+    parser.add_argument("--profile-cpu", action="store_true",
+                        help="with --profile: also a CPU profile (cProfile, slows the server severalfold)")
     args = parser.parse_args()
+    if args.profile:
+        os.environ["TAKTIK_PROFILE_CPU"] = "1" if args.profile_cpu else "0"  # inherited by the servers
     if (args.database is None) != (args.bus is None):
         parser.error("--database and --bus go together")
 
@@ -472,12 +509,14 @@ def main() -> None:
         unthrottled = args.think < 0.5
         if args.database is not None and args.only != "single":
             cluster = ("--database", args.database, "--bus", args.bus, "--workers", str(args.workers))
+            profile_into(args, "cluster")
             server = start_server(Path(tmp) / "cluster", 0, unthrottled, cluster)
             try:
                 results.append(measure(f"PostgreSQL+Redis, {args.workers} workers", server, args))
             finally:
                 stop(server)
         if args.only != "cluster":
+            profile_into(args, "single")
             server = Server(url=args.url) if args.url else start_server(Path(tmp) / "data", 0, unthrottled)
             try:
                 results.append(measure("SQLite, one process", server, args))
@@ -485,6 +524,8 @@ def main() -> None:
                 stop(server)
     for result in results:
         report(result, args)
+        if args.profile:
+            report_pauses(Path(args.profile) / ("single" if result.label.startswith("SQLite") else "cluster"))
     if len(results) == 2:
         cluster_result, single = results
         print(f"cluster / single: actions/s {cluster_result.rate / max(single.rate, 1e-9):.2f}x, "

@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 from . import api, catalogue, challenges, replays, rulespage, ws
 from .database import Database, Storage
 from .errors import EXCEPTION_HANDLERS
+from .profiling import install_profiler
 from .services import AppState, Services
 from .settings import Settings
 
@@ -58,6 +59,7 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
         services = Services.build(settings, database)
         replication = await _replicate(settings, services)
         services.matches.start()
+        install_profiler()  # only with TAKTIK_PROFILE set (server/profiling.py)
         try:
             yield {"services": services}
         finally:

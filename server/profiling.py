@@ -1,0 +1,92 @@
+"""An opt-in measurement of a running server process: collection pauses and where its CPU goes.
+
+With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
+``--workers``) measures itself between two ``SIGUSR1`` signals:
+
+- every garbage collection's generation and wall time (`gc.callbacks`), written to
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds], ...], "seconds": window}``;
+- with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
+  (a function that waits, or during which the process is preempted, counts only the CPU it
+  used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
+  so its shares are a guide to where the CPU goes, not a measure of it.
+
+``scripts/bench_server.py --profile DIR`` sends both signals around its measured window.
+Without the variable nothing is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import cProfile
+import gc
+import json
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
+
+PROFILE_ENV = "TAKTIK_PROFILE"
+PROFILE_CPU_ENV = "TAKTIK_PROFILE_CPU"
+
+log = logging.getLogger("taktik.profile")
+
+
+class _Window:
+    """One measured window, opened and closed by `flip`."""
+
+    def __init__(self, directory: Path, cpu: bool) -> None:
+        self.directory = directory
+        self.cpu = cpu
+        self.profile: cProfile.Profile | None = None
+        self.opened: float | None = None
+        self.pauses: list[tuple[int, float]] = []
+        self._started = 0.0
+
+    def flip(self) -> None:
+        if self.opened is None:
+            self._open()
+        else:
+            self._close()
+
+    def _open(self) -> None:
+        self.pauses = []
+        self.opened = time.perf_counter()
+        gc.callbacks.append(self._collected)
+        if self.cpu:
+            self.profile = cProfile.Profile(time.process_time)
+            self.profile.enable()
+
+    def _close(self) -> None:
+        assert self.opened is not None
+        if self.profile is not None:
+            self.profile.disable()
+            self.profile.dump_stats(self.directory / f"cpu-{os.getpid()}.prof")
+            self.profile = None
+        gc.callbacks.remove(self._collected)
+        seconds = time.perf_counter() - self.opened
+        self.opened = None
+        path = self.directory / f"gc-{os.getpid()}.json"
+        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds}))
+        log.warning("measurements written to %s", self.directory)
+
+    def _collected(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started))
+
+
+def install_profiler() -> bool:
+    """Measure between two ``SIGUSR1`` when ``TAKTIK_PROFILE`` names a directory; whether it does."""
+    where = os.environ.get(PROFILE_ENV)
+    if not where:
+        return False
+    directory = Path(where)
+    directory.mkdir(parents=True, exist_ok=True)
+    window = _Window(directory, cpu=os.environ.get(PROFILE_CPU_ENV) == "1")
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, window.flip)
+    return True

@@ -463,13 +463,16 @@ def profile_into(args: argparse.Namespace, name: str) -> None:
 def report_pauses(directory: Path) -> None:
     """The collection pauses the server processes recorded (server/profiling.py), per generation."""
     pauses: dict[int, list[float]] = {}
+    collected: Counter[int] = Counter()
     for path in sorted(directory.glob("gc-*.json")):
-        for generation, seconds in json.loads(path.read_text())["pauses"]:
+        for generation, seconds, freed in json.loads(path.read_text())["pauses"]:
             pauses.setdefault(generation, []).append(seconds * 1000)
+            collected[generation] += freed
         path.unlink()
     for generation, values in sorted(pauses.items()):
         print(f"  collections of generation {generation}: {len(values)}, pause ms p50 "
-              f"{statistics.median(values):.2f}  max {max(values):.2f}  total {sum(values):.0f}")
+              f"{statistics.median(values):.2f}  max {max(values):.2f}  total {sum(values):.0f}; "
+              f"objects freed {collected[generation]}")
 
 
 def p99(result: Result) -> float:

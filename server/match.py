@@ -126,6 +126,7 @@ class Match:
     bot_task: asyncio.Task[None] | None = None
     bot_rng: int = 0
     touched: float = field(default_factory=time.monotonic)
+    wanted: float = field(default_factory=time.monotonic)  # when a socket or request last asked for it (`get`)
     clock: MatchClock | None = None  # None: the match has no clock
     timer: Clock = field(default_factory=SystemClock)  # where this match reads the time
     presence: Presence | None = None  # set by the match service when it takes the match in

@@ -171,6 +171,7 @@ class MatchService:
         """The match, loading it by replay on first access; None if there is no such match."""
         match = self._matches.get(match_id)
         if match is not None:
+            match.wanted = time.monotonic()
             if self.replication is not None:
                 await self.replication.refresh(match)
             return match
@@ -523,6 +524,27 @@ class MatchService:
         while True:
             await asyncio.sleep(period)
             self.unload_idle()
+
+    def forget_unwatched(self, match: Match, now: float | None = None) -> bool:
+        """Unload ``match`` if nothing here needs its next positions; whether it did.
+
+        A process keeps a match it replicates only while something here uses it: a socket
+        (or one that asked for it within ``hello_timeout`` and may be about to join), a bot
+        seat, a running clock. Otherwise replaying each action another process commits, and
+        checking its hash, is work nobody looks at (with two workers, a quarter of the matches
+        were held this way by the process that created them); the next `get` reloads the match
+        from the log instead.
+        """
+        now = time.monotonic() if now is None else now
+        if (match.viewers or match.bot_side is not None or match.bot_task is not None or match.lock.locked()
+                or match.running is not None or now - match.wanted < self.limits.hello_timeout):
+            return False
+        if match.watcher is not None:
+            match.watcher.cancel()
+        if self._matches.get(match.id) is match:
+            del self._matches[match.id]
+            self._load_locks.pop(match.id, None)
+        return True
 
     def unload_idle(self, now: float | None = None) -> None:
         """Forget matches nobody has watched for a while (they reload from the log on access)."""

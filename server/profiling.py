@@ -4,7 +4,7 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 ``--workers``) measures itself between two ``SIGUSR1`` signals:
 
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
-  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds], ...], "seconds": window}``;
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window}``;
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -43,7 +43,7 @@ class _Window:
         self.cpu = cpu
         self.profile: cProfile.Profile | None = None
         self.opened: float | None = None
-        self.pauses: list[tuple[int, float]] = []
+        self.pauses: list[tuple[int, float, int]] = []
         self._started = 0.0
 
     def flip(self) -> None:
@@ -77,7 +77,7 @@ class _Window:
         if phase == "start":
             self._started = time.perf_counter()
         else:
-            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started))
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"])))
 
 
 def install_profiler() -> bool:
@@ -87,6 +87,9 @@ def install_profiler() -> bool:
         return False
     directory = Path(where)
     directory.mkdir(parents=True, exist_ok=True)
+    thresholds = os.environ.get("TAKTIK_GC_THRESHOLDS")  # an experiment's collection thresholds
+    if thresholds:
+        gc.set_threshold(*(int(t) for t in thresholds.split(",")))
     window = _Window(directory, cpu=os.environ.get(PROFILE_CPU_ENV) == "1")
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, window.flip)
     return True

@@ -7,7 +7,9 @@ keeps the copies in memory up to date:
 - after a commit, the process that made it publishes the row on the bus (`server.bus`);
 - a process holding the match applies a published row whose ply is its next one (checking
   the state hash, in `MatchService.take_logged`) and tells its own viewers; a row further
-  ahead means it missed some, and it reads them from the log instead;
+  ahead means it missed some, and it reads them from the log instead; a process that holds
+  the match for nobody (no socket, bot seat or running clock here) forgets it instead of
+  replaying it (`MatchService.forget_unwatched`), and reloads it from the log when asked;
 - each time the bus (re)subscribes, and every ``sweep_seconds`` anyway, it compares the
   stored version of every live match it holds with its own and catches up the ones behind,
   so a message lost by pub/sub delays a viewer by at most one sweep;
@@ -142,8 +144,21 @@ class Replication:
                 handler(message.match_id, message.data or {})
             return
         match = self.service.loaded(message.match_id)
-        if match is not None and message.row is not None:
-            self._spawn(self._receive(match, message.row))
+        row = message.row
+        if match is None or row is None or self.service.forget_unwatched(match):
+            return
+        if match.lock.locked() or row.ply > match.version:
+            self._spawn(self._receive(match, row))  # wait for the lock, or read the gap from the log
+            return
+        # The usual case, the next row of a match nobody is changing here: applied now, with
+        # nothing awaited in between, so as safely as under the lock (a task and a lock per
+        # replicated row were a visible part of a worker's CPU).
+        if match.status == "live" and row.ply == match.version:
+            self.applied_remote += 1
+            try:
+                self.service.take_logged(match, [row])
+            except Exception:  # never let one match stop the bus
+                log.exception("could not apply a replicated action of match %s", match.id)
 
     async def _receive(self, match: Match, row: ActionRow) -> None:
         async with match.lock:
@@ -178,7 +193,7 @@ class Replication:
 
     async def sweep(self) -> int:
         """Catch up every loaded live match that the log has moved past; how many were behind."""
-        held = {m.id: m for m in self.service.live_matches()}
+        held = {m.id: m for m in self.service.live_matches() if not self.service.forget_unwatched(m)}
         if not held:
             return 0
         stored = await self.db.versions(sorted(held))

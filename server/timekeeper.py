@@ -242,15 +242,20 @@ class Timekeeper:
             while not self._service.closing and match.status == "live":
                 match.changed.clear()
                 wake = [t for t in (self._deadline(match), self._claim_wake(match)) if t is not None]
-                waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(match.changed.wait())]
                 if wake:
-                    waits.append(asyncio.ensure_future(self.clock.sleep_until(min(wake))))
-                try:
-                    await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    for waiting in waits:
-                        waiting.cancel()
-                await self._service.shielded(self._on_time(match))
+                    waits = [asyncio.ensure_future(match.changed.wait()),
+                             asyncio.ensure_future(self.clock.sleep_until(min(wake)))]
+                    try:
+                        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        for waiting in waits:
+                            waiting.cancel()
+                else:  # nothing timed: only a change can matter (this wakes once per action, so no tasks)
+                    await match.changed.wait()
+                if match.running is None:  # no clock runs out: only the claims can have changed
+                    self._update_claims(match)
+                else:
+                    await self._service.shielded(self._on_time(match))
         except asyncio.CancelledError:
             raise
         except Exception:

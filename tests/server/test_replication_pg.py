@@ -96,6 +96,37 @@ def test_an_action_taken_on_one_process_reaches_the_viewers_of_another(postgres:
     arun(run())
 
 
+def test_a_process_watching_nothing_of_a_match_forgets_it_rather_than_replay_it(postgres: Postgres,
+                                                                                redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            created = await one.creator.create(NewMatch(config=QUICK))
+            here = created.match
+            watched = await two.get(created.match.id)
+            watcher = Watcher(Side.DEFENDER)
+            assert two.matches.join(watched, watcher) is None
+            unwatched = await two.get((await one.creator.create(NewMatch(config=QUICK))).match.id)
+            unwatched.wanted -= 3600  # asked for long ago, and nobody joined
+            other = unwatched.id
+            mine = one.matches.loaded(other)
+            assert mine is not None
+            for seq in range(1, 4):
+                for match in (here, mine):
+                    seat = match.state.to_act
+                    assert seat is not None
+                    assert await one.matches.submit(match, seat, act(match, seq)) == Ack(seq=seq, version=seq)
+            await until(lambda: watched.version == 3)
+            assert two.matches.loaded(other) is None  # forgotten at the first row it heard
+            assert two.replication.applied_remote == 3  # the watched match's rows only
+            again = await two.get(other)  # asked for again: reloaded from the log, up to date
+            assert again is not unwatched and again.version == 3 and again.hashes == mine.hashes
+            # A match asked for moments ago is kept: a socket may be about to join it.
+            assert not two.matches.forget_unwatched(again)
+            assert two.matches.forget_unwatched(again, now=again.wanted + 3600)
+
+    arun(run())
+
+
 def test_a_process_holding_a_stale_copy_never_acknowledges(postgres: Postgres, redis_server: Redis) -> None:
     async def run() -> None:
         async with processes(postgres, redis_server, 2) as (one, two):

@@ -465,7 +465,9 @@ def report_pauses(directory: Path) -> None:
     pauses: dict[int, list[float]] = {}
     collected: Counter[int] = Counter()
     for path in sorted(directory.glob("gc-*.json")):
-        for generation, seconds, freed in json.loads(path.read_text())["pauses"]:
+        found = json.loads(path.read_text())
+        print(f"  {path.stem}: young generations hold " + ", ".join(f"{n} {kind}" for kind, n in found["young"]))
+        for generation, seconds, freed in found["pauses"]:
             pauses.setdefault(generation, []).append(seconds * 1000)
             collected[generation] += freed
         path.unlink()

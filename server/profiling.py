@@ -4,7 +4,8 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 ``--workers``) measures itself between two ``SIGUSR1`` signals:
 
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
-  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window}``;
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window,
+  "young": [[kind, count], ...]}`` (the commonest kinds of object in the young generations at the end);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -24,6 +25,7 @@ import logging
 import os
 import signal
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +72,7 @@ class _Window:
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
-        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds}))
+        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds()}))
         log.warning("measurements written to %s", self.directory)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
@@ -78,6 +80,12 @@ class _Window:
             self._started = time.perf_counter()
         else:
             self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"])))
+
+
+def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
+    """The most common kinds of object in the two young generations now: what each collection scans."""
+    kinds = Counter(type(o).__qualname__ for generation in (0, 1) for o in gc.get_objects(generation))
+    return kinds.most_common(top)
 
 
 def install_profiler() -> bool:

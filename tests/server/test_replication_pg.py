@@ -207,6 +207,31 @@ def test_a_match_event_published_on_one_process_reaches_the_handlers_of_the_othe
     arun(run())
 
 
+def test_messages_queued_together_travel_as_one_publish_and_arrive_each_in_order(
+        postgres: Postgres, redis_server: Redis) -> None:
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            heard: list[int] = []
+            two.matches.event_handlers["count"] = lambda match_id, data: heard.append(data["n"])
+            one.matches.event_handlers["count"] = lambda match_id, data: heard.append(-1)  # never its own
+            published: list[bytes] = []
+            client = one.replication.bus._client
+            publish = client.publish
+
+            async def counted(channel: str, data: bytes) -> Any:
+                published.append(data)
+                return await publish(channel, data)
+
+            client.publish = counted
+            for n in range(5):  # queued before the sender runs: one message on Redis
+                one.matches.publish_event("m1", "count", {"n": n})
+            await until(lambda: len(heard) == 5)
+            assert heard == [0, 1, 2, 3, 4]
+            assert len(published) == 1 and published[0].startswith(b"[")
+
+    arun(run())
+
+
 def test_a_bot_seat_is_played_by_one_process_and_taken_over_when_it_dies(postgres: Postgres,
                                                                           redis_server: Redis) -> None:
     async def run() -> None:

@@ -12,7 +12,9 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
   so its shares are a guide to where the CPU goes, not a measure of it.
 
 ``scripts/bench_server.py --profile DIR`` sends both signals around its measured window.
-Without the variable nothing is installed.
+With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the process collects with those thresholds
+instead of ``taktik serve``'s (an experiment: compare pauses). Without ``TAKTIK_PROFILE``
+nothing is installed.
 """
 
 from __future__ import annotations

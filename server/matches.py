@@ -171,9 +171,10 @@ class MatchService:
         """The match, loading it by replay on first access; None if there is no such match."""
         match = self._matches.get(match_id)
         if match is not None:
-            match.wanted = time.monotonic()
             if self.replication is not None:
+                match.wanted = time.monotonic()  # not forgotten while it refreshes...
                 await self.replication.refresh(match)
+            match.wanted = time.monotonic()  # ...nor while the caller's socket says hello
             return match
         if match_id in self._unavailable:
             raise MatchUnavailable(self._unavailable[match_id])
@@ -189,6 +190,7 @@ class MatchService:
                 self._matches[match_id] = match
                 self.time.equip(match)
             match = self._matches[match_id]
+        match.wanted = time.monotonic()
         self._play_bot(match)
         return match
 
@@ -529,7 +531,8 @@ class MatchService:
         """Unload ``match`` if nothing here needs its next positions; whether it did.
 
         A process keeps a match it replicates only while something here uses it: a socket
-        (or one that asked for it within ``hello_timeout`` and may be about to join), a bot
+        (or one that asked for it within twice ``hello_timeout`` and may be about to join: a
+        socket joins by its hello, at most ``hello_timeout`` after `get` returned), a bot
         seat, a running clock. Otherwise replaying each action another process commits, and
         checking its hash, is work nobody looks at (with two workers, a quarter of the matches
         were held this way by the process that created them); the next `get` reloads the match
@@ -537,7 +540,7 @@ class MatchService:
         """
         now = time.monotonic() if now is None else now
         if (match.viewers or match.bot_side is not None or match.bot_task is not None or match.lock.locked()
-                or match.running is not None or now - match.wanted < self.limits.hello_timeout):
+                or match.running is not None or now - match.wanted < 2 * self.limits.hello_timeout):
             return False
         if match.watcher is not None:
             match.watcher.cancel()

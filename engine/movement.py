@@ -16,12 +16,15 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
-from .boardinfo import StepTable, board_info
+from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
+from .live_effects import effects_of
 from .state import GameState, Unit
+from .types import Hook, UnitType
 
 __all__ = [
     "Occupancy",
@@ -32,6 +35,7 @@ __all__ = [
     "reachable_cells",
     "search_reachable",
     "unit_reach",
+    "units_reach",
 ]
 
 
@@ -135,6 +139,8 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
             examined[cell] = 1
             for neighbour, cost in steps[cell]:
                 total = spent + cost
+                if total > allowance:
+                    break  # a cell's steps come cheapest first: the rest cost more still
                 if total < best[neighbour]:
                     if occupied[neighbour]:
                         examined[neighbour] = 1
@@ -172,9 +178,37 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     info = board_info(state.board)
     tables = state.rules.tables
     steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
-    start = info.index[unit.cell]
-    if occupied is None:
-        occupied = occupancy(state)
+    return _reach(steps, info, info.index[unit.cell], allowance, occupancy(state) if occupied is None else occupied)
+
+
+def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Iterator[tuple[Unit, Reach]]:
+    """`unit_reach` of each of ``units`` (all on the board), with what they share looked up once.
+
+    A listing asks this for every unit that may move: the board tables, the step table
+    of each unit type and whether any effect may forbid a move are the same for all.
+    """
+    info = board_info(state.board)
+    index = info.index
+    rules = state.rules
+    overlays = None if rules.tables is None else rules.tables.overlay_costs()
+    by_type: dict[UnitType, StepTable] = {}
+    may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
+    for unit in units:
+        if may_deny and not can_move_unit(state, unit):
+            yield unit, _NO_REACH
+            continue
+        allowance = movement_allowance(state, unit)
+        if allowance <= 0:
+            yield unit, _NO_REACH
+            continue
+        steps = by_type.get(unit.type)
+        if steps is None:
+            steps = by_type[unit.type] = info.steps(unit.type, rules.movement_rules, overlays)
+        yield unit, _reach(steps, info, index[unit.cell], allowance, occupied)  # type: ignore[index]
+
+
+def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
+    """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask

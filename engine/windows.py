@@ -44,16 +44,20 @@ def has_marked(state: GameState, side: Side, instance: str) -> bool:
 
 def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
+    hand = state.player(side).tactics
+    if not hand:
+        return []  # the usual case, asked for both sides at every action: nothing else to look at
     windows = reaction_windows(state)
-    if not windows or not can_play_tactic(state, side) or has_marked(state, side, windows[0].instance):
+    if not windows:
         return []
     open_now = {w.window for w in windows}
     role = "active" if side is state.active else "reacting"
+    fitting = [c for c in hand if CARDS[c].window in open_now and CARDS[c].side in (role, "either")]
+    if not fitting or not can_play_tactic(state, side) or has_marked(state, side, windows[0].instance):
+        return []
     plays: list[PlayTactic] = []
-    for card_id in sorted(state.player(side).tactics, key=tactic_rank):
+    for card_id in sorted(fitting, key=tactic_rank):
         card = CARDS[card_id]
-        if card.window not in open_now or card.side not in (role, "either"):
-            continue
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
             for targets, params in target_options(state, side, card)

@@ -50,11 +50,27 @@ def reach_moves(unit: Unit, reach: Reach, labels: tuple[str, ...]) -> _MoveList:
     # The entry holds `reach`, so its id cannot be reused by another result while it lives.
     if entry is not None and entry[0] is reach:
         return entry[1]
-    moves = tuple(MoveUnit(unit_id=unit.id, to=labels[cell]) for cell in reach.costs)  # costs are by cell
+    # A new result mostly lists moves an earlier one had: the actions are kept per unit and cell.
+    made = _MADE.get(unit.id)
+    if made is None or made[0] is not labels:
+        if len(_MADE) >= _MADE_LIMIT:
+            _MADE.clear()  # one atomic step (threads)
+        made = _MADE[unit.id] = (labels, {})
+    known = made[1]
+    moves = tuple([known.get(cell) or _made(known, unit.id, cell, labels) for cell in reach.costs])  # by cell
     if len(_MOVES) >= _MOVES_LIMIT:
         _MOVES.clear()  # one atomic step, as the legal-action cache does
     _MOVES[key] = (reach, moves)
     return moves
+
+
+_MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
+_MADE_LIMIT = 512
+
+
+def _made(known: dict[int, MoveUnit], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
+    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
+    return move
 
 
 def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:

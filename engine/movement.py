@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
@@ -52,15 +53,19 @@ class Occupancy(NamedTuple):
     mask: int  # ``flags`` read as one little-endian integer: byte i is cell i
 
 
-_last_occupancy: tuple[GameState, Occupancy] | None = None
+_last_occupancy: tuple[tuple[Unit, ...], Board, Occupancy] | None = None
 
 
 def occupancy(state: GameState) -> Occupancy:
-    """The `Occupancy` of ``state`` (the last one asked for is remembered: listing then applying reuse it)."""
+    """The `Occupancy` of ``state`` (the last one asked for is remembered: listing then applying reuse it).
+
+    Kept by the identity of the units tuple and the board, all it reads: `reduce` applies
+    an action to a copy of the state (its events cleared) that shares both.
+    """
     global _last_occupancy
     last = _last_occupancy  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is state:
-        return last[1]
+    if last is not None and last[0] is state.units and last[1] is state.board:
+        return last[2]
     info = board_info(state.board)
     index = info.index
     flags = bytearray(info.size)
@@ -68,7 +73,7 @@ def occupancy(state: GameState) -> Occupancy:
         if unit.cell is not None:
             flags[index[unit.cell]] = 1
     found = Occupancy(bytes(flags), int.from_bytes(flags, "little"))
-    _last_occupancy = (state, found)
+    _last_occupancy = (state.units, state.board, found)  # holds both: their ids are not reused meanwhile
     return found
 
 

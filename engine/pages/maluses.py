@@ -121,6 +121,8 @@ def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
 def _cancel_options(state: GameState) -> list[CancelMalus]:
     side = state.active
     stored = [card_of(c) for c in state.player(side).stored]
+    if not stored:
+        return []  # nothing to cancel with: the maluses need not be looked at
     targets: list[tuple[int | None, CardDef]] = []
     drawn = drawn_card(state, "malus")
     pending = state.pending_card

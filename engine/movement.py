@@ -30,6 +30,7 @@ from .types import Hook, UnitType
 __all__ = [
     "Occupancy",
     "Reach",
+    "movable_reach",
     "move_cost",
     "occupancy",
     "occupied_cells",
@@ -176,6 +177,13 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     The result is shared: do not change it.
     """
     if unit.cell is None or not can_move_unit(state, unit):
+        return _NO_REACH
+    return movable_reach(state, unit, occupied)
+
+
+def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:
+    """`unit_reach` of a unit ``can_move_unit`` allows to move (the caller asked; nothing asks twice)."""
+    if unit.cell is None:
         return _NO_REACH
     allowance = movement_allowance(state, unit)
     if allowance <= 0:

@@ -11,7 +11,7 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..movement import Reach, move_cost, occupancy, units_reach
+from ..movement import Reach, movable_reach, occupancy, units_reach
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -99,7 +99,7 @@ def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, in
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
         return IllegalAction(f"{action.to} is off the board", "off_board"), 0
-    cost = move_cost(state, unit, destination)
+    cost = movable_reach(state, unit).costs.get(destination)  # may move: asked just above
     if cost is None:
         allowance = movement_allowance(state, unit)
         problem = IllegalAction(

@@ -195,7 +195,7 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
 
 
 def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Iterator[tuple[Unit, Reach]]:
-    """`unit_reach` of each of ``units`` (all on the board), with what they share looked up once.
+    """`unit_reach` of each of ``units``, in order, with what they share looked up once.
 
     A listing asks this for every unit that may move: the board tables, the step table
     of each unit type and whether any effect may forbid a move are the same for all.
@@ -207,7 +207,8 @@ def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Ite
     by_type: dict[UnitType, StepTable] = {}
     may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
     for unit in units:
-        if may_deny and not can_move_unit(state, unit):
+        cell = unit.cell
+        if cell is None or (may_deny and not can_move_unit(state, unit)):
             yield unit, _NO_REACH
             continue
         allowance = movement_allowance(state, unit)
@@ -217,7 +218,7 @@ def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Ite
         steps = by_type.get(unit.type)
         if steps is None:
             steps = by_type[unit.type] = info.steps(unit.type, rules.movement_rules, overlays)
-        yield unit, _reach(steps, info, index[unit.cell], allowance, occupied)  # type: ignore[index]
+        yield unit, _reach(steps, info, index[cell], allowance, occupied)
 
 
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:

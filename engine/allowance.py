@@ -55,8 +55,25 @@ class _Kept:
         self.info = board_info(state.board)
 
 
+_last_same: tuple[tuple[Unit, ...], tuple[Unit, ...], int, bool] | None = None
+
+
 def _same_read(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
-    """Whether the units of the side ``read`` names are the same in ``then`` and ``now`` (in the same places)."""
+    """Whether the units of the side ``read`` names are the same in ``then`` and ``now`` (in the same places).
+
+    The last answer is remembered: after a move every unit whose rule counted one side
+    asks the same question about the same two tuples.
+    """
+    global _last_same
+    last = _last_same  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is then and last[1] is now and last[2] == read:
+        return last[3]
+    same = _compare(then, now, read)
+    _last_same = (then, now, read, same)  # holds both tuples: their ids are not reused meanwhile
+    return same
+
+
+def _compare(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
     if len(then) != len(now):
         return False  # a unit left: the units no longer line up (whichever side it was)
     side = Side.ATTACKER if read == READ_ATTACKERS else Side.DEFENDER

@@ -20,7 +20,8 @@ from .types import Quadrant, TerrainType, UnitType
 __all__ = ["STANDARD_OVERLAY_COSTS", "BoardInfo", "OverlayCosts", "board_info"]
 
 StepTable = tuple[tuple[tuple[int, int], ...], ...]
-"""Per cell index: ``((neighbour index, cost in half-points), ...)`` of every enterable step."""
+"""Per cell index: ``((neighbour index, cost in half-points), ...)`` of every enterable step,
+cheapest first (then by neighbour index)."""
 
 OverlayCosts = tuple[int, int, int]
 """Road discount, river entering and river following costs in half-points (`TableOverrides.overlay_costs`)."""
@@ -116,30 +117,34 @@ class BoardInfo:
                 if cost is not None and _rule_matches(rule, self, b, unit_type):
                     cost = None if rule.blocks else cost + round(2 * (rule.cost_delta_mp or 0))
             entry.append(cost)
-        road, river, bridge, barrier = self.road, self.river, self.bridge, self.barrier
+        road, barrier = self.road, self.barrier
+        cut = [r and not b for r, b in zip(self.river, self.bridge, strict=True)]  # a river without a bridge
         table: list[tuple[tuple[int, int], ...]] = []
         for a in range(self.size):
             ax, ay = a % width, a // width
-            in_river = river[a] and not bridge[a]
+            road_here, in_river = road[a], cut[a]
             out: list[tuple[int, int]] = []
             for dx, dy in DIRECTIONS:
                 bx, by = ax + dx, ay + dy
-                if not (0 <= bx < width and 0 <= by < height):
+                if bx < 0 or bx >= width or by < 0 or by >= height:
                     continue
                 b = by * width + bx
                 cost = entry[b]
                 if cost is None:
                     continue
-                diagonal = dx != 0 and dy != 0
-                if diagonal and barrier[ay * width + bx] and barrier[by * width + ax]:
-                    continue  # no slipping between two barrier corners
-                if not diagonal and road[a] and road[b]:
-                    cost -= road_discount
-                if river[b] and not bridge[b]:
-                    cost += river_follow if (not diagonal and in_river) else river_enter
-                out.append((b, max(1, cost)))
-            out.sort()
-            table.append(tuple(out))
+                if dx and dy:  # diagonal
+                    if barrier[ay * width + bx] and barrier[by * width + ax]:
+                        continue  # no slipping between two barrier corners
+                    if cut[b]:
+                        cost += river_enter
+                else:
+                    if road_here and road[b]:
+                        cost -= road_discount
+                    if cut[b]:
+                        cost += river_follow if in_river else river_enter
+                out.append((cost if cost > 1 else 1, b))
+            out.sort()  # cheapest first: the search stops at the first step beyond the allowance
+            table.append(tuple([(b, cost) for cost, b in out]))
         return tuple(table)
 
 

@@ -147,9 +147,25 @@ def expire_attack_effects(state: GameState, attack_seq: int) -> GameState:
 
 def expire_phase_effects(state: GameState, phase: Phase) -> GameState:
     """Drop ``until_phase`` effects waiting for ``phase`` (the first step of entering it)."""
-    if phase not in map(_UNTIL_PHASE, state.effects):  # entering a phase is frequent, such effects rare
+    effects = state.effects
+    if not effects or phase not in _waited_phases(effects):  # entering a phase is frequent, such effects rare
         return state
     return _partition(state, [e.expires == "until_phase" and e.until_phase is phase for e in state.effects])
+
+
+_last_waited: tuple[tuple[Effect, ...], frozenset[Phase]] | None = None
+
+
+def _waited_phases(effects: tuple[Effect, ...]) -> frozenset[Phase]:
+    """The phases some effect of ``effects`` waits for, the last tuple's remembered: a turn
+    enters up to seven phases, and a game keeps its effects tuple from state to state."""
+    global _last_waited
+    last = _last_waited  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is effects:
+        return last[1]
+    waited = frozenset(p for p in map(_UNTIL_PHASE, effects) if p is not None)
+    _last_waited = (effects, waited)  # holds the tuple: its id is not reused meanwhile
+    return waited
 
 
 def remove_play(state: GameState, play_id: int) -> GameState:

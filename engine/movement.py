@@ -16,22 +16,28 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
-from .boardinfo import StepTable, board_info
+from .board import Board
+from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
+from .live_effects import effects_of
 from .state import GameState, Unit
+from .types import Hook, UnitType
 
 __all__ = [
     "Occupancy",
     "Reach",
+    "movable_reach",
     "move_cost",
     "occupancy",
     "occupied_cells",
     "reachable_cells",
     "search_reachable",
     "unit_reach",
+    "units_reach",
 ]
 
 
@@ -48,15 +54,19 @@ class Occupancy(NamedTuple):
     mask: int  # ``flags`` read as one little-endian integer: byte i is cell i
 
 
-_last_occupancy: tuple[GameState, Occupancy] | None = None
+_last_occupancy: tuple[tuple[Unit, ...], Board, Occupancy] | None = None
 
 
 def occupancy(state: GameState) -> Occupancy:
-    """The `Occupancy` of ``state`` (the last one asked for is remembered: listing then applying reuse it)."""
+    """The `Occupancy` of ``state`` (the last one asked for is remembered: listing then applying reuse it).
+
+    Kept by the identity of the units tuple and the board, all it reads: `reduce` applies
+    an action to a copy of the state (its events cleared) that shares both.
+    """
     global _last_occupancy
     last = _last_occupancy  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is state:
-        return last[1]
+    if last is not None and last[0] is state.units and last[1] is state.board:
+        return last[2]
     info = board_info(state.board)
     index = info.index
     flags = bytearray(info.size)
@@ -64,7 +74,7 @@ def occupancy(state: GameState) -> Occupancy:
         if unit.cell is not None:
             flags[index[unit.cell]] = 1
     found = Occupancy(bytes(flags), int.from_bytes(flags, "little"))
-    _last_occupancy = (state, found)
+    _last_occupancy = (state.units, state.board, found)  # holds both: their ids are not reused meanwhile
     return found
 
 
@@ -135,6 +145,8 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
             examined[cell] = 1
             for neighbour, cost in steps[cell]:
                 total = spent + cost
+                if total > allowance:
+                    break  # a cell's steps come cheapest first: the rest cost more still
                 if total < best[neighbour]:
                     if occupied[neighbour]:
                         examined[neighbour] = 1
@@ -166,15 +178,51 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     """
     if unit.cell is None or not can_move_unit(state, unit):
         return _NO_REACH
+    return movable_reach(state, unit, occupied)
+
+
+def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:
+    """`unit_reach` of a unit ``can_move_unit`` allows to move (the caller asked; nothing asks twice)."""
+    if unit.cell is None:
+        return _NO_REACH
     allowance = movement_allowance(state, unit)
     if allowance <= 0:
         return _NO_REACH
     info = board_info(state.board)
     tables = state.rules.tables
     steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
-    start = info.index[unit.cell]
-    if occupied is None:
-        occupied = occupancy(state)
+    return _reach(steps, info, info.index[unit.cell], allowance, occupancy(state) if occupied is None else occupied)
+
+
+def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Iterator[tuple[Unit, Reach]]:
+    """`unit_reach` of each of ``units``, in order, with what they share looked up once.
+
+    A listing asks this for every unit that may move: the board tables, the step table
+    of each unit type and whether any effect may forbid a move are the same for all.
+    """
+    info = board_info(state.board)
+    index = info.index
+    rules = state.rules
+    overlays = None if rules.tables is None else rules.tables.overlay_costs()
+    by_type: dict[UnitType, StepTable] = {}
+    may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
+    for unit in units:
+        cell = unit.cell
+        if cell is None or (may_deny and not can_move_unit(state, unit)):
+            yield unit, _NO_REACH
+            continue
+        allowance = movement_allowance(state, unit)
+        if allowance <= 0:
+            yield unit, _NO_REACH
+            continue
+        steps = by_type.get(unit.type)
+        if steps is None:
+            steps = by_type[unit.type] = info.steps(unit.type, rules.movement_rules, overlays)
+        yield unit, _reach(steps, info, index[cell], allowance, occupied)
+
+
+def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
+    """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask

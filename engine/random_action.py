@@ -20,7 +20,7 @@ from typing import Protocol
 from .actions import ACTION_ORDER, Action, MoveUnit
 from .boardinfo import board_info
 from .flow import allowed_action_types
-from .movement import occupancy, unit_reach
+from .movement import occupancy, unit_reach, units_reach
 from .pages import OFFERS
 from .pages.movement import movers
 from .reducer import cached_legal_actions
@@ -53,9 +53,8 @@ def _groups(state: GameState) -> list[_Group]:
         if action_type is MoveUnit:
             units = movers(state)
             if units:
-                occupied = occupancy(state)
-                for unit in units:
-                    count = len(unit_reach(state, unit, occupied).costs)
+                for unit, reach in units_reach(state, units, occupancy(state)):
+                    count = len(reach.costs)
                     if count:
                         groups.append((count, unit))
             continue

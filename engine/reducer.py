@@ -61,10 +61,12 @@ def reduce(state: GameState, action: Action) -> GameState:
         raise problem
     working = replace(state, events=()) if state.events else state
     new = apply_match_action(working, action) if match_action else APPLY[type(action)](working, action)
-    new = replace(new, actions_taken=new.actions_taken + 1)
-    if new.phase is not Phase.VICTORY and new.actions_taken >= new.rules.victory.max_actions:
-        new = end_by_action_cap(new)
-    return replace(new, to_act=decide_to_act(new))
+    taken = new.actions_taken + 1
+    if new.phase is not Phase.VICTORY and taken >= new.rules.victory.max_actions:
+        new = end_by_action_cap(replace(new, actions_taken=taken))
+        return replace(new, to_act=decide_to_act(new))
+    # One copy for both fields: who acts next never depends on the count of actions.
+    return replace(new, actions_taken=taken, to_act=decide_to_act(new))
 
 
 def gating_problem(state: GameState, action: Action) -> IllegalAction | None:

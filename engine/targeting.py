@@ -89,4 +89,6 @@ def is_neutral(state: GameState, side: Side, card: CardDef) -> bool:
         e.source_card == card.id and e.controller is side and e.hook is not Hook.INSTANT for e in state.effects
     ):
         return True
+    if card.targeting.kind == "own_destroyed_unit" and not state.player(side).destroyed:
+        return True  # the usual case, asked at every listing: no unit to bring back, no cells to look at
     return not target_options(state, side, card)

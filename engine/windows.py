@@ -37,6 +37,21 @@ def reaction_windows(state: GameState) -> tuple[OpenWindow, ...]:
     return ()
 
 
+_BEFORE_MOVE = (Window.BEFORE_MOVE,)
+_AFTER_MOVE = (Window.AFTER_MOVE,)
+_BEFORE_ROLL = (Window.BEFORE_ATTACK_ROLL,)
+_POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
+
+
+def _open_windows(state: GameState) -> tuple[Window, ...]:
+    """The windows of `reaction_windows` without their instance keys (no strings built)."""
+    if state.phase is Phase.MOVEMENT:
+        return _BEFORE_MOVE if state.moves_this_turn == 0 else _AFTER_MOVE
+    if state.phase is Phase.DICE_RESOLUTION and state.pending_attack is not None:
+        return _BEFORE_ROLL if state.last_roll is None else _POST_ROLL
+    return ()
+
+
 def has_marked(state: GameState, side: Side, instance: str) -> bool:
     """True once ``side`` has played or passed in window instance ``instance``."""
     return any(m.instance == instance and m.side is side for m in state.reactions)
@@ -44,16 +59,19 @@ def has_marked(state: GameState, side: Side, instance: str) -> bool:
 
 def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
-    windows = reaction_windows(state)
-    if not windows or not can_play_tactic(state, side) or has_marked(state, side, windows[0].instance):
+    hand = state.player(side).tactics
+    if not hand:
+        return []  # the usual case, asked for both sides at every action: nothing else to look at
+    open_now = _open_windows(state)
+    if not open_now:
         return []
-    open_now = {w.window for w in windows}
     role = "active" if side is state.active else "reacting"
+    fitting = [c for c in hand if CARDS[c].window in open_now and CARDS[c].side in (role, "either")]
+    if not fitting or not can_play_tactic(state, side) or has_marked(state, side, reaction_windows(state)[0].instance):
+        return []
     plays: list[PlayTactic] = []
-    for card_id in sorted(state.player(side).tactics, key=tactic_rank):
+    for card_id in sorted(fitting, key=tactic_rank):
         card = CARDS[card_id]
-        if card.window not in open_now or card.side not in (role, "either"):
-            continue
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
             for targets, params in target_options(state, side, card)

@@ -12,7 +12,7 @@ from ..effects import add_card_effects, remove_play
 from ..errors import IllegalAction
 from ..hooks import can_play_card
 from ..instants import InstantPlay, apply_instants
-from ..state import Event, GameState, Unit, with_player
+from ..state import Effect, Event, GameState, Unit, with_player
 from ..tables import UNITS
 from ..types import EventKind, Phase, Side
 from .bonuses import drawn_card
@@ -106,10 +106,29 @@ def _cancels(bonus: CardDef, malus: CardDef) -> bool:
     return bonus.cancel_power == "any" or (bonus.cancel_power == "generic" and malus.card_class == "generic")
 
 
+_APPLIED: dict[tuple[int, Side], tuple[tuple[Effect, ...], list[tuple[int, CardDef]]]] = {}
+
+
 def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
-    """Applied maluses whose effects still affect ``side``: ``(play_id, card)`` by play id."""
+    """Applied maluses whose effects still affect ``side``: ``(play_id, card)`` by play id; do not change it.
+
+    Kept per effects tuple and side (a game keeps its effects tuple from state to state,
+    and this is asked at every listing while a bonus is stored).
+    """
+    effects = state.effects
+    kept = _APPLIED.get((id(effects), side))
+    if kept is not None and kept[0] is effects:  # the entry holds the tuple: its id is not reused meanwhile
+        return kept[1]
+    found = _find_applied(effects, side)
+    if len(_APPLIED) >= 16:
+        _APPLIED.clear()  # one atomic step (threads)
+    _APPLIED[(id(effects), side)] = (effects, found)
+    return found
+
+
+def _find_applied(effects: tuple[Effect, ...], side: Side) -> list[tuple[int, CardDef]]:
     found: dict[int, CardDef] = {}
-    for effect in state.effects:
+    for effect in effects:
         if effect.source_kind != "malus" or effect.play_id in found:
             continue
         card = CARDS[effect.source_card]
@@ -121,6 +140,8 @@ def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
 def _cancel_options(state: GameState) -> list[CancelMalus]:
     side = state.active
     stored = [card_of(c) for c in state.player(side).stored]
+    if not stored:
+        return []  # nothing to cancel with: the maluses need not be looked at
     targets: list[tuple[int | None, CardDef]] = []
     drawn = drawn_card(state, "malus")
     pending = state.pending_card

@@ -153,3 +153,16 @@ def test_an_enemy_count_holds_while_only_its_own_side_moves_and_is_asked_again_w
     assert movement_allowance(state, unit) == folded(state, unit) < full
     state = moved(state, enemies[0], free(state, far)[-1])  # an enemy leaves: asked again
     assert movement_allowance(state, unit) == folded(state, unit) == full
+
+
+def test_the_remembered_comparison_of_two_unit_tuples_answers_for_the_side_asked() -> None:
+    from engine.allowance import _same_read
+    from engine.condition_rules import READ_ATTACKERS, READ_DEFENDERS
+    from tests.support import start
+
+    then = start(units=("A1 L B2", "D1 L B8")).units
+    now = (then[0], replace(then[1], cell="C8"))  # only the defender moved
+    assert _same_read(then, now, READ_ATTACKERS)
+    assert not _same_read(then, now, READ_DEFENDERS)
+    assert _same_read(then, now, READ_ATTACKERS)
+    assert not _same_read(then, then[:1], READ_ATTACKERS)  # a unit left: they no longer line up

@@ -585,3 +585,21 @@ def test_rule_example_only_the_targets_cell_affects_the_roll() -> None:
     roll = play(state, RollDice()).last_roll
     assert roll is not None
     assert (roll.modified, roll.outcome, roll.modifiers) == (4, "HIT", ())
+
+
+def test_phase_expiry_reads_the_effects_of_each_state_it_is_given() -> None:
+    from engine.effects import expire_phase_effects
+
+    waiting = Effect(
+        effect_id=1, play_id=1, source_card="supply_interruption", source_kind="malus", controller=Side.ATTACKER,
+        hook=Hook.MODIFY_MOVEMENT, op="add", value=-2, scope="own_units", conditions=Conditions(),
+        expires="until_phase", until_phase=Phase.ATTACK,
+    )  # fmt: skip
+    lasting = msgspec.structs.replace(waiting, effect_id=2, play_id=2, expires="permanent", until_phase=None)
+    base = start(phase="MOVEMENT")
+    without = msgspec.structs.replace(base, effects=(lasting,))
+    with_it = msgspec.structs.replace(base, effects=(lasting, waiting))
+    assert expire_phase_effects(without, Phase.ATTACK) is without
+    assert expire_phase_effects(with_it, Phase.ATTACK).effects == (lasting,)
+    assert expire_phase_effects(with_it, Phase.MOVEMENT) is with_it
+    assert expire_phase_effects(without, Phase.ATTACK) is without

@@ -31,7 +31,18 @@ from engine import (
 from engine.hooks import max_moves, movement_allowance
 from engine.rng import next_seed, shuffle
 from engine.types import Phase
-from tests.support import attackers, finish_turn, mover_ids, play, seed_rolling, snapshot, start, to_phase, unit
+from tests.support import (
+    attackers,
+    finish_turn,
+    mover_ids,
+    play,
+    replace,
+    seed_rolling,
+    snapshot,
+    start,
+    to_phase,
+    unit,
+)
 
 A, D = Side.ATTACKER, Side.DEFENDER
 FILLER = [
@@ -425,3 +436,14 @@ def test_end_of_turn_shuffle_consumes_n_minus_1_steps(left: int) -> None:
     state = play(state, EndTurn())
     assert state.draw_pile == expected_pile
     assert state.rng == expected_rng
+
+
+def test_the_maluses_offered_for_cancelling_follow_the_effects_and_side_of_each_position() -> None:
+    stored = (["advanced_recon#1"], ["advanced_recon#2"])
+    state = play(drew("supply_interruption#1", units=FORCES, stored=stored), AcceptMalus(), NextPhase())
+    play_id = state.effects[0].play_id
+    cleared = replace(state, effects=())  # the same side and hands, no malus left
+    assert cancels(state) == [CancelMalus(stored_index=0, malus_play_id=play_id)]
+    assert cancels(cleared) == []
+    assert cancels(replace(cleared, effects=state.effects)) == [CancelMalus(stored_index=0, malus_play_id=play_id)]
+    assert cancels(replace(state, active=D, to_act=D)) == []  # the drawer's malus does not hurt the defender

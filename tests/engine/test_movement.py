@@ -22,7 +22,7 @@ from engine import (
 )
 from engine.grid import chebyshev
 from engine.movement import reachable_cells
-from engine.state import Conditions, Effect
+from engine.state import Conditions, Effect, GameState
 from engine.types import Hook, Side
 from tests.support import OPEN_10, config, play, replace, snapshot, start, unit
 
@@ -301,3 +301,90 @@ def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed:
                 spent += dict(steps[at])[step]  # a real step of the table
                 at = step
             assert spent == cost, (piece.id, cell)
+
+
+# --- What the listing keeps between positions never goes stale ------------------------------
+
+_GAP = "\n".join([".....", "ww.ww", ".....", ".....", "....."])
+"""A wall of water on row 2 with one gap, at C2."""
+
+
+def _fresh_listing(state: GameState) -> list[object]:
+    """`legal_actions` with every cache of the movement listing emptied first."""
+    import engine.movement as movement_module
+    import engine.pages.movement as page
+    import engine.reducer as reducer
+
+    movement_module._MEMO.clear()
+    movement_module._last_occupancy = None
+    page._MOVES.clear()
+    page._MADE.clear()
+    reducer._LEGAL_CACHE.clear()
+    return legal_actions(state)  # type: ignore[return-value]
+
+
+def test_a_move_into_the_only_gap_blocks_the_path_of_a_unit_listed_before() -> None:
+    state = start(units=("A1 L C1", "A2 M E1", "D1 L A5"), terrain=_GAP, phase="MOVEMENT")
+    assert "C3" in reach(state, "A1")
+    blocked = play(state, MoveUnit(unit_id="A2", to="C2"))
+    assert not reach(blocked, "A1") & {"A3", "B3", "C3", "D3", "E3"}
+    assert legal_actions(blocked) == _fresh_listing(blocked)
+
+
+def test_a_unit_leaving_the_gap_opens_the_path_of_a_unit_listed_before() -> None:
+    state = start(units=("A1 L C1", "A2 M C2", "D1 L A5"), terrain=_GAP, phase="MOVEMENT")
+    assert not reach(state, "A1") & {"A3", "B3", "C3", "D3", "E3"}
+    opened = play(state, MoveUnit(unit_id="A2", to="E4"))
+    assert {"B3", "C3", "D3"} <= reach(opened, "A1")
+    assert legal_actions(opened) == _fresh_listing(opened)
+
+
+def _movement_effect(hook: Hook, op: str, value: int) -> Effect:
+    return Effect(
+        effect_id=1, play_id=1, source_card="supply_interruption", source_kind="malus", controller=Side.ATTACKER,
+        hook=hook, op=op, value=value, scope="own_units", conditions=Conditions(), remaining_turn_ends=1,
+    )  # fmt: skip
+
+
+def test_an_effect_that_changes_the_allowance_or_forbids_moving_is_seen_by_a_unit_listed_before() -> None:
+    state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT")
+    assert len(reach(state, "A1")) == 24
+    faster = replace(state, effects=(_movement_effect(Hook.MODIFY_MOVEMENT, "add", 2),))
+    assert len(reach(faster, "A1")) == 48
+    assert len(reach(state, "A1")) == 24
+    denied = replace(state, effects=(_movement_effect(Hook.CAN_MOVE_UNIT, "deny", 0),))
+    assert reach(denied, "A1") == set()
+    assert len(reach(state, "A1")) == 24
+
+
+def test_moves_listed_on_one_board_are_not_offered_on_another() -> None:
+    narrow = start(units=("A1 L B2", "D1 L B8"), phase="MOVEMENT")
+    wide = start(units=("A1 L B2", "D1 L B8"), terrain="\n".join(["." * 12] * 10), phase="MOVEMENT")
+    assert "B4" in reach(narrow, "A1") and "D2" in reach(wide, "A1")
+    assert legal_actions(wide) == _fresh_listing(wide)
+    assert legal_actions(narrow) == _fresh_listing(narrow)
+
+
+def test_the_listing_agrees_with_one_made_afresh_along_random_games() -> None:
+    from engine import draw_index
+
+    for seed in (3, 4):
+        state = new_game(GameConfig(seed=seed))
+        choice = seed
+        while True:
+            legal = legal_actions(state)
+            if not legal:
+                break
+            if state.phase is Phase.MOVEMENT:
+                assert legal == _fresh_listing(state)
+            index, choice = draw_index(len(legal), choice)
+            state = reduce(state, legal[index])
+
+
+def test_each_cells_steps_come_cheapest_first() -> None:
+    from engine import board_info
+    from engine.types import UnitType
+
+    state = new_game(GameConfig(seed=5))
+    table = board_info(state.board).steps(UnitType.MECHANIZED, state.rules.movement_rules)
+    assert all(list(row) == sorted(row, key=lambda step: (step[1], step[0])) for row in table)

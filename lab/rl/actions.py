@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import cast
 
 from engine import (
     TACTICS,
@@ -194,23 +195,32 @@ class ActionSpace:
         memo = self._memo
         try:
             return list(map(memo.__getitem__, legal)), list(legal)
-        except KeyError:  # an action not seen yet, one whose index needs the state, or one that does not fit
+        except KeyError:  # some action not seen yet, one whose index needs the state, or one that does not fit
             pass
-        found: list[int] = []
-        fitting: list[Action] = []
-        for action in legal:
-            index = memo.get(action)
+        found: list[int | None] = list(map(memo.get, legal))
+        unfit = False
+        k = -1
+        while True:  # visit only the actions missing from the memo (found by a scan in C)
+            try:
+                k = found.index(None, k + 1)
+            except ValueError:
+                break
+            action = legal[k]
+            index = self.index_of(action, state)
             if index is None:
-                index = self.index_of(action, state)
-                if index is None:
-                    continue
-                if not isinstance(action, CancelMalus):
-                    if len(memo) >= 100_000:
-                        memo.clear()
-                    memo[action] = index
-            found.append(index)
-            fitting.append(action)
-        return found, fitting
+                unfit = True
+                found[k] = -1
+                continue
+            found[k] = index
+            if not isinstance(action, CancelMalus):
+                if len(memo) >= 100_000:
+                    memo.clear()
+                memo[action] = index
+        fitting = list(legal)
+        if unfit:
+            kept = [k for k, index in enumerate(found) if index != -1]
+            found, fitting = [found[k] for k in kept], [legal[k] for k in kept]
+        return cast("list[int]", found), fitting  # every None was replaced
 
     def index_of(self, action: Action, state: GameState | None = None) -> int | None:
         """The index of ``action``, or None when it does not fit (``state`` is needed for CANCEL_MALUS)."""

@@ -38,30 +38,39 @@ def _pick(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> int:
     return int(legal[rng.integers(len(legal))])
 
 
-def steps_per_second(episodes: int, record: list[list[Action]] | None = None, **options: bool) -> float:
-    """Agent steps per second over ``episodes`` whole games (``reset``, a new game, excluded).
-
-    With ``record``, each game's agent actions are appended to it (for `engine_alone`).
-    """
+def steps_per_second(episodes: int, **options: bool) -> float:
+    """Agent steps per second over ``episodes`` whole games (``reset``, a new game, excluded)."""
     env = TaktikEnv(opponent="random", **options)
     rng = np.random.default_rng(0)
     steps, elapsed = 0, 0.0
     for episode in range(episodes):
         _, info = env.reset(seed=episode + 1)
-        played: list[Action] = []
         start = _clock()
         while True:
-            action = _pick(info["action_mask"], rng)
-            if record is not None:
-                played.append(env.space.action_at(action, env.state))
-            _, _, terminated, truncated, info = env.step(action)
+            _, _, terminated, truncated, info = env.step(_pick(info["action_mask"], rng))
             steps += 1
             if terminated or truncated:
                 break
         elapsed += _clock() - start
-        if record is not None:
-            record.append(played)
     return steps / elapsed
+
+
+def agent_games(episodes: int) -> list[list[Action]]:
+    """The agent's actions in each game `steps_per_second` plays with the default options (not timed)."""
+    env = TaktikEnv(opponent="random")
+    rng = np.random.default_rng(0)
+    games = []
+    for episode in range(episodes):
+        _, info = env.reset(seed=episode + 1)
+        played: list[Action] = []
+        while True:
+            index = _pick(info["action_mask"], rng)
+            played.append(env.space.action_at(index, env.state))
+            _, _, terminated, truncated, info = env.step(index)
+            if terminated or truncated:
+                break
+        games.append(played)
+    return games
 
 
 def engine_alone(games: list[list[Action]]) -> float:
@@ -104,12 +113,11 @@ def main() -> None:
         ("default (mask in the observation)", {}),
         ("mask out of the observation, forced steps auto-played", {"mask_in_observation": False, "auto_forced": True}),
     )
-    games: list[list[Action]] = []
     for name, options in configs:
-        record = games if not options else None
-        rates = [steps_per_second(args.episodes, record if not run else None, **options) for run in range(args.repeat)]
+        rates = [steps_per_second(args.episodes, **options) for _ in range(args.repeat)]
         print(f"TaktikEnv vs random, {name}: median {statistics.median(rates):,.0f} steps/s "
               f"({args.episodes} games x {args.repeat} runs)")
+    games = agent_games(args.episodes)
     rates = [engine_alone(games) for _ in range(args.repeat)]
     print(f"engine alone on the default env's games (the floor): median {statistics.median(rates):,.0f} steps/s "
           f"({args.episodes} games x {args.repeat} runs)")

@@ -9,9 +9,11 @@ looked up afterwards.
 * `by_identity`: keyed by the ids of immutable objects, which the table holds (so an id
   cannot be reused by another object while its entry lives) and checks with ``is``.
 
-Both tables are emptied when full: a game uses few keys, several environments in one
-process a few times more. `clear_memos` empties every table (tests compare remembered
-parts with fresh ones).
+Both kinds of table are emptied when full: a game uses few values, several environments
+in one process a few times more. An identity table only ever hits on the objects of the
+last few positions, so it is kept small: whatever it holds stays alive (and is walked by
+the garbage collector) until it is emptied. `clear_memos` empties every table (tests
+compare remembered parts with fresh ones).
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-__all__ = ["LIMIT", "by_identity", "by_value", "clear_memos", "memo_table"]
+__all__ = ["IDENTITY_LIMIT", "LIMIT", "by_identity", "by_value", "clear_memos", "memo_table"]
 
 LIMIT = 4096
-"""Entries a table keeps before it is emptied."""
+"""Entries a `by_value` table keeps before it is emptied."""
+IDENTITY_LIMIT = 256
+"""Entries a `by_identity` table keeps: the recent positions of a few environments."""
 
 V = TypeVar("V")
 K = TypeVar("K", bound=Hashable)
@@ -60,7 +64,7 @@ def by_identity(table: dict[Any, tuple[tuple[Any, ...], V]], inputs: tuple[Any, 
     if hit is not None:  # the entry holds its inputs alive, so these ids are still theirs: the same objects
         return hit[1]
     value = build()
-    if len(table) >= LIMIT:
+    if len(table) >= IDENTITY_LIMIT:
         table.clear()
     table[key] = (inputs, value)
     return value

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import cast
 
 from engine import (
     TACTICS,
@@ -130,7 +131,7 @@ class ActionSpace:
         self.unit_index = {unit: i for i, unit in enumerate(self.roster)}
         # Label → cell index of every cell: the env indexes hundreds of moves per decision.
         self._cells = {label(i % width, i // width): i for i in range(self.cells)}
-        self._memo: dict[Action, int | None] = {}
+        self._memo: dict[Action, int] = {}  # fitting action -> index (see `fit`)
         self.pairs = list(combinations(range(u), 2))
         self.pair_index = {pair: i for i, pair in enumerate(self.pairs)}
         self.bonus_aims = 1 + u + u * width
@@ -179,25 +180,47 @@ class ActionSpace:
         return self.blocks[block][0]
 
     def indices(self, legal: Sequence[Action], state: GameState) -> dict[int, Action]:
-        """``{index: action}`` for every action of ``legal`` that fits the space (what a mask marks).
+        """``{index: action}`` for every action of ``legal`` that fits the space (what a mask marks)."""
+        found, fitting = self.fit(legal, state)
+        return dict(zip(found, fitting, strict=True))
 
-        Remembers the index of every action whose index does not depend on the state (all
-        but CANCEL_MALUS of an applied malus): an environment indexes the same few hundred
-        actions at decision after decision.
+    def fit(self, legal: Sequence[Action], state: GameState) -> tuple[list[int], list[Action]]:
+        """The indices of the actions of ``legal`` that fit the space, and those actions, in ``legal``'s order.
+
+        Remembers the index of every fitting action whose index does not depend on the
+        state (all but CANCEL_MALUS of an applied malus): an environment indexes the same
+        few hundred actions at decision after decision, so a listing is usually one
+        lookup per action, all inside ``map``.
         """
         memo = self._memo
-        out: dict[int, Action] = {}
-        for action in legal:
-            index = memo.get(action, -1)
-            if index == -1:
-                index = self.index_of(action, state)
-                if not isinstance(action, CancelMalus):
-                    if len(memo) >= 100_000:
-                        memo.clear()
-                    memo[action] = index
-            if index is not None:
-                out[index] = action
-        return out
+        try:
+            return list(map(memo.__getitem__, legal)), list(legal)
+        except KeyError:  # some action not seen yet, one whose index needs the state, or one that does not fit
+            pass
+        found: list[int | None] = list(map(memo.get, legal))
+        unfit = False
+        k = -1
+        while True:  # visit only the actions missing from the memo (found by a scan in C)
+            try:
+                k = found.index(None, k + 1)
+            except ValueError:
+                break
+            action = legal[k]
+            index = self.index_of(action, state)
+            if index is None:
+                unfit = True
+                found[k] = -1
+                continue
+            found[k] = index
+            if not isinstance(action, CancelMalus):
+                if len(memo) >= 100_000:
+                    memo.clear()
+                memo[action] = index
+        fitting = list(legal)
+        if unfit:
+            kept = [k for k, index in enumerate(found) if index != -1]
+            found, fitting = [found[k] for k in kept], [legal[k] for k in kept]
+        return cast("list[int]", found), fitting  # every None was replaced
 
     def index_of(self, action: Action, state: GameState | None = None) -> int | None:
         """The index of ``action``, or None when it does not fit (``state`` is needed for CANCEL_MALUS)."""

@@ -100,7 +100,8 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         self._seed = self.config.seed if self.config.seed is not None else 1
         self._opponent_seed = 0
         self._steps = 0
-        self._by_index: dict[int, Action] = {}
+        self._found: list[int] = []  # indices of the agent's legal actions, in listing order
+        self._fitting: list[Action] = []  # those actions
         self._mask: np.ndarray[Any, np.dtype[np.int8]] | None = None
         self._forced = 0
 
@@ -128,20 +129,22 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     ) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool, dict[str, Any]]:
         """Play the agent's action, then the opponent's until the agent must act again or the game ends."""
         index = int(action)
-        if index not in self._by_index:
+        try:
+            chosen = self._fitting[self._found.index(index)]
+        except ValueError:
             if self.invalid_action == "raise" or self.state.to_act is None:
                 shown = self.space.describe(index) if 0 <= index < self.space.size else "out of range"
-                raise ValueError(f"action {index} ({shown}) is not legal now")
+                raise ValueError(f"action {index} ({shown}) is not legal now") from None
             self._steps += 1
             truncated = self.max_steps is not None and self._steps >= self.max_steps
             return self._observe(), self.invalid_penalty, False, truncated, self._info() | {"invalid_action": True}
-        before = self._vp_margin()
-        self.state = reduce(self.state, self._by_index[index])
+        before = self._vp_margin() if self.shaping else 0
+        self.state = reduce(self.state, chosen)
         self._steps += 1
         self._settle()
         terminated = self.state.to_act is None
         truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
-        reward = self.shaping * (self._vp_margin() - before)
+        reward = self.shaping * (self._vp_margin() - before) if self.shaping else 0.0
         if terminated:
             reward += 1.0 if self.state.winner is self.agent_side else -1.0
         return self._observe(), float(reward), terminated, truncated, self._info()
@@ -159,12 +162,13 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
         """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name)."""
         if self._mask is None:
             self._mask = np.zeros(self.space.size, dtype=np.int8)
-            self._mask[list(self._by_index)] = 1
+            if self._found:
+                self._mask[self._found] = 1
         return self._mask
 
     def legal_action_indices(self) -> list[int]:
         """Indices of the legal actions that fit the space, ascending."""
-        return sorted(self._by_index)
+        return sorted(self._found)
 
     def _settle(self) -> None:
         """Let the opponent (and forced or unfit actions) play until the agent decides or the game ends."""
@@ -181,14 +185,14 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 self.state = reduce(self.state, action)
                 continue
             legal = legal_actions(self.state)
-            fitting = self.space.indices(legal, self.state)
+            found, fitting = self.space.fit(legal, self.state)
             if fitting and not (self.auto_forced and len(legal) == 1):
-                self._by_index = fitting
+                self._found, self._fitting = found, fitting
                 return
             if fitting:
                 self._forced += 1
             self.state = reduce(self.state, legal[0])
-        self._by_index = {}
+        self._found, self._fitting = [], []
 
     def _vp_margin(self) -> int:
         return unit_vp(self.state, self.agent_side) - unit_vp(self.state, self.agent_side.other)

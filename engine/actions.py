@@ -64,8 +64,8 @@ class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 NO_PARAMS = Params()
 
 
-class ActionBase(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
-    """Base of every action: immutable, keyword-only, strict, tagged by ``type``."""
+class ActionBase(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type", gc=False):
+    """Base of every action: immutable, keyword-only, strict, tagged by ``type``; untracked by the GC, as states are."""
 
 
 class NextPhase(ActionBase, frozen=True, kw_only=True, tag="NEXT_PHASE"):

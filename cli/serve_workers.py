@@ -44,6 +44,10 @@ def worker_command(args: argparse.Namespace, port: int) -> list[str]:
         command += ["--limits", str(args.limits)]
     for origin in args.allow_origin:
         command += ["--allow-origin", origin]
+    if args.abandon_after is not None:
+        command += ["--abandon-after", str(args.abandon_after)]
+    if args.compress:
+        command.append("--compress")
     return command
 
 

@@ -82,6 +82,7 @@ class Settings:
     database_url: str | None = None  # postgresql://...: the shared log (docs/deploy.md); None: SQLite in data_dir
     bus_url: str | None = None  # redis://...: committed actions and match events between processes
     cluster: ClusterTuning = field(default_factory=lambda: ClusterTuning())
+    compress: bool = False  # permessage-deflate on WebSockets: less bandwidth for CPU and memory (docs/server.md)
 
     def __post_init__(self) -> None:
         if self.bus_url is not None and self.database_url is None:

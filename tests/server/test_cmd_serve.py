@@ -182,3 +182,21 @@ def test_a_match_stored_under_other_rules_is_served_read_only_and_labelled_so_ne
     with sqlite3.connect(data / "taktik.sqlite3") as db:
         assert db.execute("SELECT status FROM matches WHERE id=?", (older["match_id"],)).fetchone() == ("live",)
     db.close()
+
+
+def test_compress_turns_on_permessage_deflate_and_the_default_leaves_it_off(tmp_path: Path) -> None:
+    async def negotiated(live: LiveServer) -> str:
+        created = create_match(live)
+        peer = await Peer.seated(live, created["match_id"], tokens_of(created)["ATTACKER"])  # offers deflate
+        assert peer.state is not None and peer.state["legal_actions"]
+        assert peer.conn.response is not None
+        extensions = peer.conn.response.headers.get("Sec-WebSocket-Extensions", "")
+        await peer.close()
+        return extensions
+
+    for flags, expected in (((), False), (("--compress",), True)):
+        live = LiveServer(tmp_path / f"data{len(flags)}", FAST_LIMITS, *flags).start()
+        try:
+            assert ("permessage-deflate" in arun(negotiated(live))) is expected
+        finally:
+            assert live.stop() == 0

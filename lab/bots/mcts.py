@@ -43,6 +43,7 @@ from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, redu
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
+from .leaf import race_value
 from .rollout import MOVE_SAMPLE, quick_action
 
 __all__ = ["STYLES", "MCTSBot", "SearchStats"]
@@ -111,6 +112,7 @@ class MCTSBot:
     quick: bool = True  # simulations play the fast playout policy (`rollout.quick_action`), not the lookahead
     move_sample: int = MOVE_SAMPLE  # moves the playout policy scores per decision
     greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
+    race: float = 0.0  # > 0: score a simulation as a chance to win the race with this spread (`leaf.race_value`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -121,6 +123,8 @@ class MCTSBot:
             raise ValueError("turns must be at least 1 (the enemy's reply)")
         if not self.styles or not all(isinstance(style, Style) for style in self.styles):
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
+        if self.race < 0:
+            raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
@@ -210,7 +214,7 @@ class MCTSBot:
                 else:
                     action = greedy_action(state, legal, self.reply_move_limit)
             state = reduce(state, action)
-        return evaluate(state, side)
+        return race_value(state, side, self.race) if self.race > 0 else evaluate(state, side)
 
 
 def _is_searched(view: GameState, side: Side) -> bool:

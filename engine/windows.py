@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
 
 from .actions import PlayTactic
@@ -23,33 +25,35 @@ class OpenWindow(msgspec.Struct, frozen=True):
 
 def reaction_windows(state: GameState) -> tuple[OpenWindow, ...]:
     """The open reaction windows (rules §9.1): derived from the state, never stored."""
-    turn = state.turn
-    if state.phase is Phase.MOVEMENT:
-        if state.moves_this_turn == 0:
-            return (OpenWindow(Window.BEFORE_MOVE, f"{turn}:beforeMove"),)
-        return (OpenWindow(Window.AFTER_MOVE, f"{turn}:afterMove:{state.moves_this_turn}"),)
-    if state.phase is Phase.DICE_RESOLUTION and state.pending_attack is not None:
-        seq = state.attack_seq
-        if state.last_roll is None:
-            return (OpenWindow(Window.BEFORE_ATTACK_ROLL, f"{turn}:beforeAttackRoll:{seq}"),)
-        instance = f"{turn}:postRoll:{seq}"
-        return (OpenWindow(Window.AFTER_ATTACK_ROLL, instance), OpenWindow(Window.BEFORE_DAMAGE, instance))
-    return ()
+    open_now = _open_windows(state)
+    if not open_now:
+        return ()
+    instance = _INSTANCE_KEYS[open_now[0]](state)
+    return tuple(OpenWindow(window, instance) for window in open_now)
 
 
 _BEFORE_MOVE = (Window.BEFORE_MOVE,)
 _AFTER_MOVE = (Window.AFTER_MOVE,)
 _BEFORE_ROLL = (Window.BEFORE_ATTACK_ROLL,)
-_POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)
+_POST_ROLL = (Window.AFTER_ATTACK_ROLL, Window.BEFORE_DAMAGE)  # one instance: the post-roll windows share it
 
 
 def _open_windows(state: GameState) -> tuple[Window, ...]:
-    """The windows of `reaction_windows` without their instance keys (no strings built)."""
+    """Which windows are open, without their instance keys (no strings built: asked at every action)."""
     if state.phase is Phase.MOVEMENT:
         return _BEFORE_MOVE if state.moves_this_turn == 0 else _AFTER_MOVE
     if state.phase is Phase.DICE_RESOLUTION and state.pending_attack is not None:
         return _BEFORE_ROLL if state.last_roll is None else _POST_ROLL
     return ()
+
+
+_INSTANCE_KEYS: dict[Window, Callable[[GameState], str]] = {
+    Window.BEFORE_MOVE: lambda s: f"{s.turn}:beforeMove",
+    Window.AFTER_MOVE: lambda s: f"{s.turn}:afterMove:{s.moves_this_turn}",
+    Window.BEFORE_ATTACK_ROLL: lambda s: f"{s.turn}:beforeAttackRoll:{s.attack_seq}",
+    Window.AFTER_ATTACK_ROLL: lambda s: f"{s.turn}:postRoll:{s.attack_seq}",
+}
+"""The key of the instance a window (the first open one) belongs to: stored in the reaction marks."""
 
 
 def has_marked(state: GameState, side: Side, instance: str) -> bool:

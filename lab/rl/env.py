@@ -137,6 +137,7 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 raise ValueError(f"action {index} ({shown}) is not legal now") from None
             self._steps += 1
             truncated = self.max_steps is not None and self._steps >= self.max_steps
+            self._mask = None  # the same decision again, but every step hands out new arrays
             return self._observe(), self.invalid_penalty, False, truncated, self._info() | {"invalid_action": True}
         before = self._vp_margin() if self.shaping else 0
         self.state = reduce(self.state, chosen)
@@ -159,11 +160,18 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     # --- helpers ------------------------------------------------------------------------
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name)."""
+        """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name); read-only.
+
+        One array per decision, handed out as this, as ``obs["action_mask"]`` and as
+        ``info["action_mask"]``: it is read-only, so no caller can change what another
+        reads, and no step copies it.
+        """
         if self._mask is None:
-            self._mask = np.zeros(self.space.size, dtype=np.int8)
+            mask = np.zeros(self.space.size, dtype=np.int8)
             if self._found:
-                self._mask[self._found] = 1
+                mask[self._found] = 1
+            mask.flags.writeable = False
+            self._mask = mask
         return self._mask
 
     def legal_action_indices(self) -> list[int]:
@@ -200,12 +208,12 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     def _observe(self) -> dict[str, np.ndarray[Any, Any]]:
         view = player_view(self.state, self.agent_side)
         if self.mask_in_observation:
-            return encode_observation(view, self.agent_side, self.action_masks().copy())  # callers keep observations
+            return encode_observation(view, self.agent_side, self.action_masks())
         return encode_observation(view, self.agent_side, None)
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.action_masks().copy(),
+            "action_mask": self.action_masks(),
             "forced": self._forced,
             "turn": self.state.turn,
             "phase": self.state.phase.value,

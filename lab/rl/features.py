@@ -31,6 +31,7 @@ from engine import (
     GameState,
     PendingCard,
     Phase,
+    Roll,
     Side,
     TableOverrides,
     Unit,
@@ -40,6 +41,7 @@ from engine import (
 )
 
 from .memo import by_identity, by_value, memo_table
+from .units import unit_layer
 
 __all__ = ["FEATURES", "features"]
 
@@ -48,25 +50,31 @@ _BONUS_IDS = tuple(c.id for c in COMMON_CARDS if c.kind == "bonus")
 _COMMON_IDS = tuple(c.id for c in COMMON_CARDS)
 _TACTIC_IDS = tuple(c.id for c in TACTICS)
 _EFFECT_IDS = _COMMON_IDS + _TACTIC_IDS
-FEATURES = (
-    len(_PHASES)
-    + 2
-    + 3
-    + 3
-    + len(_BONUS_IDS)
-    + 1
-    + len(_TACTIC_IDS)
-    + 1
-    + 2 * len(_TACTIC_IDS)
-    + len(_COMMON_IDS)
-    + 3
-    + 5
-    + 2 * len(_EFFECT_IDS)
-    + 4
-    + 1
-    + len(_COMMON_IDS)
-    + 2
+_GROUPS = (
+    ("phase", len(_PHASES)),
+    ("turn", 2 + 3 + 3),  # progress; active / must act / chooses victims; moves, queued attacks, drawn
+    ("cards", len(_BONUS_IDS) + 1 + len(_TACTIC_IDS) + 1 + 2 * len(_TACTIC_IDS)),
+    ("pending", len(_COMMON_IDS) + 3),
+    ("roll", 5),
+    ("effects", 2 * len(_EFFECT_IDS)),
+    ("totals", 4 + 1),  # unit and point VP of both sides; draw-pile size
+    ("discard", len(_COMMON_IDS)),
+    ("units", 2),
 )
+
+
+def _slices() -> dict[str, slice]:
+    at, out = 0, {}
+    for name, size in _GROUPS:
+        out[name] = slice(at, at + size)
+        at += size
+    return out
+
+
+_AT = _slices()
+_AT_PHASE, _AT_TURN, _AT_CARDS, _AT_PENDING, _AT_ROLL = (_AT[g] for g in ("phase", "turn", "cards", "pending", "roll"))
+_AT_EFFECTS, _AT_TOTALS, _AT_DISCARD, _AT_UNITS = (_AT[g] for g in ("effects", "totals", "discard", "units"))
+FEATURES = sum(size for _, size in _GROUPS)
 
 _Part = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -85,6 +93,8 @@ _PENDING: dict[tuple[str | None, bool, bool, bool], _Part] = memo_table()
 _EFFECTS: dict[Any, Any] = memo_table()
 _DISCARD: dict[Any, Any] = memo_table()
 _VP: dict[Any, Any] = memo_table()
+_LAST: dict[Side, tuple[tuple[Any, ...], _Part]] = memo_table()  # per observer: the last vector and its inputs
+_NOTHING = (object(),) * 8  # inputs no vector was built from: every group differs
 
 
 def _cards(key: tuple[Any, ...]) -> _Part:
@@ -129,63 +139,64 @@ def _vp(
 def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
     """The feature vector of ``view`` seen by ``side`` (see the module docstring)."""
     me, them = view.player(side), view.player(side.other)
-    limit = view.rules.victory.round_limit
-    rounds = limit.max_rounds if limit is not None else 15
-    pending: PendingCard | None = view.pending_card
-    chooser = pending is not None and pending.accepted
     tables = view.rules.tables
-    limits = game_tables(tables)  # counts as shares of the game's own limits
-    roll = view.last_roll
-    mine = theirs = 0
-    for unit in view.units:
-        if unit.cell is not None:
-            if unit.side is side:
-                mine += 1
-            else:
-                theirs += 1
-    vp = by_identity(_VP, (them.destroyed, me.destroyed, tables), lambda: _vp(them.destroyed, me.destroyed, tables))
-    # Every scalar in one conversion; the remembered groups are float32 arrays already.
-    scalars = np.array(
-        [
-            view.turn / (2 * rounds),
-            view.round / rounds,
-            float(view.active is side),
-            float(view.to_act is side),
-            float(chooser and view.to_act is side),
-            view.moves_this_turn / limits.max_moves,
-            len(view.attack_queue) / limits.max_attacks_per_turn,
-            float(view.drawn_this_turn),
-            *(
-                (roll.natural / 6, roll.modified / 6, roll.required / 6, float(roll.outcome == "HIT"), 1.0)
-                if roll
-                else _NO_ROLL
-            ),
-            *vp,
-            me.point_vp / 15,
-            them.point_vp / 15,
-            len(view.draw_pile) / 90,
-            mine / 15,
-            theirs / 15,
-        ],
-        dtype=np.float32,
-    )
-    cards = (me.stored, me.tactics, me.played_tactics, len(them.stored), len(them.tactics), them.played_tactics)
+    pending: PendingCard | None = view.pending_card
     if pending is None:
         shown: tuple[str | None, bool, bool, bool] = (None, False, False, False)
     else:
         card = pending.card if pending.card != HIDDEN else None
         shown = (card, True, pending.accepted, pending.drawer is side)
-    effects, pile = view.effects, view.discard_pile
-    return np.concatenate(
-        (
-            _PHASE_HOT[view.phase],
-            scalars[0:8],
-            by_value(_CARDS, cards, lambda: _cards(cards)),
-            by_value(_PENDING, shown, lambda: _pending(shown)),
-            scalars[8:13],
-            by_identity(_EFFECTS, (effects, side), lambda: _effects(effects, side)),
-            scalars[13:18],
-            by_identity(_DISCARD, (pile,), lambda: _discard(pile)),
-            scalars[18:20],
-        )
+    cards = (me.stored, me.tactics, me.played_tactics, len(them.stored), len(them.tactics), them.played_tactics)
+    totals = (them.destroyed, me.destroyed, tables, me.point_vp, them.point_vp, len(view.draw_pile))
+    layer = unit_layer(view.units, side, tables, view.board)
+    counts = (layer.mine, layer.theirs)
+    phase, roll, effects, pile = view.phase, view.last_roll, view.effects, view.discard_pile
+    # Start from this side's last vector and write only the groups whose inputs changed:
+    # ``was`` holds the inputs it was built from (by identity for the immutable tuples).
+    last = _LAST.get(side)
+    if last is None:
+        was: tuple[Any, ...] = _NOTHING
+        out = np.zeros(FEATURES, dtype=np.float32)
+    else:
+        was, out = last[0], last[1].copy()
+    if phase is not was[0]:
+        out[_AT_PHASE] = _PHASE_HOT[phase]
+    out[_AT_TURN] = _turn(view, side, pending is not None and pending.accepted)
+    if cards != was[1]:
+        out[_AT_CARDS] = by_value(_CARDS, cards, lambda: _cards(cards))
+    if shown != was[2]:
+        out[_AT_PENDING] = by_value(_PENDING, shown, lambda: _pending(shown))
+    if roll is not was[3]:
+        out[_AT_ROLL] = _NO_ROLL if roll is None else _roll(roll)
+    if effects is not was[4]:
+        out[_AT_EFFECTS] = by_identity(_EFFECTS, (effects, side), lambda: _effects(effects, side))
+    if totals != was[5]:
+        vp = by_identity(_VP, totals[:3], lambda: _vp(them.destroyed, me.destroyed, tables))
+        out[_AT_TOTALS] = (*vp, me.point_vp / 15, them.point_vp / 15, len(view.draw_pile) / 90)
+    if pile is not was[6]:
+        out[_AT_DISCARD] = by_identity(_DISCARD, (pile,), lambda: _discard(pile))
+    if counts != was[7]:
+        out[_AT_UNITS] = (layer.mine / 15, layer.theirs / 15)
+    _LAST[side] = ((phase, cards, shown, roll, effects, totals, pile, counts), out)
+    return out.copy()  # the remembered vector stays private: callers may write to theirs
+
+
+def _turn(view: GameState, side: Side, chooser: bool) -> tuple[float, ...]:
+    """Turn and round progress, who acts, moves, queued attacks, card drawn: what changes step to step."""
+    limit = view.rules.victory.round_limit
+    rounds = limit.max_rounds if limit is not None else 15
+    limits = game_tables(view.rules.tables)  # counts as shares of the game's own limits
+    return (
+        view.turn / (2 * rounds),
+        view.round / rounds,
+        float(view.active is side),
+        float(view.to_act is side),
+        float(chooser and view.to_act is side),
+        view.moves_this_turn / limits.max_moves,
+        len(view.attack_queue) / limits.max_attacks_per_turn,
+        float(view.drawn_this_turn),
     )
+
+
+def _roll(roll: Roll) -> tuple[float, ...]:
+    return roll.natural / 6, roll.modified / 6, roll.required / 6, float(roll.outcome == "HIT"), 1.0

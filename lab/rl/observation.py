@@ -31,34 +31,25 @@ import numpy as np
 
 from engine import (
     Board,
-    BoardInfo,
     GameState,
     Side,
-    TableOverrides,
     TerrainType,
-    Unit,
-    UnitType,
     VictoryConfig,
     board_info,
     home_side,
-    unit_stats,
 )
 
 from .actions import ActionSpace
 from .features import FEATURES, features
-from .memo import by_identity, memo_table
+from .units import unit_layer
 
 __all__ = ["FEATURES", "PLANES", "encode_observation", "features", "planes"]
 
 PLANES = 26
 _TERRAIN = tuple(TerrainType)
-_TYPES = (UnitType.LIGHT_INFANTRY, UnitType.MECHANIZED, UnitType.SPECIAL)
-_OWN_PLANE = {unit_type: 10 + k for k, unit_type in enumerate(_TYPES)}
-_ENEMY_PLANE = {unit_type: 13 + k for k, unit_type in enumerate(_TYPES)}
 
 _STATIC: dict[tuple[int, int, Side], tuple[Board, VictoryConfig, np.ndarray[Any, np.dtype[np.float32]]]] = {}
 _STATIC_LIMIT = 16
-_UNITS: dict[Any, Any] = memo_table()
 
 
 def _static_planes(board: Board, victory: VictoryConfig, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -92,42 +83,14 @@ def _static_planes(board: Board, victory: VictoryConfig, side: Side) -> np.ndarr
     return out
 
 
-def _unit_marks(
-    units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, info: BoardInfo
-) -> tuple[np.ndarray[Any, np.dtype[np.intp]], np.ndarray[Any, np.dtype[np.float32]]]:
-    """Flat positions (plane p, cell i: ``p * size + i``) and values of the unit planes 10-17."""
-    size, index = info.size, info.index
-    max_hp = {unit_type: unit_stats(unit_type, tables).hp for unit_type in _TYPES}  # the game's own
-    at: list[int] = []
-    values: list[float] = []
-    for unit in units:
-        if unit.cell is None:
-            continue
-        i = index[unit.cell]
-        if unit.side is side:
-            at.append(_OWN_PLANE[unit.type] * size + i)
-            values.append(unit.hp / max_hp[unit.type])
-            if unit.has_moved:
-                at.append(16 * size + i)
-                values.append(1.0)
-            if unit.has_attacked:
-                at.append(17 * size + i)
-                values.append(1.0)
-        else:
-            at.append(_ENEMY_PLANE[unit.type] * size + i)
-            values.append(unit.hp / max_hp[unit.type])
-    return np.array(at, dtype=np.intp), np.array(values, dtype=np.float32)
-
-
 def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
     """The board planes of ``view`` seen by ``side`` (see the module docstring)."""
-    board, units, tables = view.board, view.units, view.rules.tables
+    board, units = view.board, view.units
     info = board_info(board)
     out = _static_planes(board, view.rules.victory, side).copy()
     flat = out.reshape(-1)  # a view of the fresh copy: writes land in ``out``
-    # The units tuple is the same object from step to step until a unit changes.
-    at, values = by_identity(_UNITS, (units, side, tables, board), lambda: _unit_marks(units, side, tables, info))
-    flat[at] = values
+    layer = unit_layer(units, side, view.rules.tables, board)
+    flat[layer.at] = layer.values
     size, index = info.size, info.index
     if view.pending_attack is not None or view.attack_queue:
         cells = {u.id: u.cell for u in units}

@@ -253,3 +253,24 @@ def test_observations_read_the_games_own_tables() -> None:
     moved = replace(state, moves_this_turn=1)
     moves_at = len(Phase) + 2 + 3
     assert features(moved, Side.ATTACKER)[moves_at] == 0.5
+
+
+def test_the_mask_is_one_read_only_array_per_step_that_no_later_step_changes() -> None:
+    """obs, info and action_masks() share the step's mask; it cannot be written, and later steps make new ones."""
+    env = TaktikEnv(SMALL)
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    kept = []
+    for _ in range(60):
+        mask = obs["action_mask"]
+        assert mask is info["action_mask"] is env.action_masks() and not mask.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            mask[0] = 1
+        kept.append((mask, mask.copy()))
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            break
+    assert all(mask is not obs["action_mask"] and np.array_equal(mask, copy) for mask, copy in kept)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    again, _, _, _, _ = env.step(illegal)  # the same decision: equal, but a new array
+    assert again["action_mask"] is not obs["action_mask"] and np.array_equal(again["action_mask"], obs["action_mask"])

@@ -51,6 +51,39 @@ def test_remembered_observations_equal_fresh_ones_over_a_whole_game() -> None:
         assert np.array_equal(warm[k]["features"], fresh["features"]), (k, side)
 
 
+def test_observations_jumping_between_games_sides_and_positions_equal_fresh_ones() -> None:
+    """The feature vector starts from the observer's last one and the unit layer from the last units' marks.
+
+    In any order of positions (two games interleaved, shuffled, both sides), whatever is
+    carried over from the previous encoding must never survive into the next one.
+    """
+    games = (greedy_game(seed=3, limit=300), greedy_game(seed=8, limit=300))
+    positions = [(state, side) for game in games for state in game for side in Side]
+    order = np.random.default_rng(1).permutation(len(positions))
+    clear_memos()
+    warm = [encode_observation(player_view(positions[k][0], positions[k][1]), positions[k][1], None) for k in order]
+    for observation, k in zip(warm, order, strict=True):
+        state, side = positions[k]
+        clear_memos()
+        fresh = encode_observation(player_view(state, side), side, None)
+        assert np.array_equal(observation["board"], fresh["board"]), (k, side)
+        assert np.array_equal(observation["features"], fresh["features"]), (k, side)
+
+
+def test_a_changed_unit_is_encoded_again_and_the_others_are_kept() -> None:
+    """One unit hit: its HP share changes on the planes and nothing else does; a destroyed unit leaves the count."""
+    state = new_game(config(unit_specs=("A1 L B2", "A2 M C2", "D1 L B8"), phase="MOVEMENT"))
+    before_planes, before_features = planes(state, Side.DEFENDER), features(state, Side.DEFENDER)
+    hit = replace(state, units=(state.units[0], replace(state.units[1], hp=1), state.units[2]))
+    after = planes(hit, Side.DEFENDER)
+    changed = np.argwhere(after != before_planes)
+    assert [tuple(c) for c in changed] == [(14, 1, 2)] and after[14, 1, 2] == 0.5  # enemy MECHANIZED on C2
+    gone = replace(state, units=state.units[1:])
+    counts = features(gone, Side.DEFENDER)[-2:]
+    assert np.array_equal(counts, np.array([1 / 15, 1 / 15], dtype=np.float32))
+    assert np.array_equal(features(state, Side.DEFENDER), before_features)
+
+
 def test_the_static_planes_follow_the_victory_cells_not_only_the_board() -> None:
     """Same board object, other victory points: plane 24 (victory cells) must change with them."""
     state = new_game(config(phase="MOVEMENT"))

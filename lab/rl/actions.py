@@ -86,6 +86,8 @@ from engine import (
     unit_order,
 )
 
+from .memo import memo_table
+
 __all__ = ["MALUS_SLOTS", "STORAGE_SLOTS", "ActionSpace", "roster_of"]
 
 STORAGE_SLOTS = 8
@@ -107,6 +109,7 @@ _SINGLE: dict[type, str] = {
 
 
 _BY_NAME: dict[str, Action] = {name: cls() for cls, name in _SINGLE.items()}
+_INDICES: dict[tuple[int, int, tuple[str, ...]], dict[Action, int]] = memo_table()  # geometry -> its `fit` memo
 
 
 def roster_of(state: GameState) -> tuple[str, ...]:
@@ -131,7 +134,9 @@ class ActionSpace:
         self.unit_index = {unit: i for i, unit in enumerate(self.roster)}
         # Label → cell index of every cell: the env indexes hundreds of moves per decision.
         self._cells = {label(i % width, i // width): i for i in range(self.cells)}
-        self._memo: dict[Action, int] = {}  # fitting action -> index (see `fit`)
+        # Fitting action -> index (see `fit`), shared by every space of this geometry: the
+        # envs of a vectorised set, or one after another, index the same actions.
+        self._memo: dict[Action, int] = _INDICES.setdefault((width, height, self.roster), {})
         self.pairs = list(combinations(range(u), 2))
         self.pair_index = {pair: i for i, pair in enumerate(self.pairs)}
         self.bonus_aims = 1 + u + u * width

@@ -193,12 +193,15 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
                 self.state = reduce(self.state, action)
                 continue
             legal = legal_actions(self.state)
+            if self.auto_forced and len(legal) == 1:  # forced: played here, never indexed for a mask
+                if self.space.index_of(legal[0], self.state) is not None:
+                    self._forced += 1
+                self.state = reduce(self.state, legal[0])
+                continue
             found, fitting = self.space.fit(legal, self.state)
-            if fitting and not (self.auto_forced and len(legal) == 1):
+            if fitting:
                 self._found, self._fitting = found, fitting
                 return
-            if fitting:
-                self._forced += 1
             self.state = reduce(self.state, legal[0])
         self._found, self._fitting = [], []
 

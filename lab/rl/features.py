@@ -40,8 +40,8 @@ from engine import (
     unit_stats,
 )
 
-from .memo import by_identity, by_value, memo_table
-from .units import unit_layer
+from .memo import LIMIT, by_identity, by_value, memo_table
+from .units import UnitLayer, unit_layer
 
 __all__ = ["FEATURES", "features"]
 
@@ -115,16 +115,40 @@ def _pending(key: tuple[str | None, bool, bool, bool]) -> _Part:
     return _frozen(f)
 
 
+def _positions(ids: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """Where each card id sits in a group laid out as ``ids`` (every place, should an id repeat)."""
+    return {card: tuple(k for k, other in enumerate(ids) if other == card) for card in ids}
+
+
+_EFFECT_AT = _positions(_EFFECT_IDS)
+_COMMON_AT = _positions(_COMMON_IDS)
+_ID_OF: dict[str, str] = memo_table()  # card instance ("air_cover#2") -> card id
+
+
+def _sparse(size: int, counts: list[tuple[dict[str, tuple[int, ...]], int, Counter[str]]], scale: float) -> _Part:
+    """A group of ``size`` zeros with ``count / scale`` at each counted card's places (offset per counter)."""
+    f = np.zeros(size, dtype=np.float32)
+    for at, offset, counter in counts:
+        for card, n in counter.items():
+            for k in at.get(card, ()):  # a card outside the layout is not shown, as before
+                f[offset + k] = n / scale
+    f.flags.writeable = False
+    return f
+
+
 def _effects(effects: tuple[Effect, ...], side: Side) -> _Part:
     # One count per card play (a play may have several effects), per controller.
     mine = Counter({e.play_id: e.source_card for e in effects if e.controller is side}.values())
     theirs = Counter({e.play_id: e.source_card for e in effects if e.controller is not side}.values())
-    return _frozen([mine[card] / 2 for card in _EFFECT_IDS] + [theirs[card] / 2 for card in _EFFECT_IDS])
+    return _sparse(2 * len(_EFFECT_IDS), [(_EFFECT_AT, 0, mine), (_EFFECT_AT, len(_EFFECT_IDS), theirs)], 2)
 
 
 def _discard(pile: tuple[str, ...]) -> _Part:
-    discarded = Counter(card_of(c).id for c in pile)
-    return _frozen([discarded[c] / 10 for c in _COMMON_IDS])
+    if not all(map(_ID_OF.__contains__, pile)):  # instances not seen yet
+        if len(_ID_OF) >= LIMIT:
+            _ID_OF.clear()
+        _ID_OF.update((c, card_of(c).id) for c in pile)
+    return _sparse(len(_COMMON_IDS), [(_COMMON_AT, 0, Counter(map(_ID_OF.__getitem__, pile)))], 10)
 
 
 def _vp(
@@ -136,8 +160,8 @@ def _vp(
     return own / 24, other / 24
 
 
-def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The feature vector of ``view`` seen by ``side`` (see the module docstring)."""
+def features(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The feature vector of ``view`` seen by ``side`` (see the module docstring); ``layer``: its `unit_layer`."""
     me, them = view.player(side), view.player(side.other)
     tables = view.rules.tables
     pending: PendingCard | None = view.pending_card
@@ -148,36 +172,40 @@ def features(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32
         shown = (card, True, pending.accepted, pending.drawer is side)
     cards = (me.stored, me.tactics, me.played_tactics, len(them.stored), len(them.tactics), them.played_tactics)
     totals = (them.destroyed, me.destroyed, tables, me.point_vp, them.point_vp, len(view.draw_pile))
-    layer = unit_layer(view.units, side, tables, view.board)
+    if layer is None:
+        layer = unit_layer(view.units, side, tables, view.board)
     counts = (layer.mine, layer.theirs)
-    phase, roll, effects, pile = view.phase, view.last_roll, view.effects, view.discard_pile
-    # Start from this side's last vector and write only the groups whose inputs changed:
-    # ``was`` holds the inputs it was built from (by identity for the immutable tuples).
+    now = (view.phase, cards, shown, view.last_roll, view.effects, totals, view.discard_pile, counts)
+    # Start from this side's last vector and write only the groups whose inputs changed
+    # (``was``: the inputs it was built from). Equal inputs give equal groups, and most
+    # steps change only the turn group.
     last = _LAST.get(side)
     if last is None:
         was: tuple[Any, ...] = _NOTHING
         out = np.zeros(FEATURES, dtype=np.float32)
     else:
         was, out = last[0], last[1].copy()
-    if phase is not was[0]:
-        out[_AT_PHASE] = _PHASE_HOT[phase]
+    if now != was:
+        phase, _, _, roll, effects, _, pile, _ = now
+        if phase is not was[0]:
+            out[_AT_PHASE] = _PHASE_HOT[phase]
+        if cards != was[1]:
+            out[_AT_CARDS] = by_value(_CARDS, cards, lambda: _cards(cards))
+        if shown != was[2]:
+            out[_AT_PENDING] = by_value(_PENDING, shown, lambda: _pending(shown))
+        if roll != was[3]:
+            out[_AT_ROLL] = _NO_ROLL if roll is None else _roll(roll)
+        if effects != was[4]:
+            out[_AT_EFFECTS] = by_identity(_EFFECTS, (effects, side), lambda: _effects(effects, side))
+        if totals != was[5]:
+            vp = by_identity(_VP, totals[:3], lambda: _vp(them.destroyed, me.destroyed, tables))
+            out[_AT_TOTALS] = (*vp, me.point_vp / 15, them.point_vp / 15, len(view.draw_pile) / 90)
+        if pile != was[6]:
+            out[_AT_DISCARD] = by_identity(_DISCARD, (pile,), lambda: _discard(pile))
+        if counts != was[7]:
+            out[_AT_UNITS] = (counts[0] / 15, counts[1] / 15)
     out[_AT_TURN] = _turn(view, side, pending is not None and pending.accepted)
-    if cards != was[1]:
-        out[_AT_CARDS] = by_value(_CARDS, cards, lambda: _cards(cards))
-    if shown != was[2]:
-        out[_AT_PENDING] = by_value(_PENDING, shown, lambda: _pending(shown))
-    if roll is not was[3]:
-        out[_AT_ROLL] = _NO_ROLL if roll is None else _roll(roll)
-    if effects is not was[4]:
-        out[_AT_EFFECTS] = by_identity(_EFFECTS, (effects, side), lambda: _effects(effects, side))
-    if totals != was[5]:
-        vp = by_identity(_VP, totals[:3], lambda: _vp(them.destroyed, me.destroyed, tables))
-        out[_AT_TOTALS] = (*vp, me.point_vp / 15, them.point_vp / 15, len(view.draw_pile) / 90)
-    if pile is not was[6]:
-        out[_AT_DISCARD] = by_identity(_DISCARD, (pile,), lambda: _discard(pile))
-    if counts != was[7]:
-        out[_AT_UNITS] = (layer.mine / 15, layer.theirs / 15)
-    _LAST[side] = ((phase, cards, shown, roll, effects, totals, pile, counts), out)
+    _LAST[side] = (now, out)
     return out.copy()  # the remembered vector stays private: callers may write to theirs
 
 

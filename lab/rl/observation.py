@@ -41,7 +41,7 @@ from engine import (
 
 from .actions import ActionSpace
 from .features import FEATURES, features
-from .units import unit_layer
+from .units import UnitLayer, unit_layer
 
 __all__ = ["FEATURES", "PLANES", "encode_observation", "features", "planes"]
 
@@ -83,13 +83,14 @@ def _static_planes(board: Board, victory: VictoryConfig, side: Side) -> np.ndarr
     return out
 
 
-def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The board planes of ``view`` seen by ``side`` (see the module docstring)."""
+def planes(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The board planes of ``view`` seen by ``side`` (see the module docstring); ``layer``: its `unit_layer`."""
     board, units = view.board, view.units
     info = board_info(board)
     out = _static_planes(board, view.rules.victory, side).copy()
     flat = out.reshape(-1)  # a view of the fresh copy: writes land in ``out``
-    layer = unit_layer(units, side, view.rules.tables, board)
+    if layer is None:
+        layer = unit_layer(units, side, view.rules.tables, board)
     flat[layer.at] = layer.values
     size, index = info.size, info.index
     if view.pending_attack is not None or view.attack_queue:
@@ -112,7 +113,8 @@ def encode_observation(
     view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]] | None
 ) -> dict[str, np.ndarray[Any, Any]]:
     """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side`` (no mask entry when None)."""
-    obs: dict[str, np.ndarray[Any, Any]] = {"board": planes(view, side), "features": features(view, side)}
+    layer = unit_layer(view.units, side, view.rules.tables, view.board)  # read by both
+    obs: dict[str, np.ndarray[Any, Any]] = {"board": planes(view, side, layer), "features": features(view, side, layer)}
     if mask is not None:
         obs["action_mask"] = mask
     return obs

@@ -14,7 +14,9 @@ planes 10-12 own units by type and 13-15 enemy units by type (HP / the game's ma
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from itertools import chain
+from operator import itemgetter
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -28,7 +30,8 @@ _TYPES = (UnitType.LIGHT_INFANTRY, UnitType.MECHANIZED, UnitType.SPECIAL)
 _OWN_PLANE = {unit_type: 10 + k for k, unit_type in enumerate(_TYPES)}
 _ENEMY_PLANE = {unit_type: 13 + k for k, unit_type in enumerate(_TYPES)}
 
-_Marks = tuple[tuple[int, ...], tuple[float, ...]]
+_Entry = tuple[Unit, tuple[int, ...], tuple[float, ...], int, int]  # the unit, its marks, own / enemy on the board
+_AT, _VALUES, _MINE, _THEIRS = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
 
 
 class UnitLayer(NamedTuple):
@@ -41,7 +44,7 @@ class UnitLayer(NamedTuple):
 
 
 _LAYERS: dict[Any, Any] = memo_table()  # (units, side, tables, board) -> UnitLayer
-_PER_UNIT: dict[Any, Any] = memo_table()  # (side, tables, board) -> {id(unit): (unit, marks)}
+_PER_UNIT: dict[Any, Any] = memo_table()  # (side, tables, board) -> {id(unit): entry}
 
 
 def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> UnitLayer:
@@ -51,37 +54,37 @@ def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | Non
 
 
 def _build(units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> UnitLayer:
-    known: dict[int, tuple[Unit, _Marks]] = by_identity(_PER_UNIT, (side, tables, board), dict)
-    if len(known) >= LIMIT:
-        known.clear()
-    at: list[int] = []
-    values: list[float] = []
-    mine = theirs = 0
-    for unit in units:
-        # The entry holds its unit, so while it lives no other object can have this id.
-        entry = known.get(id(unit))
-        if entry is None:
-            entry = known[id(unit)] = (unit, _marks(unit, side, tables, board))
-        marks = entry[1]
-        at += marks[0]
-        values += marks[1]
-        if unit.cell is not None:
-            if unit.side is side:
-                mine += 1
-            else:
-                theirs += 1
-    return UnitLayer(np.array(at, dtype=np.intp), np.array(values, dtype=np.float32), mine, theirs)
+    known: dict[int, _Entry] = by_identity(_PER_UNIT, (side, tables, board), dict)
+    # The entries hold their units, so while one lives no other object can have its id.
+    entries: list[_Entry | None] = list(map(known.get, map(id, units)))
+    k = -1
+    while True:  # visit only the units not seen yet (found by a scan in C)
+        try:
+            k = entries.index(None, k + 1)
+        except ValueError:
+            break
+        if len(known) >= LIMIT:
+            known.clear()
+        unit = units[k]
+        entries[k] = known[id(unit)] = _entry(unit, side, tables, board)
+    seen = cast("list[_Entry]", entries)  # every None was replaced
+    return UnitLayer(
+        np.fromiter(chain.from_iterable(map(_AT, seen)), dtype=np.intp),
+        np.fromiter(chain.from_iterable(map(_VALUES, seen)), dtype=np.float32),
+        sum(map(_MINE, seen)),
+        sum(map(_THEIRS, seen)),
+    )
 
 
-def _marks(unit: Unit, side: Side, tables: TableOverrides | None, board: Board) -> _Marks:
-    """The positions and values ``unit`` adds to the unit planes (none while it is off the board)."""
+def _entry(unit: Unit, side: Side, tables: TableOverrides | None, board: Board) -> _Entry:
+    """What ``unit`` adds to the unit planes (nothing while it is off the board), and to the counts."""
     if unit.cell is None:
-        return (), ()
+        return unit, (), (), 0, 0
     info = board_info(board)
     size, i = info.size, info.index[unit.cell]
     share = unit.hp / unit_stats(unit.type, tables).hp  # the game's own max HP
     if unit.side is not side:
-        return (_ENEMY_PLANE[unit.type] * size + i,), (share,)
+        return unit, (_ENEMY_PLANE[unit.type] * size + i,), (share,), 0, 1
     at, values = [_OWN_PLANE[unit.type] * size + i], [share]
     if unit.has_moved:
         at.append(16 * size + i)
@@ -89,5 +92,5 @@ def _marks(unit: Unit, side: Side, tables: TableOverrides | None, board: Board) 
     if unit.has_attacked:
         at.append(17 * size + i)
         values.append(1.0)
-    return tuple(at), tuple(values)
+    return unit, tuple(at), tuple(values), 1, 0
 

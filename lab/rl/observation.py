@@ -41,7 +41,7 @@ from engine import (
 
 from .actions import ActionSpace
 from .features import FEATURES, features
-from .units import UnitLayer, unit_layer
+from .units import FIRST_PLANE, UNIT_PLANES, UnitLayer, unit_layer
 
 __all__ = ["FEATURES", "PLANES", "encode_observation", "features", "planes"]
 
@@ -91,7 +91,7 @@ def planes(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.nd
     flat = out.reshape(-1)  # a view of the fresh copy: writes land in ``out``
     if layer is None:
         layer = unit_layer(units, side, view.rules.tables, board)
-    flat[layer.at] = layer.values
+    out[FIRST_PLANE : FIRST_PLANE + UNIT_PLANES] = layer.planes
     size, index = info.size, info.index
     if view.pending_attack is not None or view.attack_queue:
         cells = {u.id: u.cell for u in units}

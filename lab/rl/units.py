@@ -1,22 +1,26 @@
-"""The units of an observation: their marks on the unit planes, and how many each side has on the board.
+"""The units of an observation: the unit planes, and how many units each side has on the board.
 
-Both are pure functions of the units tuple, the observer and the game's tables, and the
-units tuple is the very same object from step to step until a unit changes, so a whole
-layer is remembered by the identity of the tuple (`lab.rl.memo`). When the tuple is new
-(after every move, about two steps in three), most of its units are still the objects of
-the tuple before: a unit's marks are remembered by the identity of the unit, and only
-the units that changed are encoded again.
+Both are pure functions of the units tuple, the observer, the game's tables and the
+board. The units tuple is the very same object from step to step until a unit changes,
+so a layer is remembered by the identity of the tuple (`lab.rl.memo`). When the tuple is
+new (after every move: about two steps in three), most of its units are still the
+objects of the tuple before, at the same places: the new layer is the last one with
+only the changed units rewritten, their old marks cleared and their new ones set.
 
-Marks are flat positions ``plane * cells + cell`` on the board planes with their values:
-planes 10-12 own units by type and 13-15 enemy units by type (HP / the game's max HP),
-16 and 17 own units that moved / attacked this turn (see `lab.rl.observation`).
+That is exact because two units never share a cell (rules §5: a unit moves, deploys or
+enters only onto a free cell), so a mark belongs to one unit. A tuple of another length
+or with many changed units (a new turn clears every ``has_moved``) is encoded whole.
+
+The unit planes are planes 10-17 of `lab.rl.observation`: 10-12 own units by type and
+13-15 enemy units by type (HP / the game's max HP), 16 and 17 own units that moved /
+attacked this turn.
 """
 
 from __future__ import annotations
 
-from itertools import chain
-from operator import itemgetter
-from typing import Any, NamedTuple, cast
+from itertools import compress
+from operator import is_not
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -24,73 +28,99 @@ from engine import Board, Side, TableOverrides, Unit, UnitType, board_info, unit
 
 from .memo import LIMIT, by_identity, memo_table
 
-__all__ = ["UnitLayer", "unit_layer"]
+__all__ = ["FIRST_PLANE", "UNIT_PLANES", "UnitLayer", "unit_layer"]
+
+FIRST_PLANE = 10
+"""The board plane the unit planes start at."""
+UNIT_PLANES = 8
+"""How many planes they are (10-17)."""
 
 _TYPES = (UnitType.LIGHT_INFANTRY, UnitType.MECHANIZED, UnitType.SPECIAL)
-_OWN_PLANE = {unit_type: 10 + k for k, unit_type in enumerate(_TYPES)}
-_ENEMY_PLANE = {unit_type: 13 + k for k, unit_type in enumerate(_TYPES)}
+_OWN_PLANE = {unit_type: k for k, unit_type in enumerate(_TYPES)}  # counted from FIRST_PLANE
+_ENEMY_PLANE = {unit_type: 3 + k for k, unit_type in enumerate(_TYPES)}
+_MOVED, _ATTACKED = 6, 7
+_REWRITE_LIMIT = 8  # more changed units than this: encode the tuple whole
 
-_Entry = tuple[Unit, tuple[int, ...], tuple[float, ...], int, int]  # the unit, its marks, own / enemy on the board
-_AT, _VALUES, _MINE, _THEIRS = itemgetter(1), itemgetter(2), itemgetter(3), itemgetter(4)
+_Marks = tuple[tuple[tuple[int, float], ...], int, int]  # (flat position, value)..., own / enemy on the board
 
 
 class UnitLayer(NamedTuple):
-    """What an observation shows of one units tuple (the arrays are shared: never write to them)."""
+    """What an observation shows of one units tuple (``planes`` is shared and read-only)."""
 
-    at: np.ndarray[Any, np.dtype[np.intp]]  # flat positions on the board planes
-    values: np.ndarray[Any, np.dtype[np.float32]]  # the value at each position
+    units: tuple[Unit, ...]  # the tuple it encodes (held, so identity checks stay valid)
+    planes: np.ndarray[Any, np.dtype[np.float32]]  # (UNIT_PLANES, H, W)
     mine: int  # the observer's units on the board
     theirs: int  # the opponent's units on the board
 
 
-_LAYERS: dict[Any, Any] = memo_table()  # (units, side, tables, board) -> UnitLayer
-_PER_UNIT: dict[Any, Any] = memo_table()  # (side, tables, board) -> {id(unit): entry}
+_CONTEXT: dict[Any, Any] = memo_table()  # (side, tables, board) -> [last layer, {id(unit): (unit, marks)}]
 
 
 def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> UnitLayer:
     """The `UnitLayer` of ``units`` seen by ``side`` in a game with ``tables`` on ``board``."""
-    layer: UnitLayer = by_identity(_LAYERS, (units, side, tables, board), lambda: _build(units, side, tables, board))
+    context: list[Any] = by_identity(_CONTEXT, (side, tables, board), lambda: [None, {}])
+    last: UnitLayer | None = context[0]
+    if last is not None and last.units is units:  # the layer holds its tuple: the very same units
+        return last
+    known: dict[int, tuple[Unit, _Marks]] = context[1]
+    if len(known) >= LIMIT:
+        known.clear()
+
+    def marks(unit: Unit) -> _Marks:
+        entry = known.get(id(unit))  # the entry holds its unit: no other object can have this id
+        if entry is None:
+            entry = known[id(unit)] = (unit, _marks(unit, side, tables, board))
+        return entry[1]
+
+    changed = _changed(last.units, units) if last is not None else None
+    if last is None or changed is None:
+        info = board_info(board)
+        flat = np.zeros(UNIT_PLANES * info.size, dtype=np.float32)
+        mine = theirs = 0
+        for unit in units:
+            at, own, enemy = marks(unit)
+            for position, value in at:
+                flat[position] = value
+            mine, theirs = mine + own, theirs + enemy
+    else:
+        flat = last.planes.reshape(-1).copy()
+        mine, theirs = last.mine, last.theirs
+        for k in changed:  # first clear every old mark, then set the new ones
+            at, own, enemy = marks(last.units[k])
+            for position, _ in at:
+                flat[position] = 0.0
+            mine, theirs = mine - own, theirs - enemy
+        for k in changed:
+            at, own, enemy = marks(units[k])
+            for position, value in at:
+                flat[position] = value
+            mine, theirs = mine + own, theirs + enemy
+    out = flat.reshape(UNIT_PLANES, board.height, board.width)
+    out.flags.writeable = False
+    layer = context[0] = UnitLayer(units, out, mine, theirs)
     return layer
 
 
-def _build(units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> UnitLayer:
-    known: dict[int, _Entry] = by_identity(_PER_UNIT, (side, tables, board), dict)
-    # The entries hold their units, so while one lives no other object can have its id.
-    entries: list[_Entry | None] = list(map(known.get, map(id, units)))
-    k = -1
-    while True:  # visit only the units not seen yet (found by a scan in C)
-        try:
-            k = entries.index(None, k + 1)
-        except ValueError:
-            break
-        if len(known) >= LIMIT:
-            known.clear()
-        unit = units[k]
-        entries[k] = known[id(unit)] = _entry(unit, side, tables, board)
-    seen = cast("list[_Entry]", entries)  # every None was replaced
-    return UnitLayer(
-        np.fromiter(chain.from_iterable(map(_AT, seen)), dtype=np.intp),
-        np.fromiter(chain.from_iterable(map(_VALUES, seen)), dtype=np.float32),
-        sum(map(_MINE, seen)),
-        sum(map(_THEIRS, seen)),
-    )
+def _changed(old: tuple[Unit, ...], new: tuple[Unit, ...]) -> list[int] | None:
+    """Places where ``new`` holds another unit object than ``old``; None when it is not worth a rewrite."""
+    if len(old) != len(new):
+        return None
+    changed = list(compress(range(len(new)), map(is_not, old, new)))  # all in C
+    return changed if len(changed) <= _REWRITE_LIMIT else None
 
 
-def _entry(unit: Unit, side: Side, tables: TableOverrides | None, board: Board) -> _Entry:
-    """What ``unit`` adds to the unit planes (nothing while it is off the board), and to the counts."""
+def _marks(unit: Unit, side: Side, tables: TableOverrides | None, board: Board) -> _Marks:
+    """What ``unit`` sets on the unit planes (nothing while it is off the board), and adds to the counts."""
     if unit.cell is None:
-        return unit, (), (), 0, 0
+        return (), 0, 0
     info = board_info(board)
     size, i = info.size, info.index[unit.cell]
     share = unit.hp / unit_stats(unit.type, tables).hp  # the game's own max HP
     if unit.side is not side:
-        return unit, (_ENEMY_PLANE[unit.type] * size + i,), (share,), 0, 1
-    at, values = [_OWN_PLANE[unit.type] * size + i], [share]
+        return ((_ENEMY_PLANE[unit.type] * size + i, share),), 0, 1
+    at = [(_OWN_PLANE[unit.type] * size + i, share)]
     if unit.has_moved:
-        at.append(16 * size + i)
-        values.append(1.0)
+        at.append((_MOVED * size + i, 1.0))
     if unit.has_attacked:
-        at.append(17 * size + i)
-        values.append(1.0)
-    return unit, tuple(at), tuple(values), 1, 0
-
+        at.append((_ATTACKED * size + i, 1.0))
+    return tuple(at), 1, 0

@@ -41,7 +41,7 @@ from engine import (
 )
 
 from .memo import LIMIT, by_identity, by_value, memo_table
-from .units import UnitLayer, unit_layer
+from .units import units_on_board
 
 __all__ = ["FEATURES", "features"]
 
@@ -160,8 +160,13 @@ def _vp(
     return own / 24, other / 24
 
 
-def features(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The feature vector of ``view`` seen by ``side`` (see the module docstring); ``layer``: its `unit_layer`."""
+def features(
+    view: GameState, side: Side, counts: tuple[int, int] | None = None
+) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The feature vector of ``view`` seen by ``side`` (see the module docstring).
+
+    ``counts``: own and enemy units on the board, when the caller has them (`lab.rl.units`).
+    """
     me, them = view.player(side), view.player(side.other)
     tables = view.rules.tables
     pending: PendingCard | None = view.pending_card
@@ -172,9 +177,8 @@ def features(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.
         shown = (card, True, pending.accepted, pending.drawer is side)
     cards = (me.stored, me.tactics, me.played_tactics, len(them.stored), len(them.tactics), them.played_tactics)
     totals = (them.destroyed, me.destroyed, tables, me.point_vp, them.point_vp, len(view.draw_pile))
-    if layer is None:
-        layer = unit_layer(view.units, side, tables, view.board)
-    counts = (layer.mine, layer.theirs)
+    if counts is None:
+        counts = units_on_board(view.units, side)
     now = (view.phase, cards, shown, view.last_roll, view.effects, totals, view.discard_pile, counts)
     # Start from this side's last vector and write only the groups whose inputs changed
     # (``was``: the inputs it was built from). Equal inputs give equal groups, and most

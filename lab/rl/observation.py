@@ -41,7 +41,7 @@ from engine import (
 
 from .actions import ActionSpace
 from .features import FEATURES, features
-from .units import FIRST_PLANE, UNIT_PLANES, UnitLayer, unit_layer
+from .units import planes_with_units
 
 __all__ = ["FEATURES", "PLANES", "encode_observation", "features", "planes"]
 
@@ -83,17 +83,20 @@ def _static_planes(board: Board, victory: VictoryConfig, side: Side) -> np.ndarr
     return out
 
 
-def planes(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """The board planes of ``view`` seen by ``side`` (see the module docstring); ``layer``: its `unit_layer`."""
+def planes(view: GameState, side: Side) -> np.ndarray[Any, np.dtype[np.float32]]:
+    """The board planes of ``view`` seen by ``side`` (see the module docstring)."""
+    return _planes(view, side)[0]
+
+
+def _planes(view: GameState, side: Side) -> tuple[np.ndarray[Any, np.dtype[np.float32]], int, int]:
+    """The board planes, and own / enemy units on the board (the features read those)."""
     board, units = view.board, view.units
-    info = board_info(board)
-    out = _static_planes(board, view.rules.victory, side).copy()
-    flat = out.reshape(-1)  # a view of the fresh copy: writes land in ``out``
-    if layer is None:
-        layer = unit_layer(units, side, view.rules.tables, board)
-    out[FIRST_PLANE : FIRST_PLANE + UNIT_PLANES] = layer.planes
-    size, index = info.size, info.index
-    if view.pending_attack is not None or view.attack_queue:
+    static = _static_planes(board, view.rules.victory, side)
+    out, mine, theirs = planes_with_units(units, side, view.rules.tables, board, static)
+    if view.pending_attack is not None or view.attack_queue or view.control:
+        info = board_info(board)
+        flat = out.reshape(-1)  # a view of the fresh copy: writes land in ``out``
+        size, index = info.size, info.index
         cells = {u.id: u.cell for u in units}
         attacks = [(view.pending_attack, 20)] if view.pending_attack is not None else []
         attacks += [(a, 22) for a in view.attack_queue]
@@ -103,18 +106,18 @@ def planes(view: GameState, side: Side, layer: UnitLayer | None = None) -> np.nd
                 cell = cells.get(unit_id)
                 if cell is not None:
                     flat[(plane + offset) * size + index[cell]] = 1.0
-    for control in view.control:
-        if control.side is side:
-            flat[25 * size + index[control.cell]] = 1.0
-    return out
+        for control in view.control:
+            if control.side is side:
+                flat[25 * size + index[control.cell]] = 1.0
+    return out, mine, theirs
 
 
 def encode_observation(
     view: GameState, side: Side, mask: np.ndarray[Any, np.dtype[np.int8]] | None
 ) -> dict[str, np.ndarray[Any, Any]]:
     """``{"board": planes, "features": vector, "action_mask": mask}`` for ``side`` (no mask entry when None)."""
-    layer = unit_layer(view.units, side, view.rules.tables, view.board)  # read by both
-    obs: dict[str, np.ndarray[Any, Any]] = {"board": planes(view, side, layer), "features": features(view, side, layer)}
+    board, mine, theirs = _planes(view, side)
+    obs: dict[str, np.ndarray[Any, Any]] = {"board": board, "features": features(view, side, (mine, theirs))}
     if mask is not None:
         obs["action_mask"] = mask
     return obs

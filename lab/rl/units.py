@@ -1,15 +1,17 @@
-"""The units of an observation: the unit planes, and how many units each side has on the board.
+"""The units of an observation: the unit planes on top of the static ones, and the units on the board.
 
-Both are pure functions of the units tuple, the observer, the game's tables and the
-board. The units tuple is the very same object from step to step until a unit changes,
-so a layer is remembered by the identity of the tuple (`lab.rl.memo`). When the tuple is
-new (after every move: about two steps in three), most of its units are still the
-objects of the tuple before, at the same places: the new layer is the last one with
-only the changed units rewritten, their old marks cleared and their new ones set.
+Every step needs a fresh copy of the board planes with the units written in, and the
+units tuple is the very same object from step to step until a unit changes. So each
+observer and game keeps one private *base*: the static planes with the unit planes of
+the last units tuple written in. A step copies the base out; only when the units tuple
+is new (after every move: about two steps in three) is the base brought up to date
+first, by rewriting just the units that changed (their old marks cleared, their new ones
+set; most of a new tuple's units are still the objects of the tuple before, at the same
+places). The base is never handed out, and a lock keeps threads from updating it at once.
 
 That is exact because two units never share a cell (rules §5: a unit moves, deploys or
-enters only onto a free cell), so a mark belongs to one unit. A tuple of another length
-or with many changed units (a new turn clears every ``has_moved``) is encoded whole.
+enters only onto a free cell), so a mark belongs to one unit. A tuple of another length,
+or with many changed units (a new turn clears every ``has_moved``), is written whole.
 
 The unit planes are planes 10-17 of `lab.rl.observation`: 10-12 own units by type and
 13-15 enemy units by type (HP / the game's max HP), 16 and 17 own units that moved /
@@ -20,7 +22,8 @@ from __future__ import annotations
 
 from itertools import compress
 from operator import is_not
-from typing import Any, NamedTuple
+from threading import Lock
+from typing import Any
 
 import numpy as np
 
@@ -28,41 +31,59 @@ from engine import Board, Side, TableOverrides, Unit, UnitType, board_info, unit
 
 from .memo import LIMIT, by_identity, memo_table
 
-__all__ = ["FIRST_PLANE", "UNIT_PLANES", "UnitLayer", "unit_layer"]
+__all__ = ["planes_with_units", "units_on_board"]
 
-FIRST_PLANE = 10
-"""The board plane the unit planes start at."""
-UNIT_PLANES = 8
-"""How many planes they are (10-17)."""
-
+_FIRST, _COUNT = 10, 8  # the unit planes: 10-17
 _TYPES = (UnitType.LIGHT_INFANTRY, UnitType.MECHANIZED, UnitType.SPECIAL)
-_OWN_PLANE = {unit_type: k for k, unit_type in enumerate(_TYPES)}  # counted from FIRST_PLANE
-_ENEMY_PLANE = {unit_type: 3 + k for k, unit_type in enumerate(_TYPES)}
-_MOVED, _ATTACKED = 6, 7
-_REWRITE_LIMIT = 8  # more changed units than this: encode the tuple whole
+_OWN_PLANE = {unit_type: 10 + k for k, unit_type in enumerate(_TYPES)}
+_ENEMY_PLANE = {unit_type: 13 + k for k, unit_type in enumerate(_TYPES)}
+_MOVED, _ATTACKED = 16, 17
+_REWRITE_LIMIT = 8  # more changed units than this: write the tuple whole
 
 _Marks = tuple[tuple[tuple[int, float], ...], int, int]  # (flat position, value)..., own / enemy on the board
+_Planes = np.ndarray[Any, np.dtype[np.float32]]
 
 
-class UnitLayer(NamedTuple):
-    """What an observation shows of one units tuple (``planes`` is shared and read-only)."""
+class _Base:
+    """The static planes with one units tuple's unit planes written in (private: only copies leave)."""
 
-    units: tuple[Unit, ...]  # the tuple it encodes (held, so identity checks stay valid)
-    planes: np.ndarray[Any, np.dtype[np.float32]]  # (UNIT_PLANES, H, W)
-    mine: int  # the observer's units on the board
-    theirs: int  # the opponent's units on the board
+    __slots__ = ("flat", "known", "lock", "mine", "planes", "theirs", "units")
+
+    def __init__(self, static: _Planes) -> None:
+        self.planes = static.copy()
+        self.flat = self.planes.reshape(-1)  # a view: writes land in ``planes``
+        self.units: tuple[Unit, ...] | None = None
+        self.mine = self.theirs = 0
+        self.known: dict[int, tuple[Unit, _Marks]] = {}  # id(unit) -> (unit, its marks)
+        self.lock = Lock()
 
 
-_CONTEXT: dict[Any, Any] = memo_table()  # (side, tables, board) -> [last layer, {id(unit): (unit, marks)}]
+_BASES: dict[Any, Any] = memo_table()  # (side, tables, board, static) -> _Base
 
 
-def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> UnitLayer:
-    """The `UnitLayer` of ``units`` seen by ``side`` in a game with ``tables`` on ``board``."""
-    context: list[Any] = by_identity(_CONTEXT, (side, tables, board), lambda: [None, {}])
-    last: UnitLayer | None = context[0]
-    if last is not None and last.units is units:  # the layer holds its tuple: the very same units
-        return last
-    known: dict[int, tuple[Unit, _Marks]] = context[1]
+def planes_with_units(
+    units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board, static: _Planes
+) -> tuple[_Planes, int, int]:
+    """A fresh copy of ``static`` with the unit planes of ``units`` seen by ``side``; own / enemy units on the board.
+
+    ``static`` is the static planes of ``board`` for ``side`` (zero on the unit planes),
+    an array that never changes; ``tables`` gives the units' max HP.
+    """
+    base: _Base = by_identity(_BASES, (side, tables, board, static), lambda: _Base(static))
+    with base.lock:
+        if base.units is not units:  # the base holds its tuple: ``is`` means the very same units
+            _update(base, units, side, tables, board)
+        return base.planes.copy(), base.mine, base.theirs
+
+
+def units_on_board(units: tuple[Unit, ...], side: Side) -> tuple[int, int]:
+    """How many units ``side`` and its opponent have on the board."""
+    mine = sum(1 for u in units if u.cell is not None and u.side is side)
+    return mine, sum(1 for u in units if u.cell is not None) - mine
+
+
+def _update(base: _Base, units: tuple[Unit, ...], side: Side, tables: TableOverrides | None, board: Board) -> None:
+    known, flat = base.known, base.flat
     if len(known) >= LIMIT:
         known.clear()
 
@@ -72,10 +93,10 @@ def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | Non
             entry = known[id(unit)] = (unit, _marks(unit, side, tables, board))
         return entry[1]
 
-    changed = _changed(last.units, units) if last is not None else None
-    if last is None or changed is None:
-        info = board_info(board)
-        flat = np.zeros(UNIT_PLANES * info.size, dtype=np.float32)
+    old = base.units
+    changed = _changed(old, units) if old is not None else None
+    if old is None or changed is None:
+        base.planes[_FIRST : _FIRST + _COUNT] = 0.0
         mine = theirs = 0
         for unit in units:
             at, own, enemy = marks(unit)
@@ -83,10 +104,9 @@ def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | Non
                 flat[position] = value
             mine, theirs = mine + own, theirs + enemy
     else:
-        flat = last.planes.reshape(-1).copy()
-        mine, theirs = last.mine, last.theirs
+        mine, theirs = base.mine, base.theirs
         for k in changed:  # first clear every old mark, then set the new ones
-            at, own, enemy = marks(last.units[k])
+            at, own, enemy = marks(old[k])
             for position, _ in at:
                 flat[position] = 0.0
             mine, theirs = mine - own, theirs - enemy
@@ -95,10 +115,7 @@ def unit_layer(units: tuple[Unit, ...], side: Side, tables: TableOverrides | Non
             for position, value in at:
                 flat[position] = value
             mine, theirs = mine + own, theirs + enemy
-    out = flat.reshape(UNIT_PLANES, board.height, board.width)
-    out.flags.writeable = False
-    layer = context[0] = UnitLayer(units, out, mine, theirs)
-    return layer
+    base.units, base.mine, base.theirs = units, mine, theirs
 
 
 def _changed(old: tuple[Unit, ...], new: tuple[Unit, ...]) -> list[int] | None:

@@ -34,6 +34,7 @@ class is a ``gymnasium.Env`` with ``Dict``/``Box``/``Discrete`` spaces.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, ClassVar
 
 import numpy as np
@@ -129,8 +130,10 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     ) -> tuple[dict[str, np.ndarray[Any, Any]], float, bool, bool, dict[str, Any]]:
         """Play the agent's action, then the opponent's until the agent must act again or the game ends."""
         index = int(action)
+        found = self._found
+        at = bisect_left(found, index)  # listings come in index order; else a scan
         try:
-            chosen = self._fitting[self._found.index(index)]
+            chosen = self._fitting[at if at < len(found) and found[at] == index else found.index(index)]
         except ValueError:
             if self.invalid_action == "raise" or self.state.to_act is None:
                 shown = self.space.describe(index) if 0 <= index < self.space.size else "out of range"

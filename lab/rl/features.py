@@ -93,6 +93,7 @@ _PENDING: dict[tuple[str | None, bool, bool, bool], _Part] = memo_table()
 _EFFECTS: dict[Any, Any] = memo_table()
 _DISCARD: dict[Any, Any] = memo_table()
 _VP: dict[Any, Any] = memo_table()
+_TURNS: dict[tuple[Any, ...], _Part] = memo_table()
 _LAST: dict[Side, tuple[tuple[Any, ...], _Part]] = memo_table()  # per observer: the last vector and its inputs
 _NOTHING = (object(),) * 8  # inputs no vector was built from: every group differs
 
@@ -213,20 +214,39 @@ def features(
     return out.copy()  # the remembered vector stays private: callers may write to theirs
 
 
-def _turn(view: GameState, side: Side, chooser: bool) -> tuple[float, ...]:
+def _turn(view: GameState, side: Side, chooser: bool) -> _Part:
     """Turn and round progress, who acts, moves, queued attacks, card drawn: what changes step to step."""
     limit = view.rules.victory.round_limit
-    rounds = limit.max_rounds if limit is not None else 15
     limits = game_tables(view.rules.tables)  # counts as shares of the game's own limits
-    return (
-        view.turn / (2 * rounds),
-        view.round / rounds,
-        float(view.active is side),
-        float(view.to_act is side),
-        float(chooser and view.to_act is side),
-        view.moves_this_turn / limits.max_moves,
-        len(view.attack_queue) / limits.max_attacks_per_turn,
-        float(view.drawn_this_turn),
+    key = (
+        view.turn,
+        view.round,
+        limit.max_rounds if limit is not None else 15,
+        view.active is side,
+        view.to_act is side,
+        chooser and view.to_act is side,
+        view.moves_this_turn,
+        limits.max_moves,
+        len(view.attack_queue),
+        limits.max_attacks_per_turn,
+        view.drawn_this_turn,
+    )
+    return by_value(_TURNS, key, lambda: _turn_group(key))
+
+
+def _turn_group(key: tuple[Any, ...]) -> _Part:
+    turn, round_, rounds, active, to_act, chooses, moves, max_moves, queued, max_attacks, drawn = key
+    return _frozen(
+        [
+            turn / (2 * rounds),
+            round_ / rounds,
+            float(active),
+            float(to_act),
+            float(chooses),
+            moves / max_moves,
+            queued / max_attacks,
+            float(drawn),
+        ]
     )
 
 

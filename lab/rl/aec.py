@@ -86,6 +86,7 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
         self._by_index: dict[int, Action] = {}
         self._mask = np.zeros(self.space.size, dtype=np.int8)
         self._no_mask = np.zeros(self.space.size, dtype=np.int8)
+        self._no_mask.flags.writeable = False  # handed out to every caller: nobody may change it
         self.agents: list[str] = []
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
@@ -215,6 +216,7 @@ class TaktikAECEnv(AECBase):  # type: ignore[misc]  # pettingzoo.AECEnv when ins
                 self._by_index = fitting
                 self._mask = np.zeros(self.space.size, dtype=np.int8)
                 self._mask[list(fitting)] = 1
+                self._mask.flags.writeable = False  # shared by observe(), infos and action_mask()
                 self.agent_selection = self.state.to_act.value
                 for a in self.agents:
                     self.infos[a] = {"action_mask": self._mask} if a == self.agent_selection else {}

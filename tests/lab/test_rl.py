@@ -274,3 +274,9 @@ def test_the_mask_is_one_read_only_array_per_step_that_no_later_step_changes() -
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     again, _, _, _, _ = env.step(illegal)  # the same decision: equal, but a new array
     assert again["action_mask"] is not obs["action_mask"] and np.array_equal(again["action_mask"], obs["action_mask"])
+    aec = TaktikAECEnv(SMALL)
+    aec.reset(seed=2)
+    deciding = aec.agent_selection
+    waiting = next(a for a in aec.possible_agents if a != deciding)
+    assert not aec.observe(deciding)["action_mask"].flags.writeable  # shared by observe, infos and action_mask
+    assert not aec.action_mask(waiting).flags.writeable and not aec.action_mask(waiting).any()

@@ -9,12 +9,12 @@
             break
 
 * **actions**: integers of the fixed `ActionSpace` of the game's board and roster; the
-  mask (``obs["action_mask"]``, also ``info["action_mask"]``) marks exactly the legal
-  actions that fit the space — in the default rules, exactly ``legal_actions``. A masked
-  index changes nothing and earns ``invalid_penalty`` (``info["invalid_action"]`` is
-  True), or raises ValueError with ``invalid_action="raise"``. When the only legal
-  actions do not fit the space (not in the default rules), the environment plays the
-  first of them itself.
+  mask (``obs["action_mask"]``, also ``info["action_mask"]`` and ``action_masks()``: one
+  read-only array per step) marks exactly the legal actions that fit the space — in
+  the default rules, exactly ``legal_actions``. A masked index changes nothing and
+  earns ``invalid_penalty`` (``info["invalid_action"]`` is True), or raises ValueError
+  with ``invalid_action="raise"``. When the only legal actions do not fit the space
+  (not in the default rules), the environment plays the first of them itself.
 * **observations**: ``{"board", "features", "action_mask"}`` from ``player_view`` of the
   agent's seat (`lab.rl.observation`). With ``mask_in_observation=False`` the observation
   is ``{"board", "features"}`` only, so a policy network does not take the 36,000-wide

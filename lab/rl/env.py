@@ -9,8 +9,8 @@
             break
 
 * **actions**: integers of the fixed `ActionSpace` of the game's board and roster; the
-  mask (``obs["action_mask"]``, also ``info["action_mask"]`` and ``action_masks()``: one
-  read-only array per step) marks exactly the legal actions that fit the space — in
+  mask (``obs["action_mask"]``, also ``info["action_mask"]``: one read-only array per
+  step; ``action_masks()`` gives a copy) marks exactly the legal actions that fit the space — in
   the default rules, exactly ``legal_actions``. A masked index changes nothing and
   earns ``invalid_penalty`` (``info["invalid_action"]`` is True), or raises ValueError
   with ``invalid_action="raise"``. When the only legal actions do not fit the space
@@ -163,11 +163,13 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     # --- helpers ------------------------------------------------------------------------
 
     def action_masks(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        """The current legal-action mask (sb3-contrib's MaskablePPO looks for this name); read-only.
+        """A copy of the current legal-action mask, the caller's to change (sb3-contrib's MaskablePPO calls this)."""
+        return self._current_mask().copy()
 
-        One array per decision, handed out as this, as ``obs["action_mask"]`` and as
-        ``info["action_mask"]``: it is read-only, so no caller can change what another
-        reads, and no step copies it.
+    def _current_mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """The decision's mask: one read-only array, handed out as ``obs["action_mask"]`` and ``info["action_mask"]``.
+
+        Read-only, so no caller can change what another reads, and no step copies it.
         """
         if self._mask is None:
             mask = np.zeros(self.space.size, dtype=np.int8)
@@ -214,12 +216,12 @@ class TaktikEnv(EnvBase):  # type: ignore[misc]  # gymnasium.Env when installed,
     def _observe(self) -> dict[str, np.ndarray[Any, Any]]:
         view = player_view(self.state, self.agent_side)
         if self.mask_in_observation:
-            return encode_observation(view, self.agent_side, self.action_masks())
+            return encode_observation(view, self.agent_side, self._current_mask())
         return encode_observation(view, self.agent_side, None)
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.action_masks(),
+            "action_mask": self._current_mask(),
             "forced": self._forced,
             "turn": self.state.turn,
             "phase": self.state.phase.value,

@@ -256,14 +256,19 @@ def test_observations_read_the_games_own_tables() -> None:
 
 
 def test_the_mask_is_one_read_only_array_per_step_that_no_later_step_changes() -> None:
-    """obs, info and action_masks() share the step's mask; it cannot be written, and later steps make new ones."""
+    """obs and info share the step's mask; it cannot be written, and later steps make new ones.
+
+    action_masks() (MaskablePPO's) gives an equal copy the caller may change.
+    """
     env = TaktikEnv(SMALL)
     obs, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     kept = []
     for _ in range(60):
         mask = obs["action_mask"]
-        assert mask is info["action_mask"] is env.action_masks() and not mask.flags.writeable
+        assert mask is info["action_mask"] and not mask.flags.writeable
+        own = env.action_masks()
+        assert own is not mask and np.array_equal(own, mask) and own.flags.writeable
         with pytest.raises(ValueError, match="read-only"):
             mask[0] = 1
         kept.append((mask, mask.copy()))

@@ -10,10 +10,11 @@ required, hit, present; live effects per card (33) controlled by self and by the
 opponent; unit and point VP of both sides; draw-pile size; discard pile per common card
 (22); units on the board per side.
 
-Speed: the card-heavy groups are remembered (`lab.rl.memo`): by value when their inputs
-are a few short tuples, by identity for the effects and the discard pile. Each group is a
-pure function of what it is keyed on, so a remembered group is the one a fresh
-computation would give.
+Speed: each group is a pure function of a few inputs. A vector starts from the
+observer's last one and rewrites only the groups whose inputs differ (most steps, only
+the turn group). Groups are remembered (`lab.rl.memo`): by value when their inputs are a
+few short values or tuples, by identity for the effects, the discard pile and the
+destroyed units. A remembered group is the one a fresh computation would give.
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ Board planes (``board``, float32, shape ``(PLANES, H, W)``), from the observer's
 ====  ==========================================================================
 
 The planes that cannot change during a game (terrain, overlays, zones, victory cells) are
-built once per board, victory settings and side; a step copies them and writes only the
-units, attacks and controlled points. The features are `lab.rl.features`.
+built once per board, victory settings and side; `lab.rl.units` keeps them with the last
+units written in and brings that up to date by the units that changed; a step copies it
+and writes only attacks and controlled points. The features are `lab.rl.features`.
 """
 
 from __future__ import annotations

@@ -501,11 +501,13 @@ def main() -> None:
                         help="measure only the cluster or only the single SQLite process")
     parser.add_argument("--profile", default=None, metavar="DIR",
                         help="record each server process's collection pauses over the measured window in DIR")
-    parser.add_argument("--profile-cpu", action="store_true",
-                        help="with --profile: also a CPU profile (cProfile, slows the server severalfold)")
+    parser.add_argument("--profile-cpu", nargs="?", const="cprofile", choices=("cprofile", "sample"), default=None,
+                        help="with --profile: also a CPU profile per process: cProfile (the default, slows the server "
+                             "severalfold) or 'sample' (the stack every ms of CPU, collapsed, about 1%% slower)")
     args = parser.parse_args()
     if args.profile:
-        os.environ["TAKTIK_PROFILE_CPU"] = "1" if args.profile_cpu else "0"  # inherited by the servers
+        # inherited by the servers (server/profiling.py)
+        os.environ["TAKTIK_PROFILE_CPU"] = {"cprofile": "1", "sample": "sample"}.get(args.profile_cpu or "", "0")
     if (args.database is None) != (args.bus is None):
         parser.error("--database and --bus go together")
 

@@ -7,6 +7,10 @@ What a process queued while its previous publish was on the way goes out as one 
 message, a JSON array of them: every process receives every message (its own too), and
 redis-py's work per received message was the largest part of the bus's CPU, so under load
 fewer, fuller messages cost the listeners less.
+The bus talks to Redis through redis-py's connections directly (one for publishing, the
+subscription's for listening), in RESP2: the client's command wrapper (retries, timeouts
+per write as a task, pool bookkeeping, events) and RESP3's push handling cost more CPU per
+message than the message itself, and every process pays it once per message per process.
 Pub/sub is at-most-once: a message published while a process is disconnected is lost to
 it, so a process is told each time it (re)subscribes (``on_subscribed``) and catches up
 from the log in PostgreSQL then. The bus never decides anything; PostgreSQL does.
@@ -22,6 +26,7 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import RedisError
 
 from .store import ActionRow
@@ -31,6 +36,8 @@ __all__ = ["CHANNEL", "Bus", "BusMessage"]
 CHANNEL = "taktik:matches:2"  # :2 since a message is an array (an older process hears nothing)
 OUTGOING_LIMIT = 10_000  # messages waiting to be published
 RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0)  # between attempts to resubscribe, then every second
+COMMAND_TIMEOUT = 5.0  # seconds for one publish (sent and answered), as redis-py's socket timeout was
+IDLE_SECONDS = 1.0  # a silent subscription is health-checked (a PING) this often at most
 
 log = logging.getLogger("taktik.bus")
 
@@ -59,8 +66,13 @@ class Bus:
         self.origin = origin
         self._on_message = on_message
         self._on_subscribed = on_subscribed
+        # RESP2: pub/sub messages are plain arrays, without RESP3's push handling per message.
         self._client: aioredis.Redis = aioredis.Redis.from_url(
-            url, socket_connect_timeout=2, socket_timeout=5, health_check_interval=5)
+            url, protocol=2, socket_connect_timeout=2, socket_timeout=COMMAND_TIMEOUT, health_check_interval=5)
+        # Publishing has a client of its own, without a socket timeout: `_put` puts one deadline
+        # on the whole command (redis-py's write timeout runs `wait_for`, a task per write).
+        self._publishing: aioredis.Redis = aioredis.Redis.from_url(url, protocol=2, socket_connect_timeout=2)
+        self._publisher: AbstractConnection | None = None  # taken from that client's pool once, kept
         self._listener: asyncio.Task[None] | None = None
         self._outgoing: asyncio.Queue[bytes] = asyncio.Queue(maxsize=OUTGOING_LIMIT)
         self._sender: asyncio.Task[None] | None = None
@@ -85,6 +97,10 @@ class Bus:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._listener = self._sender = None
+        if self._publisher is not None:
+            await self._publishing.connection_pool.release(self._publisher)
+            self._publisher = None
+        await self._publishing.aclose()
         await self._client.aclose()
 
     def publish_action(self, match_id: str, row: ActionRow) -> None:
@@ -109,12 +125,27 @@ class Bus:
             while not self._outgoing.empty() and len(batch) < 256:
                 batch.append(self._outgoing.get_nowait())
             try:
-                await self._client.publish(CHANNEL, b"[" + b",".join(batch) + b"]")
-            except (RedisError, OSError) as err:  # lost: the others catch up from PostgreSQL
+                await self._put(b"[" + b",".join(batch) + b"]")
+            except (RedisError, OSError, TimeoutError) as err:  # lost: the others catch up from PostgreSQL
+                if self._publisher is not None:
+                    await self._publisher.disconnect(nowait=True)  # half a command may be on it: start afresh
                 log.warning("could not publish %d message(s) on the bus: %s", len(batch), err)
             finally:
                 for _ in batch:
                     self._outgoing.task_done()
+
+    async def _put(self, payload: bytes) -> None:
+        """PUBLISH ``payload`` on the channel and read Redis's answer, on the kept connection.
+
+        The connection reconnects by itself on the next send after a failure.
+        """
+        if self._publisher is None:
+            self._publisher = await self._publishing.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+        connection = self._publisher
+        async with asyncio.timeout(COMMAND_TIMEOUT):
+            await connection.send_packed_command(connection.pack_command("PUBLISH", CHANNEL, payload),
+                                                 check_health=False)
+            await connection.read_response()
 
     async def _listen(self) -> None:
         failures = 0
@@ -126,10 +157,17 @@ class Bus:
                 failures = 0
                 self.connected.set()
                 self._on_subscribed()
+                connection = pubsub.connection
+                assert connection is not None  # subscribed
                 while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is not None and message.get("type") == "message":
-                        self._deliver(message["data"])
+                    # Read from the subscription's connection itself: a message is an array
+                    # [b"message", channel, data]; a subscription's confirmation and the health
+                    # check's PONG are arrays too, of other kinds, and are skipped.
+                    reply = await connection.read_response(timeout=IDLE_SECONDS)
+                    if reply is None:  # nothing for a while: ping, so a dead connection shows
+                        await pubsub.check_health()
+                    elif isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                        self._deliver(reply[2])
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as err:

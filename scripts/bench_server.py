@@ -50,6 +50,7 @@ from typing import Any
 
 import msgspec
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosedOK
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_LIMITS: dict[str, float] = {"create_burst": 1_000_000, "create_rate": 1_000_000.0,
@@ -234,7 +235,11 @@ async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: fl
                 changed.set()  # closed (a refusal closes with an error code, which raises): the player stops
 
         async def receive() -> None:
-            async for frame in ws:
+            while True:
+                try:
+                    frame = await ws.recv(decode=False)  # bytes: msgspec reads them without a UTF-8 decode first
+                except ConnectionClosedOK:
+                    return
                 now = time.perf_counter()
                 message = _DECODE.decode(frame)
                 if message.type == "state" and (not latest or message.version >= latest[0].version):

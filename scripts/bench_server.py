@@ -472,6 +472,9 @@ def report_pauses(directory: Path) -> None:
     for path in sorted(directory.glob("gc-*.json")):
         found = json.loads(path.read_text())
         print(f"  {path.stem}: young generations hold " + ", ".join(f"{n} {kind}" for kind, n in found["young"]))
+        if found.get("tuple_holders"):
+            print(f"  {path.stem}: what holds a sample of those tuples: "
+                  + ", ".join(f"{n} {chain}" for chain, n in found["tuple_holders"]))
         for generation, seconds, freed in found["pauses"]:
             pauses.setdefault(generation, []).append(seconds * 1000)
             collected[generation] += freed

@@ -5,7 +5,8 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
   ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window,
-  "young": [[kind, count], ...]}`` (the commonest kinds of object in the young generations at the end);
+  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...]}`` (the commonest kinds of object in
+  the young generations at the end, and what holds a sample of their tuples);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -87,7 +88,8 @@ class _Window:
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
-        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds()}))
+        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
+                                    "tuple_holders": _young_holders()}))
         log.warning("measurements written to %s", self.directory)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
@@ -123,6 +125,34 @@ def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
     """The most common kinds of object in the two young generations now: what each collection scans."""
     kinds = Counter(type(o).__qualname__ for generation in (0, 1) for o in gc.get_objects(generation))
     return kinds.most_common(top)
+
+
+def _young_holders(kind: str = "tuple", sample: int = 200, top: int = 8) -> list[tuple[str, int]]:
+    """What holds the young objects of ``kind``: for a sample of them, the chain of referrers up
+    through plain containers (tuple, list, dict, cell) to the first other object, as
+    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from."""
+    young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o).__qualname__ == kind]
+    step = max(1, len(young) // sample)
+    chosen = young[::step][:sample]
+    del young
+    holders: Counter[str] = Counter()
+    plain = (tuple, list, dict)
+    for found in chosen:
+        chain = [kind]
+        current: object = found
+        referrers: list[object] = []
+        for _ in range(4):
+            referrers.clear()  # it held the previous link: not a holder of the next one
+            referrers = [r for r in gc.get_referrers(current) if r is not chosen and type(r).__name__ != "frame"]
+            if not referrers:
+                chain.append("nothing")
+                break
+            current = referrers[0]
+            chain.append(type(current).__qualname__)
+            if not isinstance(current, plain):
+                break
+        holders["<".join(chain)] += 1
+    return holders.most_common(top)
 
 
 def install_profiler() -> bool:

@@ -49,8 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosedOK
+from bench_links import lean_link, library_link
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_LIMITS: dict[str, float] = {"create_burst": 1_000_000, "create_rate": 1_000_000.0,
@@ -200,7 +199,7 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
 
 
 async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
-                 settled: Callable[[], None]) -> None:
+                 settled: Callable[[], None], lean: bool = True) -> None:
     """One seat: plays until cancelled; calls ``settled`` once it has its first state (or could not connect)."""
     told = False
 
@@ -211,7 +210,7 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
             settled()
 
     try:
-        await _play(ws_url, token, think, stats, stop_at, rng, first_state)
+        await _play(ws_url, token, think, stats, stop_at, rng, first_state, lean)
     except Exception:
         stats.failed += 1
         first_state()
@@ -219,77 +218,65 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
 
 
 async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
-                settled: Callable[[], None]) -> None:
+                settled: Callable[[], None], lean: bool = True) -> None:
     match_id = ws_url.rsplit("/", 1)[1]
-    async with connect(ws_url, max_size=2**24, open_timeout=120) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with (lean_link if lean else library_link)(ws_url) as ws:
         latest: list[Incoming] = []
         arrived: dict[int, float] = {}
         changed = asyncio.Event()
         rejected: list[Incoming] = []
 
-        async def read() -> None:
-            try:
-                await receive()
-            finally:
-                changed.set()  # closed (a refusal closes with an error code, which raises): the player stops
+        def receive(frame: bytes) -> None:  # called by the link as each message is read: no task per message
+            now = time.perf_counter()
+            message = _DECODE.decode(frame)
+            if message.type == "state" and (not latest or message.version >= latest[0].version):
+                if not latest:
+                    settled()
+                latest[:] = [message]
+                arrived.setdefault(message.version, now)
+                asked = stats.sent.pop((match_id, message.version), None)
+                if asked is not None and asked[1] is not ws and stats.measuring:
+                    stats.opponent.append(now - asked[0])
+            elif message.type == "reject":
+                rejected.append(message)
+                if stats.measuring or not latest:
+                    stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
+            changed.set()
 
-        async def receive() -> None:
-            while True:
-                try:
-                    frame = await ws.recv(decode=False)  # bytes: msgspec reads them without a UTF-8 decode first
-                except ConnectionClosedOK:
-                    return
-                now = time.perf_counter()
-                message = _DECODE.decode(frame)
-                if message.type == "state" and (not latest or message.version >= latest[0].version):
-                    if not latest:
-                        settled()
-                    latest[:] = [message]
-                    arrived.setdefault(message.version, now)
-                    asked = stats.sent.pop((match_id, message.version), None)
-                    if asked is not None and asked[1] is not ws and stats.measuring:
-                        stats.opponent.append(now - asked[0])
-                elif message.type == "reject":
-                    rejected.append(message)
-                    if stats.measuring or not latest:
-                        stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
-                changed.set()
+        ws.on_frame = receive
+        ws.closed.add_done_callback(lambda _: changed.set())  # closed (a refusal closes with a code): the player stops
+        await ws.send(json.dumps({"type": "hello", "token": token}).encode())
 
         async def update() -> None:
-            if reader.done():
+            if ws.closed.done():
                 raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
             changed.clear()
             await changed.wait()
-            if reader.done():
+            if ws.closed.done():
                 raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
 
-        reader = asyncio.create_task(read())
         seq = 0
-        try:
-            while time.perf_counter() < stop_at:
-                while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
-                    await update()
-                state = latest[0]
-                if state.status != "live":
-                    stats.finished += 1
-                    return
-                if think:
-                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                seq = max(seq, state.last_seq) + 1
-                action = rng.choice(state.legal_actions)
-                sent = time.perf_counter()
-                stats.sent[match_id, state.version + 1] = (sent, ws)
-                rejected.clear()
-                await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
-                while latest[0].version <= state.version and not rejected:
-                    await update()
-                if rejected:
-                    await asyncio.sleep(0.5)
-                elif stats.measuring:
-                    stats.latencies.append(arrived[state.version + 1] - sent)
-        finally:
-            reader.cancel()
+        while time.perf_counter() < stop_at:
+            while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
+                await update()
+            state = latest[0]
+            if state.status != "live":
+                stats.finished += 1
+                return
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            seq = max(seq, state.last_seq) + 1
+            action = rng.choice(state.legal_actions)
+            sent = time.perf_counter()
+            stats.sent[match_id, state.version + 1] = (sent, ws)
+            rejected.clear()
+            await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
+            while latest[0].version <= state.version and not rejected:
+                await update()
+            if rejected:
+                await asyncio.sleep(0.5)
+            elif stats.measuring:
+                stats.latencies.append(arrived[state.version + 1] - sent)
 
 
 @dataclass
@@ -337,7 +324,7 @@ async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argpars
     began = time.perf_counter()
     tasks = [
         asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
-                                   random.Random(rng.random()), settled))
+                                   random.Random(rng.random()), settled, args.client == "lean"))
         for m in matches for seat in m["seats"]
     ]
     while not everyone.is_set():
@@ -505,6 +492,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="cluster processes (with --database)")
     parser.add_argument("--client-procs", type=int, default=default_client_procs(), metavar="K",
                         help="processes the clients are spread over (default: one per core)")
+    parser.add_argument("--client", choices=("lean", "websockets"), default="lean",
+                        help="the clients' WebSocket implementation: the benchmark's lean one (default: the least "
+                             "CPU on the machine it shares with the server) or the websockets library "
+                             "(scripts/bench_links.py)")
     parser.add_argument("--only", choices=("cluster", "single"), default=None,
                         help="measure only the cluster or only the single SQLite process")
     parser.add_argument("--profile", default=None, metavar="DIR",

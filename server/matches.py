@@ -299,7 +299,7 @@ class MatchService:
         async with match.lock:
             await self.time.flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
             payload = encode_action(action)
-            prior = match.seqs.get((seat, seq)) if seq is not None else None
+            prior = match.sent_before(seat, seq)
             if prior is not None and prior == (version, payload):
                 return Ack(seq=seq or 0, version=prior[0] + 1)
             problem = self._check(match, seat, seq, version, prior is not None, action)
@@ -521,7 +521,7 @@ class MatchService:
             await self.replication.catch_up(match)
         except StoreUnavailable:
             return _reject("unavailable", "the match database cannot be reached now; send the action again", seq)
-        prior = match.seqs.get((seat, seq)) if seq is not None else None
+        prior = match.sent_before(seat, seq)
         if prior is not None and prior == (version, payload):
             return Ack(seq=seq or 0, version=version + 1)
         return _reject("stale_version", f"another action came first; the match is at version {match.version}", seq)

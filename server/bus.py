@@ -170,11 +170,6 @@ class Bus:
             try:
                 self._new_peers.clear()
                 await pubsub.subscribe(CHANNEL, *(f"{CHANNEL}:{peer}" for peer in sorted(self.peers)))
-                self.subscriptions += 1
-                failures = 0
-                self.connected.set()
-                self.publish_event("", HELLO, {"answer": True})  # the others listen to our actions from now on
-                self._on_subscribed()
                 connection = pubsub.connection
                 assert connection is not None  # subscribed
                 while True:
@@ -190,6 +185,13 @@ class Bus:
                             await pubsub.subscribe(*(f"{CHANNEL}:{peer}" for peer in self._new_peers))
                             self._new_peers.clear()
                     elif isinstance(reply, list) and reply and reply[0] == b"subscribe":
+                        if reply[1] == CHANNEL.encode() and not self.connected.is_set():
+                            # Listening now, so whoever answers our hello is heard; every process
+                            # that listened before hears it and listens to our actions from now on.
+                            self.subscriptions += 1
+                            failures = 0
+                            self.connected.set()
+                            self.publish_event("", HELLO, {"answer": True})
                         # From now on every action of that channel reaches us; the ones published
                         # before are in the log, where the catch-up this asks for finds them.
                         self._on_subscribed()

@@ -116,6 +116,7 @@ def _rss_of(pid: int) -> float:
     return 0.0
 
 
+PROFILE_ENV = "TAKTIK_PROFILE"  # server/profiling.py: where a server process writes its measurements
 OTHERS = ("postgres", "redis-server")  # the processes whose CPU is shown beside the server's
 
 
@@ -395,7 +396,20 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
     for process, link in links:
         stats.merge(link.recv())
         process.join(30)
+    if args.profile:
+        written(Path(os.environ[PROFILE_ENV]), profiled)
     return stats, cpu, others
+
+
+def written(directory: Path, pids: list[int], timeout: float = 120.0) -> None:
+    """Wait until each profiled process has written its measurements (a loaded worker takes a while,
+    and stopping it first loses them)."""
+    deadline = time.monotonic() + timeout
+    while not all((directory / f"gc-{pid}.json").exists() for pid in pids):
+        if time.monotonic() > deadline:
+            print(f"  (no measurements from some of the processes {pids} after {timeout:.0f} s)", flush=True)
+            return
+        time.sleep(0.2)
 
 
 def signal_all(pids: list[int], sig: signal.Signals) -> None:
@@ -449,7 +463,7 @@ def report(result: Result, args: argparse.Namespace) -> None:
 def profile_into(args: argparse.Namespace, name: str) -> None:
     """With --profile, the next server started measures itself into the directory ``name`` under it."""
     if args.profile:
-        os.environ["TAKTIK_PROFILE"] = str((Path(args.profile) / name).resolve())
+        os.environ[PROFILE_ENV] = str((Path(args.profile) / name).resolve())
 
 
 def report_pauses(directory: Path) -> None:

@@ -88,8 +88,10 @@ class _Window:
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
-        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
-                                    "tuple_holders": _young_holders()}))
+        partial = path.with_suffix(".partial")  # renamed when whole: a reader waiting for the file never reads half
+        partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
+                                       "tuple_holders": _young_holders()}))
+        partial.replace(path)
         log.warning("measurements written to %s", self.directory)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
@@ -127,7 +129,7 @@ def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
     return kinds.most_common(top)
 
 
-def _young_holders(kind: str = "tuple", sample: int = 200, top: int = 8) -> list[tuple[str, int]]:
+def _young_holders(kind: str = "tuple", sample: int = 100, top: int = 8) -> list[tuple[str, int]]:
     """What holds the young objects of ``kind``: for a sample of them, the chain of referrers up
     through plain containers (tuple, list, dict, cell) to the first other object, as
     ``tuple<list<Reach``: the containers that keep them alive, to find where they come from."""

@@ -375,8 +375,9 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
         process = context.Process(target=client_process, args=(ws_base, matches[i::count], args, rng.random(), theirs),
                                   daemon=True)
         process.start()
+        theirs.close()  # the child's end lives in the child only: if it dies, `recv` here fails instead of waiting
         links.append((process, ours))
-    connected = max(link.recv() for _, link in links)
+    connected = max(_from(process, link) for process, link in links)
     print(f"  every client connected in {connected:.1f} s; warming up {args.warmup:.0f} s", flush=True)
     measure_at = time.monotonic() + args.warmup
     for _, link in links:
@@ -394,11 +395,21 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
     others = cpu_since(others0, *OTHERS) / elapsed
     stats = Stats(client_procs=count)
     for process, link in links:
-        stats.merge(link.recv())
+        stats.merge(_from(process, link))
         process.join(30)
     if args.profile:
         written(Path(os.environ[PROFILE_ENV]), profiled)
     return stats, cpu, others
+
+
+def _from(process: multiprocessing.process.BaseProcess, link: Connection) -> Any:
+    """The next thing a client process sends; a clear error if it died instead (never a silent wait)."""
+    try:
+        return link.recv()
+    except EOFError:
+        process.join(5)
+        raise SystemExit(f"client process {process.pid} died (exit code {process.exitcode}); "
+                         "its traceback is above") from None
 
 
 def written(directory: Path, pids: list[int], timeout: float = 120.0) -> None:

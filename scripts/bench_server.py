@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from websockets.asyncio.client import connect
+from bench_links import lean_link, library_link
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_LIMITS: dict[str, float] = {"create_burst": 1_000_000, "create_rate": 1_000_000.0,
@@ -116,6 +116,7 @@ def _rss_of(pid: int) -> float:
     return 0.0
 
 
+PROFILE_ENV = "TAKTIK_PROFILE"  # server/profiling.py: where a server process writes its measurements
 OTHERS = ("postgres", "redis-server")  # the processes whose CPU is shown beside the server's
 
 
@@ -199,7 +200,7 @@ def create(url: str, config: dict[str, Any]) -> dict[str, Any]:
 
 
 async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
-                 settled: Callable[[], None]) -> None:
+                 settled: Callable[[], None], lean: bool = True) -> None:
     """One seat: plays until cancelled; calls ``settled`` once it has its first state (or could not connect)."""
     told = False
 
@@ -210,7 +211,7 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
             settled()
 
     try:
-        await _play(ws_url, token, think, stats, stop_at, rng, first_state)
+        await _play(ws_url, token, think, stats, stop_at, rng, first_state, lean)
     except Exception:
         stats.failed += 1
         first_state()
@@ -218,73 +219,65 @@ async def player(ws_url: str, token: str, think: float, stats: Stats, stop_at: f
 
 
 async def _play(ws_url: str, token: str, think: float, stats: Stats, stop_at: float, rng: random.Random,
-                settled: Callable[[], None]) -> None:
+                settled: Callable[[], None], lean: bool = True) -> None:
     match_id = ws_url.rsplit("/", 1)[1]
-    async with connect(ws_url, max_size=2**24, open_timeout=120) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with (lean_link if lean else library_link)(ws_url) as ws:
         latest: list[Incoming] = []
         arrived: dict[int, float] = {}
         changed = asyncio.Event()
         rejected: list[Incoming] = []
 
-        async def read() -> None:
-            try:
-                await receive()
-            finally:
-                changed.set()  # closed (a refusal closes with an error code, which raises): the player stops
+        def receive(frame: bytes) -> None:  # called by the link as each message is read: no task per message
+            now = time.perf_counter()
+            message = _DECODE.decode(frame)
+            if message.type == "state" and (not latest or message.version >= latest[0].version):
+                if not latest:
+                    settled()
+                latest[:] = [message]
+                arrived.setdefault(message.version, now)
+                asked = stats.sent.pop((match_id, message.version), None)
+                if asked is not None and asked[1] is not ws and stats.measuring:
+                    stats.opponent.append(now - asked[0])
+            elif message.type == "reject":
+                rejected.append(message)
+                if stats.measuring or not latest:
+                    stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
+            changed.set()
 
-        async def receive() -> None:
-            async for frame in ws:
-                now = time.perf_counter()
-                message = _DECODE.decode(frame)
-                if message.type == "state" and (not latest or message.version >= latest[0].version):
-                    if not latest:
-                        settled()
-                    latest[:] = [message]
-                    arrived.setdefault(message.version, now)
-                    asked = stats.sent.pop((match_id, message.version), None)
-                    if asked is not None and asked[1] is not ws and stats.measuring:
-                        stats.opponent.append(now - asked[0])
-                elif message.type == "reject":
-                    rejected.append(message)
-                    if stats.measuring or not latest:
-                        stats.rejects[message.code or "?" if latest else f"{message.code} (on joining)"] += 1
-                changed.set()
+        ws.on_frame = receive
+        ws.closed.add_done_callback(lambda _: changed.set())  # closed (a refusal closes with a code): the player stops
+        await ws.send(json.dumps({"type": "hello", "token": token}).encode())
 
         async def update() -> None:
-            if reader.done():
+            if ws.closed.done():
                 raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
             changed.clear()
             await changed.wait()
-            if reader.done():
+            if ws.closed.done():
                 raise ConnectionError(f"the server closed the connection ({ws.close_code} {ws.close_reason})")
 
-        reader = asyncio.create_task(read())
         seq = 0
-        try:
-            while time.perf_counter() < stop_at:
-                while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
-                    await update()
-                state = latest[0]
-                if state.status != "live":
-                    stats.finished += 1
-                    return
-                if think:
-                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                seq = max(seq, state.last_seq) + 1
-                action = rng.choice(state.legal_actions)
-                sent = time.perf_counter()
-                stats.sent[match_id, state.version + 1] = (sent, ws)
-                rejected.clear()
-                await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
-                while latest[0].version <= state.version and not rejected:
-                    await update()
-                if rejected:
-                    await asyncio.sleep(0.5)
-                elif stats.measuring:
-                    stats.latencies.append(arrived[state.version + 1] - sent)
-        finally:
-            reader.cancel()
+        while time.perf_counter() < stop_at:
+            while not latest or (latest[0].status == "live" and not latest[0].legal_actions):
+                await update()
+            state = latest[0]
+            if state.status != "live":
+                stats.finished += 1
+                return
+            if think:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            seq = max(seq, state.last_seq) + 1
+            action = rng.choice(state.legal_actions)
+            sent = time.perf_counter()
+            stats.sent[match_id, state.version + 1] = (sent, ws)
+            rejected.clear()
+            await ws.send(b'{"type":"act","version":%d,"seq":%d,"action":%s}' % (state.version, seq, action))
+            while latest[0].version <= state.version and not rejected:
+                await update()
+            if rejected:
+                await asyncio.sleep(0.5)
+            elif stats.measuring:
+                stats.latencies.append(arrived[state.version + 1] - sent)
 
 
 @dataclass
@@ -332,7 +325,7 @@ async def run_clients(ws_base: str, matches: list[dict[str, Any]], args: argpars
     began = time.perf_counter()
     tasks = [
         asyncio.create_task(player(f"{ws_base}/ws/matches/{m['match_id']}", seat["token"], args.think, stats, stop_at,
-                                   random.Random(rng.random()), settled))
+                                   random.Random(rng.random()), settled, args.client == "lean"))
         for m in matches for seat in m["seats"]
     ]
     while not everyone.is_set():
@@ -382,8 +375,9 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
         process = context.Process(target=client_process, args=(ws_base, matches[i::count], args, rng.random(), theirs),
                                   daemon=True)
         process.start()
+        theirs.close()  # the child's end lives in the child only: if it dies, `recv` here fails instead of waiting
         links.append((process, ours))
-    connected = max(link.recv() for _, link in links)
+    connected = max(_from(process, link) for process, link in links)
     print(f"  every client connected in {connected:.1f} s; warming up {args.warmup:.0f} s", flush=True)
     measure_at = time.monotonic() + args.warmup
     for _, link in links:
@@ -401,9 +395,32 @@ def drive(server: Server, matches: list[dict[str, Any]], args: argparse.Namespac
     others = cpu_since(others0, *OTHERS) / elapsed
     stats = Stats(client_procs=count)
     for process, link in links:
-        stats.merge(link.recv())
+        stats.merge(_from(process, link))
         process.join(30)
+    if args.profile:
+        written(Path(os.environ[PROFILE_ENV]), profiled)
     return stats, cpu, others
+
+
+def _from(process: multiprocessing.process.BaseProcess, link: Connection) -> Any:
+    """The next thing a client process sends; a clear error if it died instead (never a silent wait)."""
+    try:
+        return link.recv()
+    except EOFError:
+        process.join(5)
+        raise SystemExit(f"client process {process.pid} died (exit code {process.exitcode}); "
+                         "its traceback is above") from None
+
+
+def written(directory: Path, pids: list[int], timeout: float = 120.0) -> None:
+    """Wait until each profiled process has written its measurements (a loaded worker takes a while,
+    and stopping it first loses them)."""
+    deadline = time.monotonic() + timeout
+    while not all((directory / f"gc-{pid}.json").exists() for pid in pids):
+        if time.monotonic() > deadline:
+            print(f"  (no measurements from some of the processes {pids} after {timeout:.0f} s)", flush=True)
+            return
+        time.sleep(0.2)
 
 
 def signal_all(pids: list[int], sig: signal.Signals) -> None:
@@ -457,7 +474,7 @@ def report(result: Result, args: argparse.Namespace) -> None:
 def profile_into(args: argparse.Namespace, name: str) -> None:
     """With --profile, the next server started measures itself into the directory ``name`` under it."""
     if args.profile:
-        os.environ["TAKTIK_PROFILE"] = str((Path(args.profile) / name).resolve())
+        os.environ[PROFILE_ENV] = str((Path(args.profile) / name).resolve())
 
 
 def report_pauses(directory: Path) -> None:
@@ -467,6 +484,9 @@ def report_pauses(directory: Path) -> None:
     for path in sorted(directory.glob("gc-*.json")):
         found = json.loads(path.read_text())
         print(f"  {path.stem}: young generations hold " + ", ".join(f"{n} {kind}" for kind, n in found["young"]))
+        if found.get("tuple_holders"):
+            print(f"  {path.stem}: what holds a sample of those tuples: "
+                  + ", ".join(f"{n} {chain}" for chain, n in found["tuple_holders"]))
         for generation, seconds, freed in found["pauses"]:
             pauses.setdefault(generation, []).append(seconds * 1000)
             collected[generation] += freed
@@ -497,15 +517,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="cluster processes (with --database)")
     parser.add_argument("--client-procs", type=int, default=default_client_procs(), metavar="K",
                         help="processes the clients are spread over (default: one per core)")
+    parser.add_argument("--client", choices=("lean", "websockets"), default="lean",
+                        help="the clients' WebSocket implementation: the benchmark's lean one (default: the least "
+                             "CPU on the machine it shares with the server) or the websockets library "
+                             "(scripts/bench_links.py)")
     parser.add_argument("--only", choices=("cluster", "single"), default=None,
                         help="measure only the cluster or only the single SQLite process")
     parser.add_argument("--profile", default=None, metavar="DIR",
                         help="record each server process's collection pauses over the measured window in DIR")
-    parser.add_argument("--profile-cpu", action="store_true",
-                        help="with --profile: also a CPU profile (cProfile, slows the server severalfold)")
+    parser.add_argument("--profile-cpu", nargs="?", const="cprofile", choices=("cprofile", "sample"), default=None,
+                        help="with --profile: also a CPU profile per process: cProfile (the default, slows the server "
+                             "severalfold) or 'sample' (the stack every ms of CPU, collapsed, about 1%% slower)")
     args = parser.parse_args()
     if args.profile:
-        os.environ["TAKTIK_PROFILE_CPU"] = "1" if args.profile_cpu else "0"  # inherited by the servers
+        # inherited by the servers (server/profiling.py)
+        os.environ["TAKTIK_PROFILE_CPU"] = {"cprofile": "1", "sample": "sample"}.get(args.profile_cpu or "", "0")
     if (args.database is None) != (args.bus is None):
         parser.error("--database and --bus go together")
 

@@ -118,7 +118,9 @@ class Match:
     hashes: list[str]
     status: MatchStatus = "live"
     read_only_reason: str | None = None  # why a broken or other-rules match is read-only
-    seqs: dict[tuple[Side, int], tuple[int, str]] = field(default_factory=dict)  # -> (ply, action JSON)
+    # seat -> client seq -> (ply, action JSON). Nested, not keyed by (seat, seq): such a key holds
+    # an enum member, so the collector keeps tracking it, one tuple per action for ever.
+    seqs: dict[Side, dict[int, tuple[int, str]]] = field(default_factory=dict)
     last_seq: dict[Side, int] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     viewers: set[Viewer] = field(default_factory=set)
@@ -151,12 +153,16 @@ class Match:
     def bot_side(self) -> Side | None:
         return Side(self.row.bot_side) if self.row.bot_side else None
 
+    def sent_before(self, seat: Side, seq: int | None) -> tuple[int, str] | None:
+        """The (ply, action JSON) logged for ``seat``'s client ``seq``, if it was accepted."""
+        return self.seqs.get(seat, {}).get(seq) if seq is not None else None
+
     def remember(self, rows: list[ActionRow]) -> None:
         """Index the client sequence numbers of logged actions (for idempotent resends)."""
         for row in rows:
             if row.client_seq is not None:
                 seat = Side(row.seat)
-                self.seqs[seat, row.client_seq] = (row.ply, row.action)
+                self.seqs.setdefault(seat, {})[row.client_seq] = (row.ply, row.action)
                 self.last_seq[seat] = max(self.last_seq.get(seat, 0), row.client_seq)
 
     def seat_of(self, token: str) -> Side | None:

@@ -299,7 +299,7 @@ class MatchService:
         async with match.lock:
             await self.time.flag_if_out_of_time(match)  # the clock is the judge: an act after the flag loses
             payload = encode_action(action)
-            prior = match.seqs.get((seat, seq)) if seq is not None else None
+            prior = match.sent_before(seat, seq)
             if prior is not None and prior == (version, payload):
                 return Ack(seq=seq or 0, version=prior[0] + 1)
             problem = self._check(match, seat, seq, version, prior is not None, action)
@@ -334,9 +334,11 @@ class MatchService:
             check_references(action, match.state)
             state = reduce(match.state, action)
             digest = state_hash(state)
-            # Computed now, before the commit: an engine failure here still changes nothing,
-            # and the engine's per-board caches are warm.
-            legal = tuple(legal_actions(state)) if state.to_act is not None else ()
+            # Computed now, before the commit, when a socket or the bot here will be sent them:
+            # an engine failure then still changes nothing, and the engine's per-board caches are
+            # warm. With several processes the seat to act is often on another one, which lists
+            # them itself: then nobody here needs them, and `Match.legal` lists them if one asks.
+            legal = tuple(legal_actions(state)) if self._wants_legal(match, state.to_act) else None
         except InvalidAction as err:
             return _reject("bad_message", str(err), seq)
         except IllegalAction as err:
@@ -366,6 +368,11 @@ class MatchService:
             self.replication.committed(match, row)
         self._play_bot(match)
         return Ack(seq=seq or 0, version=match.version)
+
+    @staticmethod
+    def _wants_legal(match: Match, to_act: Side | None) -> bool:
+        """Whether the legal actions of the next position will be sent or played here (``to_act`` is to act)."""
+        return to_act is not None and (to_act is match.bot_side or any(v.seat is to_act for v in match.viewers))
 
     async def _logged_anyway(self, match: Match, row: ActionRow) -> bool:
         """After a failed append, find out what the log holds at ``row.ply``."""
@@ -514,7 +521,7 @@ class MatchService:
             await self.replication.catch_up(match)
         except StoreUnavailable:
             return _reject("unavailable", "the match database cannot be reached now; send the action again", seq)
-        prior = match.seqs.get((seat, seq)) if seq is not None else None
+        prior = match.sent_before(seat, seq)
         if prior is not None and prior == (version, payload):
             return Ack(seq=seq or 0, version=version + 1)
         return _reject("stale_version", f"another action came first; the match is at version {match.version}", seq)

@@ -5,11 +5,18 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
   ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window,
-  "young": [[kind, count], ...]}`` (the commonest kinds of object in the young generations at the end);
+  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...]}`` (the commonest kinds of object in
+  the young generations at the end, and what holds a sample of their tuples);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
-  so its shares are a guide to where the CPU goes, not a measure of it.
+  so its shares are a guide to where the CPU goes, not a measure of it;
+- with ``TAKTIK_PROFILE_CPU=sample`` instead, a sampling profile: every millisecond of CPU
+  the process uses (``ITIMER_PROF``, so waiting and preemption never count) records the
+  Python stack it is in, written to ``DIR/samples-<pid>.txt`` as collapsed stacks (one
+  ``frame;frame;... count`` a line, outermost first, as flame graph tools read them). It
+  costs about a percent, and unlike `cProfile` it does not inflate code made of many small
+  calls: its shares are the CPU's.
 
 ``scripts/bench_server.py --profile DIR`` sends both signals around its measured window.
 With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the process collects with those thresholds
@@ -29,6 +36,7 @@ import signal
 import time
 from collections import Counter
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 __all__ = ["PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
@@ -42,10 +50,11 @@ log = logging.getLogger("taktik.profile")
 class _Window:
     """One measured window, opened and closed by `flip`."""
 
-    def __init__(self, directory: Path, cpu: bool) -> None:
+    def __init__(self, directory: Path, cpu: str) -> None:
         self.directory = directory
-        self.cpu = cpu
+        self.cpu = cpu  # "1": cProfile, "sample": CPU-time sampling, else neither
         self.profile: cProfile.Profile | None = None
+        self.sampler: _Sampler | None = None
         self.opened: float | None = None
         self.pauses: list[tuple[int, float, int]] = []
         self._started = 0.0
@@ -60,9 +69,11 @@ class _Window:
         self.pauses = []
         self.opened = time.perf_counter()
         gc.callbacks.append(self._collected)
-        if self.cpu:
+        if self.cpu == "1":
             self.profile = cProfile.Profile(time.process_time)
             self.profile.enable()
+        elif self.cpu == "sample":
+            self.sampler = _Sampler()
 
     def _close(self) -> None:
         assert self.opened is not None
@@ -70,11 +81,17 @@ class _Window:
             self.profile.disable()
             self.profile.dump_stats(self.directory / f"cpu-{os.getpid()}.prof")
             self.profile = None
+        if self.sampler is not None:
+            self.sampler.stop(self.directory / f"samples-{os.getpid()}.txt")
+            self.sampler = None
         gc.callbacks.remove(self._collected)
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
-        path.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds()}))
+        partial = path.with_suffix(".partial")  # renamed when whole: a reader waiting for the file never reads half
+        partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
+                                       "tuple_holders": _young_holders()}))
+        partial.replace(path)
         log.warning("measurements written to %s", self.directory)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
@@ -84,10 +101,60 @@ class _Window:
             self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"])))
 
 
+class _Sampler:
+    """Records the Python stack at every ``period`` seconds of the process's CPU time."""
+
+    def __init__(self, period: float = 0.001) -> None:
+        self.stacks: Counter[str] = Counter()
+        signal.signal(signal.SIGPROF, self._sample)
+        signal.setitimer(signal.ITIMER_PROF, period, period)
+
+    def _sample(self, signum: int, frame: FrameType | None) -> None:
+        names = []
+        while frame is not None:
+            code = frame.f_code
+            names.append(f"{code.co_qualname} ({Path(code.co_filename).name}:{frame.f_lineno})")
+            frame = frame.f_back
+        self.stacks[";".join(reversed(names))] += 1
+
+    def stop(self, path: Path) -> None:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
+        path.write_text("".join(f"{stack} {count}\n" for stack, count in self.stacks.items()))
+
+
 def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
     """The most common kinds of object in the two young generations now: what each collection scans."""
     kinds = Counter(type(o).__qualname__ for generation in (0, 1) for o in gc.get_objects(generation))
     return kinds.most_common(top)
+
+
+def _young_holders(kind: str = "tuple", sample: int = 100, top: int = 8) -> list[tuple[str, int]]:
+    """What holds the young objects of ``kind``: for a sample of them, the chain of referrers up
+    through plain containers (tuple, list, dict, cell) to the first other object, as
+    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from."""
+    young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o).__qualname__ == kind]
+    step = max(1, len(young) // sample)
+    chosen = young[::step][:sample]
+    del young
+    holders: Counter[str] = Counter()
+    plain = (tuple, list, dict)
+    for found in chosen:
+        chain = [kind]
+        current: object = found
+        referrers: list[object] = []
+        for _ in range(4):
+            referrers.clear()  # it held the previous link: not a holder of the next one
+            referrers = [r for r in gc.get_referrers(current) if r is not chosen and type(r).__name__ != "frame"]
+            if not referrers:
+                chain.append("nothing")
+                break
+            current = referrers[0]
+            chain.append(type(current).__qualname__)
+            if not isinstance(current, plain):
+                break
+        holders["<".join(chain)] += 1
+    return holders.most_common(top)
 
 
 def install_profiler() -> bool:
@@ -100,6 +167,6 @@ def install_profiler() -> bool:
     thresholds = os.environ.get("TAKTIK_GC_THRESHOLDS")  # an experiment's collection thresholds
     if thresholds:
         gc.set_threshold(*(int(t) for t in thresholds.split(",")))
-    window = _Window(directory, cpu=os.environ.get(PROFILE_CPU_ENV) == "1")
+    window = _Window(directory, cpu=os.environ.get(PROFILE_CPU_ENV, ""))
     asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, window.flip)
     return True

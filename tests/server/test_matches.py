@@ -156,6 +156,36 @@ def test_each_viewer_kind_gets_its_own_view_and_only_the_seat_to_act_gets_action
     arun(run())
 
 
+def test_legal_actions_are_listed_at_once_only_for_a_seat_watched_here_and_never_stale(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    listed: list[GameState] = []
+
+    def counting(state: GameState) -> Any:
+        listed.append(state)
+        return legal_actions(state)
+
+    async def run() -> None:
+        async with service(tmp_path) as (matches, creator, _):
+            match = (await creator.create(NewMatch(config=QUICK))).match
+            monkeypatch.setattr(server.matches, "legal_actions", counting)
+            attacker = Watcher(Side.ATTACKER)
+            matches.join(match, attacker)  # the defender is watched nowhere (on another process, say)
+            while match.state.to_act is Side.ATTACKER:
+                before = len(listed)
+                await matches.submit(match, Side.ATTACKER, act(match, match.version + 1))
+                # listed before the commit exactly when the seat now to act is watched here
+                assert len(listed) - before == (1 if match.state.to_act is Side.ATTACKER else 0)
+            assert match.state.to_act is Side.DEFENDER and match._legal is None  # nobody here needed them
+            defender = Watcher(Side.DEFENDER)  # ...until the defender connects: its first state lists them
+            matches.join(match, defender)
+            assert defender.states()[-1]["legal_actions"] == msgspec.json.decode(
+                msgspec.json.encode(legal_actions(match.state)))
+            await matches.submit(match, Side.DEFENDER, act(match, 1))  # and the next position's, at once
+            assert match._legal is None or match._legal == tuple(legal_actions(match.state))
+
+    arun(run())
+
+
 def test_refusals_change_nothing_and_tell_nobody(tmp_path: Path) -> None:
     async def run() -> None:
         async with service(tmp_path) as (matches, creator, _):

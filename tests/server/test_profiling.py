@@ -8,6 +8,7 @@ import json
 import os
 import pstats
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,40 @@ def test_a_cpu_profile_is_written_when_asked_for(tmp_path: Path, monkeypatch: py
     arun(run())
     stats = pstats.Stats(str(tmp_path / f"cpu-{os.getpid()}.prof"))
     assert any(name == "_window" for _, _, name in stats.stats)
+
+
+def _busy(seconds: float) -> int:
+    """Use ``seconds`` of this process's CPU in a function of its own (for the sampler to find)."""
+    end = time.process_time() + seconds
+    spins = 0
+    while time.process_time() < end:
+        spins += 1
+    return spins
+
+
+def test_a_sampling_profile_records_where_the_cpu_went(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PROFILE_ENV, str(tmp_path))
+    monkeypatch.setenv(PROFILE_CPU_ENV, "sample")
+
+    async def run() -> None:
+        assert install_profiler()
+        try:
+            os.kill(os.getpid(), signal.SIGUSR1)
+            await asyncio.sleep(0.05)
+            _busy(0.3)
+            os.kill(os.getpid(), signal.SIGUSR1)
+            await asyncio.sleep(0.05)
+        finally:
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
+
+    arun(run())
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the timer stops with the window
+    lines = (tmp_path / f"samples-{os.getpid()}.txt").read_text().splitlines()
+    counts: dict[str, int] = {}
+    for line in lines:  # collapsed stacks: "outer;...;inner count"
+        stack, count = line.rsplit(" ", 1)
+        counts[stack] = int(count)
+    busy = sum(n for stack, n in counts.items() if stack.split(";")[-1].startswith("_busy (test_profiling.py:"))
+    assert busy >= 10  # 0.3 s of CPU at a sample per tick of at most 10 ms
+    assert busy > sum(counts.values()) / 2  # most of the window's CPU went there
+    assert not list(tmp_path.glob("cpu-*.prof"))  # a sampling profile, not cProfile

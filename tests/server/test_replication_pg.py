@@ -13,6 +13,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import pytest
 
 from engine import DrawCard, GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
@@ -215,14 +216,15 @@ def test_messages_queued_together_travel_as_one_publish_and_arrive_each_in_order
             two.matches.event_handlers["count"] = lambda match_id, data: heard.append(data["n"])
             one.matches.event_handlers["count"] = lambda match_id, data: heard.append(-1)  # never its own
             published: list[bytes] = []
-            client = one.replication.bus._client
-            publish = client.publish
+            bus = one.replication.bus
+            put = bus._put
 
-            async def counted(channel: str, data: bytes) -> Any:
-                published.append(data)
-                return await publish(channel, data)
+            async def counted(channel: str, data: bytes) -> None:
+                if b'"count"' in data:
+                    published.append(data)
+                await put(channel, data)
 
-            client.publish = counted
+            bus._put = counted  # type: ignore[method-assign]
             for n in range(5):  # queued before the sender runs: one message on Redis
                 one.matches.publish_event("m1", "count", {"n": n})
             await until(lambda: len(heard) == 5)
@@ -263,5 +265,40 @@ def test_a_bot_seat_is_played_by_one_process_and_taken_over_when_it_dies(postgre
             assert there.status == "over"
             loaded = await two.matches.db.load(here.id)
             assert loaded is not None and [r.state_hash for r in loaded[2]] == there.hashes
+
+    arun(run())
+
+
+def test_a_process_hears_the_others_actions_but_never_reads_back_its_own(postgres: Postgres,
+                                                                         redis_server: Redis) -> None:
+    from server.bus import BusMessage
+
+    async def run() -> None:
+        async with processes(postgres, redis_server, 2) as (one, two):
+            received: dict[str, list[tuple[str, str]]] = {"one": [], "two": []}
+            for name, process in (("one", one), ("two", two)):
+                bus = process.replication.bus
+                deliver = bus._deliver
+
+                def noting(data: bytes, name: str = name, deliver: Any = deliver) -> None:
+                    received[name] += [(m.origin, m.kind) for m in msgspec.json.decode(data, type=list[BusMessage])]
+                    deliver(data)
+
+                bus._deliver = noting
+            # each learned of the other from its hello, and listens to its actions' channel
+            await until(lambda: two.replication.origin in one.replication.bus.peers
+                        and one.replication.origin in two.replication.bus.peers)
+            created = await one.creator.create(NewMatch(config=QUICK))
+            there = await two.get(created.match.id)
+            assert two.matches.join(there, Watcher(Side.DEFENDER)) is None
+            here = created.match
+            for seq in range(1, 6):
+                seat = here.state.to_act
+                assert seat is not None
+                assert await one.matches.submit(here, seat, act(here, seq)) == Ack(seq=seq, version=seq)
+            await until(lambda: there.version == 5)
+            mine = one.replication.origin
+            assert received["two"].count((mine, "action")) == 5  # on one's own channel, heard by two
+            assert (mine, "action") not in received["one"]  # and never sent back to one
 
     arun(run())

@@ -28,6 +28,7 @@ from .state import GameState, Unit
 from .types import Hook, UnitType
 
 __all__ = [
+    "NO_REACH",
     "Occupancy",
     "Reach",
     "movable_reach",
@@ -35,6 +36,7 @@ __all__ = [
     "occupancy",
     "occupied_cells",
     "reachable_cells",
+    "search_entry",
     "search_reachable",
     "unit_reach",
     "units_reach",
@@ -160,9 +162,11 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     return costs, int.from_bytes(examined, "little")
 
 
-_NO_REACH = Reach({}, (), -1, 0, 0)
-_Entry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
-_MEMO: dict[tuple[int, int, int], tuple[_Entry, ...]] = {}
+NO_REACH = Reach({}, (), -1, 0, 0)
+"""The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
+_NO_REACH = NO_REACH
+SearchEntry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
+_MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}
 _MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
 _PER_START = 4
 
@@ -223,20 +227,28 @@ def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Ite
 
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
     """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
+    return search_entry(steps, info, start, allowance, occupied)[1]
+
+
+def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
+    """`_reach` with what the result read: (table, result, examined mask, their occupancy then).
+
+    The result holds while ``occupied.mask & examined == occupancy then`` (`engine.move_lists` keeps it per unit).
+    """
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
         if entry[0] is steps and mask & entry[2] == entry[3]:
-            return entry[1]
+            return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    reach = Reach(costs, steps, start, info.width, info.height)
+    found = (steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.
-    _MEMO[key] = ((steps, reach, examined, mask & examined), *entries[: _PER_START - 1])
-    return reach
+    _MEMO[key] = (found, *entries[: _PER_START - 1])
+    return found
 
 
 def reachable_cells(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> dict[int, int]:

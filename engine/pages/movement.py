@@ -11,7 +11,8 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..movement import Reach, movable_reach, occupancy, units_reach
+from ..move_lists import unit_moves
+from ..movement import occupancy
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -28,49 +29,9 @@ def _offer_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
     units = movers(state)
     if units:
-        labels = board_info(state.board).labels
-        for unit, reach in units_reach(state, units, occupancy(state)):
-            moves.extend(reach_moves(unit, reach, labels))
+        for _, unit_moves_of in unit_moves(state, units, occupancy(state)):
+            moves.extend(unit_moves_of)
     return moves
-
-
-_MoveList = tuple[MoveUnit, ...]
-_MOVES: dict[tuple[str, int], tuple[Reach, _MoveList]] = {}
-_MOVES_LIMIT = 20_000
-
-
-def reach_moves(unit: Unit, reach: Reach, labels: tuple[str, ...]) -> _MoveList:
-    """The MOVE_UNIT actions of ``unit`` to the cells of ``reach`` (its `unit_reach`), by destination (y, x).
-
-    Built once per search result and reused: the search is memoised (`unit_reach`), so
-    while the cells around a unit keep their occupancy its moves are the same objects.
-    """
-    key = (unit.id, id(reach))
-    entry = _MOVES.get(key)
-    # The entry holds `reach`, so its id cannot be reused by another result while it lives.
-    if entry is not None and entry[0] is reach:
-        return entry[1]
-    # A new result mostly lists moves an earlier one had: the actions are kept per unit and cell.
-    made = _MADE.get(unit.id)
-    if made is None or made[0] is not labels:
-        if len(_MADE) >= _MADE_LIMIT:
-            _MADE.clear()  # one atomic step (threads)
-        made = _MADE[unit.id] = (labels, {})
-    known = made[1]
-    moves = tuple([known.get(cell) or _made(known, unit.id, cell, labels) for cell in reach.costs])  # by cell
-    if len(_MOVES) >= _MOVES_LIMIT:
-        _MOVES.clear()  # one atomic step, as the legal-action cache does
-    _MOVES[key] = (reach, moves)
-    return moves
-
-
-_MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
-_MADE_LIMIT = 512
-
-
-def _made(known: dict[int, MoveUnit], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
-    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
-    return move
 
 
 def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
@@ -99,7 +60,8 @@ def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, in
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
         return IllegalAction(f"{action.to} is off the board", "off_board"), 0
-    cost = movable_reach(state, unit).costs.get(destination)  # may move: asked just above
+    # The listing's own derivation (kept per unit): the cost is exactly what the listing offers.
+    cost = unit_moves(state, [unit], occupancy(state))[0][0].costs.get(destination)
     if cost is None:
         allowance = movement_allowance(state, unit)
         problem = IllegalAction(

@@ -311,14 +311,15 @@ _GAP = "\n".join([".....", "ww.ww", ".....", ".....", "....."])
 
 def _fresh_listing(state: GameState) -> list[object]:
     """`legal_actions` with every cache of the movement listing emptied first."""
+    import engine.move_lists as move_lists
     import engine.movement as movement_module
-    import engine.pages.movement as page
     import engine.reducer as reducer
 
     movement_module._MEMO.clear()
     movement_module._last_occupancy = None
-    page._MOVES.clear()
-    page._MADE.clear()
+    move_lists._KEPT.clear()
+    move_lists._MADE.clear()
+    move_lists._last_basis = move_lists._last_effects = None
     reducer._LEGAL_CACHE.clear()
     return legal_actions(state)  # type: ignore[return-value]
 

@@ -34,6 +34,7 @@ __all__ = [
     "movable_reach",
     "move_cost",
     "occupancy",
+    "occupancy_after_move",
     "occupied_cells",
     "reachable_cells",
     "search_entry",
@@ -78,6 +79,22 @@ def occupancy(state: GameState) -> Occupancy:
     found = Occupancy(bytes(flags), int.from_bytes(flags, "little"))
     _last_occupancy = (state.units, state.board, found)  # holds both: their ids are not reused meanwhile
     return found
+
+
+def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, entered: int) -> None:
+    """Remember the `Occupancy` of ``units``: those of ``state`` after one unit went from cell ``left`` to ``entered``.
+
+    Derived from the occupancy of ``state`` when it is the one remembered (two bytes
+    flipped instead of every unit placed again); the next listing then finds it.
+    """
+    global _last_occupancy
+    last = _last_occupancy  # one read: another thread may replace it meanwhile
+    if last is None or last[0] is not state.units or last[1] is not state.board:
+        return  # nothing to derive from; `occupancy` builds it when asked
+    flags = bytearray(last[2].flags)
+    flags[left], flags[entered] = 0, 1
+    mask = last[2].mask ^ (1 << (8 * left)) ^ (1 << (8 * entered))
+    _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
 class Reach(NamedTuple):

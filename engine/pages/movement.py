@@ -12,7 +12,7 @@ from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
 from ..move_lists import unit_moves
-from ..movement import occupancy
+from ..movement import occupancy, occupancy_after_move
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -42,24 +42,30 @@ def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
     return _check(state, action)[0]
 
 
-def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, int]:
-    """`move_problem`, and the move's cost when there is none (so the search runs once per move)."""
-    unit = state.unit(action.unit_id)
-    if unit is None:
-        return IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit"), 0
+_Checked = tuple[IllegalAction | None, int, int, int]  # problem, cost, the unit's position in the units, destination
+
+
+def _check(state: GameState, action: MoveUnit) -> _Checked:
+    """`move_problem`; when there is none, the move's cost, where the unit stands in ``state.units`` and its goal."""
+    unit_id = action.unit_id
+    position = next((i for i, u in enumerate(state.units) if u.id == unit_id), -1)
+    if position < 0:
+        return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit"), 0, 0, 0
+    unit = state.units[position]
     if unit.side is not state.active:
-        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0
+        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0, 0, 0
     if unit.has_moved:
-        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0
+        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0, 0, 0
     limit = max_moves(state, state.active)
     if state.moves_this_turn >= limit:
         units = "unit" if limit == 1 else "units"
-        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} {units} this turn", "move_limit"), 0
+        problem = IllegalAction(f"you have moved {state.moves_this_turn} of {limit} {units} this turn", "move_limit")
+        return problem, 0, 0, 0
     if not can_move_unit(state, unit):
-        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0
+        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0, 0, 0
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
-        return IllegalAction(f"{action.to} is off the board", "off_board"), 0
+        return IllegalAction(f"{action.to} is off the board", "off_board"), 0, 0, 0
     # The listing's own derivation (kept per unit): the cost is exactly what the listing offers.
     cost = unit_moves(state, [unit], occupancy(state))[0][0].costs.get(destination)
     if cost is None:
@@ -69,26 +75,24 @@ def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, in
             f"(allowance {allowance / 2:g} MP; blocked, occupied or too costly)",
             "unreachable",
         )
-        return problem, 0
-    return None, cost
+        return problem, 0, 0, 0
+    return None, cost, position, destination
 
 
-def _move(state: GameState, action: MoveUnit, cost: int) -> GameState:
-    """Place the unit on its destination, having spent ``cost`` (unchecked: `move_problem` said yes)."""
-    unit = state.unit(action.unit_id)
-    assert unit is not None
-    units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
+def _apply_move(state: GameState, action: MoveUnit) -> GameState:
+    """Place the unit on its destination (rules §5), once `_check` found no problem."""
+    problem, cost, position, destination = _check(state, action)
+    if problem is not None:
+        raise problem
+    before = state.units
+    unit = before[position]
+    units = (*before[:position], replace(unit, cell=action.to, has_moved=True), *before[position + 1 :])
+    assert unit.cell is not None  # it moved: it stands on the board
+    occupancy_after_move(state, units, board_info(state.board).index[unit.cell], destination)
     event = Event(
         kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
     )
     return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
-
-
-def _apply_move(state: GameState, action: MoveUnit) -> GameState:
-    problem, cost = _check(state, action)
-    if problem is not None:
-        raise problem
-    return _move(state, action, cost)
 
 
 OFFERS = {MoveUnit: _offer_moves}

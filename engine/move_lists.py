@@ -31,12 +31,7 @@ from .state import Effect, GameState, Rules, Unit
 from .tables import unit_stats
 from .types import Hook, UnitType
 
-__all__ = ["UnitMoves", "unit_moves"]
-
-UnitMoves = tuple[Reach, tuple[MoveUnit, ...]]
-"""A unit's reachable cells (`engine.movement.unit_reach`) and its MOVE_UNIT actions, by destination (y, x)."""
-
-_NONE: UnitMoves = (NO_REACH, ())
+__all__ = ["unit_moves", "unit_reaches"]
 
 
 class _Basis:
@@ -77,9 +72,7 @@ class _Effects:
 _last_basis: _Basis | None = None
 _last_effects: _Effects | None = None
 
-# unit id → (unit, basis, allowance, examined mask, their occupancy then, moves)
-_Kept = tuple[Unit, _Basis, int, int, int, UnitMoves]
-_KEPT: dict[str, _Kept] = {}
+_KEPT: dict[str, _Found] = {}  # unit id → its last derivation
 _KEPT_LIMIT = 1_024
 _MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
 _MADE_LIMIT = 512
@@ -101,51 +94,82 @@ def _effects(state: GameState) -> _Effects:
     return found
 
 
-def unit_moves(state: GameState, units: list[Unit], occupied: Occupancy) -> list[UnitMoves]:
-    """The reach and MOVE_UNIT actions of each of ``units`` (units of ``state`` that may be offered moves), in order.
+class _Found:
+    """One unit's derivation, with what it read: kept until one of those changes."""
 
-    Exactly what `engine.movement.unit_reach` and building one MOVE_UNIT per reachable cell
-    give; kept per unit while what they read is unchanged (see the module docstring).
-    The results are shared: do not change them.
-    """
+    __slots__ = ("allowance", "basis", "examined", "moves", "reach", "seen", "unit")
+
+    def __init__(self, unit: Unit, basis: _Basis, allowance: int, examined: int, seen: int, reach: Reach) -> None:
+        self.unit = unit
+        self.basis = basis
+        self.allowance = allowance
+        self.examined = examined  # the cells whose occupancy the search examined, as an occupancy mask
+        self.seen = seen  # their occupancy then
+        self.reach = reach
+        self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
+
+
+def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
+    """The kept or new derivation of each of ``units``; None for a unit that cannot move (no reach)."""
     basis = _basis(state)
     effects = _effects(state)
     varies, may_deny = effects.varies, effects.may_deny
     by_type = basis.by_type
     mask = occupied.mask
     kept = _KEPT
-    out: list[UnitMoves] = []
+    out: list[_Found | None] = []
     for unit in units:
         if may_deny and not can_move_unit(state, unit):
-            out.append(_NONE)
+            out.append(None)
             continue
         typed = by_type.get(unit.type) or basis.of(unit.type)
         allowance = movement_allowance(state, unit) if varies else typed[1]
-        entry = kept.get(unit.id)
+        found = kept.get(unit.id)
         if (
-            entry is not None
-            and entry[0] is unit
-            and entry[1] is basis
-            and entry[2] == allowance
-            and mask & entry[3] == entry[4]
+            found is None
+            or found.unit is not unit
+            or found.basis is not basis
+            or found.allowance != allowance
+            or mask & found.examined != found.seen
         ):
-            out.append(entry[5])
-            continue
-        out.append(_derive(unit, basis, typed[0], allowance, occupied))
+            found = _derive(unit, basis, typed[0], allowance, occupied)
+        out.append(found)
     return out
 
 
-def _derive(unit: Unit, basis: _Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> UnitMoves:
-    """A unit's moves from scratch (the search memoised), kept for the next listing."""
+def unit_reaches(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Reach]:
+    """`engine.movement.unit_reach` of each of ``units`` (units of ``state``), in order; shared: do not change."""
+    return [NO_REACH if found is None else found.reach for found in _found(state, units, occupied)]
+
+
+def unit_moves(state: GameState, units: list[Unit], occupied: Occupancy) -> list[tuple[MoveUnit, ...]]:
+    """The MOVE_UNIT actions of each of ``units`` (units of ``state`` that may be offered moves), in order.
+
+    One per cell of the unit's `unit_reaches`, by destination (y, x); kept per unit while
+    what they read is unchanged (see the module docstring). Shared: do not change them.
+    """
+    out: list[tuple[MoveUnit, ...]] = []
+    for found in _found(state, units, occupied):
+        if found is None:
+            continue
+        moves = found.moves
+        if moves is None:  # two threads may both build them: equal tuples, one atomic store
+            moves = found.moves = _moves(found.unit.id, found.reach, found.basis.labels)
+        out.append(moves)
+    return out
+
+
+def _derive(unit: Unit, basis: _Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> _Found | None:
+    """A unit's reach from scratch (the search memoised), kept for the next listing."""
     cell = unit.cell
     if cell is None or allowance <= 0:
-        return _NONE  # not kept: nothing to save
+        return None  # not kept: nothing to save
     _, reach, examined, seen = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = (reach, _moves(unit.id, reach, basis.labels))
+    found = _Found(unit, basis, allowance, examined, seen, reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.
-    _KEPT[unit.id] = (unit, basis, allowance, examined, seen, found)
+    _KEPT[unit.id] = found
     return found
 
 

@@ -11,7 +11,7 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..move_lists import unit_moves
+from ..move_lists import unit_moves, unit_reaches
 from ..movement import occupancy, occupancy_after_move
 from ..state import Event, GameState, Unit
 from ..types import EventKind
@@ -29,7 +29,7 @@ def _offer_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
     units = movers(state)
     if units:
-        for _, unit_moves_of in unit_moves(state, units, occupancy(state)):
+        for unit_moves_of in unit_moves(state, units, occupancy(state)):
             moves.extend(unit_moves_of)
     return moves
 
@@ -67,7 +67,7 @@ def _check(state: GameState, action: MoveUnit) -> _Checked:
     if destination is None:
         return IllegalAction(f"{action.to} is off the board", "off_board"), 0, 0, 0
     # The listing's own derivation (kept per unit): the cost is exactly what the listing offers.
-    cost = unit_moves(state, [unit], occupancy(state))[0][0].costs.get(destination)
+    cost = unit_reaches(state, [unit], occupancy(state))[0].costs.get(destination)
     if cost is None:
         allowance = movement_allowance(state, unit)
         problem = IllegalAction(

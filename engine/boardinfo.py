@@ -36,8 +36,8 @@ class BoardInfo:
         self.width = w = board.width
         self.height = h = board.height
         self.size = w * h
-        self.labels: tuple[str, ...] = tuple(label(i % w, i // w) for i in range(w * h))
-        self.index: dict[str, int] = {name: i for i, name in enumerate(self.labels)}
+        # Shared by every board of this size: what is built per label (a MOVE_UNIT) is then reused across games.
+        self.labels, self.index = _labels(w, h)
         chars = "".join(board.rows)
         self.terrain: tuple[TerrainType, ...] = tuple(TERRAIN_CHARS[ch][0] for ch in chars)
         self.road: tuple[bool, ...] = tuple(ch in "=#" for ch in chars)
@@ -140,6 +140,21 @@ class BoardInfo:
             out.sort()  # cheapest first: the search stops at the first step beyond the allowance
             table.append(tuple([(b, cost) for cost, b in out]))
         return tuple(table)
+
+
+_LABELS: dict[tuple[int, int], tuple[tuple[str, ...], dict[str, int]]] = {}
+
+
+def _labels(width: int, height: int) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The labels of a board size by cell index, and the index of each label (one pair per size; do not change)."""
+    found = _LABELS.get((width, height))
+    if found is None:
+        labels = tuple(label(i % width, i // width) for i in range(width * height))
+        found = (labels, {name: i for i, name in enumerate(labels)})
+        if len(_LABELS) >= 16:
+            _LABELS.clear()  # one atomic step (threads)
+        _LABELS[(width, height)] = found
+    return found
 
 
 _Neighbours = tuple[tuple[tuple[int, int, int], ...], ...]

@@ -23,7 +23,7 @@ from .state import Effect, GameState, Unit
 from .tables import unit_stats
 from .types import Hook, Phase, Side
 
-__all__ = ["movement_allowance"]
+__all__ = ["allowance_and_fixed", "movement_allowance"]
 
 _Game = tuple[Phase, int, Side] | None
 # unit, board, rules, units (if read), which sides' units were read, game facts (if read), value
@@ -108,16 +108,23 @@ def _kept(state: GameState) -> _Kept | None:
 
 def movement_allowance(state: GameState, unit: Unit) -> int:
     """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+    return allowance_and_fixed(state, unit)[0]
+
+
+def allowance_and_fixed(state: GameState, unit: Unit) -> tuple[int, bool]:
+    """`movement_allowance`, and whether it holds for ``unit`` (this very object) as long as the board,
+    the rules and the effects tuple are the same objects: True when its rules read no other unit and
+    no game fact (phase, round, active side). `engine.move_lists` then need not ask again."""
     effects = state.effects
     if not effects:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, True
     known = _BY_TUPLE.get(id(effects))  # the usual case inline: asked for every unit of every listing
     kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, True
     effects_here = kept.sides[unit.side]
     if not effects_here:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, True
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
     found = kept.found.get(unit.id)
@@ -130,12 +137,12 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     ):
         then = found[3]
         if then is None or then is state.units:
-            return found[6]
+            return found[6], then is None and found[5] is None
         # A rule that counted one side's units holds while those stay put: an enemy count
         # is not asked again for every move of the unit's own side.
         if found[4] != READ_UNITS and _same_read(then, state.units, found[4]):
             kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6])
-            return found[6]
+            return found[6], False
     allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp  # found entries skip it
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
@@ -160,4 +167,4 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
     units = state.units if read & READ_UNITS else None
     kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance)
-    return allowance
+    return allowance, units is None and game is None

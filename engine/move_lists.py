@@ -22,9 +22,10 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 from __future__ import annotations
 
 from .actions import MoveUnit
+from .allowance import allowance_and_fixed
 from .board import Board
 from .boardinfo import StepTable, board_info
-from .hooks import can_move_unit, movement_allowance
+from .hooks import can_move_unit
 from .live_effects import effects_of
 from .movement import NO_REACH, Occupancy, Reach, search_entry
 from .state import Effect, GameState, Rules, Unit
@@ -97,7 +98,7 @@ def _effects(state: GameState) -> _Effects:
 class _Found:
     """One unit's derivation, with what it read: kept until one of those changes."""
 
-    __slots__ = ("allowance", "basis", "examined", "moves", "reach", "seen", "unit")
+    __slots__ = ("allowance", "basis", "examined", "fixed_in", "moves", "reach", "seen", "unit")
 
     def __init__(self, unit: Unit, basis: _Basis, allowance: int, examined: int, seen: int, reach: Reach) -> None:
         self.unit = unit
@@ -107,6 +108,9 @@ class _Found:
         self.seen = seen  # their occupancy then
         self.reach = reach
         self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
+        # The effects tuple under which ``allowance`` is known to hold for this unit object (its rules read
+        # no other unit and no game fact), so listings under it need not ask `allowance_and_fixed` again.
+        self.fixed_in: tuple[Effect, ...] | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
@@ -123,8 +127,14 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             out.append(None)
             continue
         typed = by_type.get(unit.type) or basis.of(unit.type)
-        allowance = movement_allowance(state, unit) if varies else typed[1]
         found = kept.get(unit.id)
+        fixed = True
+        if not varies:
+            allowance = typed[1]
+        elif found is not None and found.fixed_in is state.effects and found.unit is unit:
+            allowance = found.allowance  # it read nothing that can have changed (`allowance_and_fixed`)
+        else:
+            allowance, fixed = allowance_and_fixed(state, unit)
         if (
             found is None
             or found.unit is not unit
@@ -133,6 +143,8 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             or mask & found.examined != found.seen
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
+        if found is not None and varies and fixed and found.fixed_in is not state.effects:
+            found.fixed_in = state.effects  # one atomic store; the tuple is held, so its id is not reused
         out.append(found)
     return out
 

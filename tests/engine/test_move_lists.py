@@ -128,3 +128,31 @@ def test_a_random_game_lists_what_a_fresh_listing_lists_at_every_position() -> N
         assert legal == _fresh(state)
         rng = (rng * 1103515245 + 12345) % 2**31
         state = reduce(state, legal[rng % len(legal)])
+
+
+def test_listings_with_every_variant_card_in_play_agree_with_fresh_ones_along_a_game() -> None:
+    from tests.engine.test_allowance import positions
+
+    listed = 0
+    for state in positions(4)[:400]:
+        kept = legal_actions(state)
+        assert kept == _fresh(state)
+        listed += 1
+        legal_actions(state)  # kept again for the next position, as a game does
+    assert listed > 100
+
+
+def test_an_allowance_that_counts_enemies_is_asked_again_when_an_enemy_comes_near() -> None:
+    from engine import DECK_SOURCES, add_card_effects
+
+    encircled = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "encircled")
+    state = start(units=("A1 M E5", "D1 L J10", "D2 L J9"), phase="MOVEMENT")
+    state, _ = add_card_effects(state, encircled, Side.ATTACKER, ())
+    free = _moves(state, "A1")  # listed: kept under this effects tuple
+    cells = {"D1": "G5", "D2": "G6"}
+    near = msgspec.structs.replace(
+        state, units=tuple(msgspec.structs.replace(u, cell=cells[u.id]) if u.id in cells else u for u in state.units)
+    )
+    assert near.effects is state.effects and near.units[0] is state.units[0]
+    assert _moves(near, "A1") < free  # two enemies within 3: Encircled takes hold
+    assert legal_actions(near) == _fresh(near)

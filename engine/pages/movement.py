@@ -48,10 +48,11 @@ _Checked = tuple[IllegalAction | None, int, int, int]  # problem, cost, the unit
 def _check(state: GameState, action: MoveUnit) -> _Checked:
     """`move_problem`; when there is none, the move's cost, where the unit stands in ``state.units`` and its goal."""
     unit_id = action.unit_id
-    position = next((i for i, u in enumerate(state.units) if u.id == unit_id), -1)
-    if position < 0:
+    for position, unit in enumerate(state.units):  # noqa: B007 - both are read after the loop
+        if unit.id == unit_id:
+            break
+    else:
         return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit"), 0, 0, 0
-    unit = state.units[position]
     if unit.side is not state.active:
         return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0, 0, 0
     if unit.has_moved:

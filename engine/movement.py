@@ -16,16 +16,13 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
-from .live_effects import effects_of
 from .state import GameState, Unit
-from .types import Hook, UnitType
 
 __all__ = [
     "NO_REACH",
@@ -40,7 +37,6 @@ __all__ = [
     "search_entry",
     "search_reachable",
     "unit_reach",
-    "units_reach",
 ]
 
 
@@ -213,33 +209,6 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
     tables = state.rules.tables
     steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
     return _reach(steps, info, info.index[unit.cell], allowance, occupancy(state) if occupied is None else occupied)
-
-
-def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Iterator[tuple[Unit, Reach]]:
-    """`unit_reach` of each of ``units``, in order, with what they share looked up once.
-
-    A listing asks this for every unit that may move: the board tables, the step table
-    of each unit type and whether any effect may forbid a move are the same for all.
-    """
-    info = board_info(state.board)
-    index = info.index
-    rules = state.rules
-    overlays = None if rules.tables is None else rules.tables.overlay_costs()
-    by_type: dict[UnitType, StepTable] = {}
-    may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
-    for unit in units:
-        cell = unit.cell
-        if cell is None or (may_deny and not can_move_unit(state, unit)):
-            yield unit, _NO_REACH
-            continue
-        allowance = movement_allowance(state, unit)
-        if allowance <= 0:
-            yield unit, _NO_REACH
-            continue
-        steps = by_type.get(unit.type)
-        if steps is None:
-            steps = by_type[unit.type] = info.steps(unit.type, rules.movement_rules, overlays)
-        yield unit, _reach(steps, info, index[cell], allowance, occupied)
 
 
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:

@@ -23,7 +23,7 @@ from .state import Effect, GameState, Unit
 from .tables import unit_stats
 from .types import Hook, Phase, Side
 
-__all__ = ["allowance_and_fixed", "movement_allowance"]
+__all__ = ["allowance_and_fixed", "movement_allowance", "movement_key"]
 
 _Game = tuple[Phase, int, Side] | None
 # unit, board, rules, units (if read), which sides' units were read, game facts (if read), value
@@ -106,6 +106,20 @@ def _kept(state: GameState) -> _Kept | None:
     return kept
 
 
+def movement_key(state: GameState) -> object | None:
+    """What the allowances of ``state`` read of its effects, as one object (None without movement effects).
+
+    The same object while the movement effects say the same (a turn's countdown renews the
+    effects tuple, not this), so an allowance that `allowance_and_fixed` calls fixed holds
+    under it.
+    """
+    effects = state.effects
+    if not effects:
+        return None
+    known = _BY_TUPLE.get(id(effects))
+    return known[1] if known is not None and known[0] is effects else _kept(state)
+
+
 def movement_allowance(state: GameState, unit: Unit) -> int:
     """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
     return allowance_and_fixed(state, unit)[0]
@@ -113,7 +127,7 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
 
 def allowance_and_fixed(state: GameState, unit: Unit) -> tuple[int, bool]:
     """`movement_allowance`, and whether it holds for ``unit`` (this very object) as long as the board,
-    the rules and the effects tuple are the same objects: True when its rules read no other unit and
+    the rules and the `movement_key` are the same objects: True when its rules read no other unit and
     no game fact (phase, round, active side). `engine.move_lists` then need not ask again."""
     effects = state.effects
     if not effects:

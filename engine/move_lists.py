@@ -22,7 +22,7 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 from __future__ import annotations
 
 from .actions import MoveUnit
-from .allowance import allowance_and_fixed
+from .allowance import allowance_and_fixed, movement_key
 from .board import Board
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit
@@ -61,12 +61,13 @@ class _Basis:
 class _Effects:
     """What the effects tuple says about movement: whether allowances vary and whether a move may be forbidden."""
 
-    __slots__ = ("effects", "may_deny", "varies")
+    __slots__ = ("effects", "key", "may_deny", "varies")
 
     def __init__(self, state: GameState) -> None:
         self.effects: tuple[Effect, ...] = state.effects
         self.varies = bool(effects_of(state, Hook.MODIFY_MOVEMENT))
         self.may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
+        self.key = movement_key(state) if self.varies else None  # what the allowances read of the effects
 
 
 # One slot each, replaced in one step (a server's bot thread may list while the event loop does).
@@ -108,16 +109,16 @@ class _Found:
         self.seen = seen  # their occupancy then
         self.reach = reach
         self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
-        # The effects tuple under which ``allowance`` is known to hold for this unit object (its rules read
-        # no other unit and no game fact), so listings under it need not ask `allowance_and_fixed` again.
-        self.fixed_in: tuple[Effect, ...] | None = None
+        # The `movement_key` under which ``allowance`` is known to hold for this unit object (its rules
+        # read no other unit and no game fact), so listings under it need not ask `allowance_and_fixed` again.
+        self.fixed_in: object | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
     """The kept or new derivation of each of ``units``; None for a unit that cannot move (no reach)."""
     basis = _basis(state)
     effects = _effects(state)
-    varies, may_deny = effects.varies, effects.may_deny
+    varies, may_deny, key = effects.varies, effects.may_deny, effects.key
     by_type = basis.by_type
     mask = occupied.mask
     kept = _KEPT
@@ -131,7 +132,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         fixed = True
         if not varies:
             allowance = typed[1]
-        elif found is not None and found.fixed_in is state.effects and found.unit is unit:
+        elif found is not None and found.fixed_in is key and found.unit is unit:
             allowance = found.allowance  # it read nothing that can have changed (`allowance_and_fixed`)
         else:
             allowance, fixed = allowance_and_fixed(state, unit)
@@ -143,8 +144,8 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             or mask & found.examined != found.seen
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
-        if found is not None and varies and fixed and found.fixed_in is not state.effects:
-            found.fixed_in = state.effects  # one atomic store; the tuple is held, so its id is not reused
+        if found is not None and varies and fixed and found.fixed_in is not key:
+            found.fixed_in = key  # one atomic store
         out.append(found)
     return out
 

@@ -156,3 +156,13 @@ def test_an_allowance_that_counts_enemies_is_asked_again_when_an_enemy_comes_nea
     assert near.effects is state.effects and near.units[0] is state.units[0]
     assert _moves(near, "A1") < free  # two enemies within 3: Encircled takes hold
     assert legal_actions(near) == _fresh(near)
+
+
+def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_unit_object() -> None:
+    state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT")
+    plus_one = _listed(_with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 2)))
+    plus_two = _with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 4))
+    counted_down = _with(state, msgspec.structs.replace(plus_one.effects[0], remaining_turn_ends=3))
+    assert _moves(plus_two, "A1") > _moves(plus_one, "A1")
+    assert _moves(counted_down, "A1") == _moves(plus_one, "A1")  # a countdown alone changes no allowance
+    assert legal_actions(plus_two) == _fresh(plus_two)

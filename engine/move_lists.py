@@ -22,7 +22,7 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 from __future__ import annotations
 
 from .actions import MoveUnit
-from .allowance import allowance_and_fixed, movement_key
+from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
 from .board import Board
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit
@@ -99,7 +99,7 @@ def _effects(state: GameState) -> _Effects:
 class _Found:
     """One unit's derivation, with what it read: kept until one of those changes."""
 
-    __slots__ = ("allowance", "basis", "examined", "fixed_in", "moves", "reach", "seen", "unit")
+    __slots__ = ("allowance", "basis", "examined", "held", "moves", "reach", "seen", "unit")
 
     def __init__(self, unit: Unit, basis: _Basis, allowance: int, examined: int, seen: int, reach: Reach) -> None:
         self.unit = unit
@@ -109,9 +109,9 @@ class _Found:
         self.seen = seen  # their occupancy then
         self.reach = reach
         self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
-        # The `movement_key` under which ``allowance`` is known to hold for this unit object (its rules
-        # read no other unit and no game fact), so listings under it need not ask `allowance_and_fixed` again.
-        self.fixed_in: object | None = None
+        # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
+        # the units then; see `allowance_and_reads`), so later listings need not ask it again.
+        self.held: tuple[object, int, tuple[Unit, ...]] | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
@@ -129,25 +129,34 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             continue
         typed = by_type.get(unit.type) or basis.of(unit.type)
         found = kept.get(unit.id)
-        fixed = True
+        if found is not None and found.unit is not unit:
+            found = None
+        reads = ASK_AGAIN
         if not varies:
             allowance = typed[1]
-        elif found is not None and found.fixed_in is key and found.unit is unit:
-            allowance = found.allowance  # it read nothing that can have changed (`allowance_and_fixed`)
+        elif found is not None and found.basis is basis and _holds(found.held, key, state.units):
+            allowance = found.allowance  # nothing it read can have changed (`allowance_and_reads`)
         else:
-            allowance, fixed = allowance_and_fixed(state, unit)
+            allowance, reads = allowance_and_reads(state, unit)
         if (
             found is None
-            or found.unit is not unit
             or found.basis is not basis
             or found.allowance != allowance
             or mask & found.examined != found.seen
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
-        if found is not None and varies and fixed and found.fixed_in is not key:
-            found.fixed_in = key  # one atomic store
+        if found is not None and reads != ASK_AGAIN:
+            found.held = (key, reads, state.units)  # one atomic store of all three (threads)
         out.append(found)
     return out
+
+
+def _holds(held: tuple[object, int, tuple[Unit, ...]] | None, key: object, units: tuple[Unit, ...]) -> bool:
+    """Whether an allowance held as ``held`` (`_Found.held`) still holds under ``key`` with ``units``."""
+    if held is None or held[0] is not key:
+        return False
+    read = held[1]
+    return read == 0 or units_unchanged(held[2], units, read)
 
 
 def unit_reaches(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Reach]:

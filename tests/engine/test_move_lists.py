@@ -166,3 +166,17 @@ def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_
     assert _moves(plus_two, "A1") > _moves(plus_one, "A1")
     assert _moves(counted_down, "A1") == _moves(plus_one, "A1")  # a countdown alone changes no allowance
     assert legal_actions(plus_two) == _fresh(plus_two)
+
+
+def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -> None:
+    from engine import DECK_SOURCES, add_card_effects
+
+    road_march = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "road_march")
+    road = "\n".join(["=" * 10 if y == 4 else "." * 10 for y in range(10)])
+    state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT", terrain=road)
+    state, _ = add_card_effects(state, road_march, Side.ATTACKER, ())
+    on_road = _moves(state, "A1")  # kept with Road March's extra MP
+    plain = msgspec.structs.replace(state, board=start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT").board)
+    assert plain.units[0] is state.units[0] and plain.effects is state.effects
+    assert _moves(plain, "A1") < on_road  # no road under it: no extra MP
+    assert legal_actions(plain) == _fresh(plain)

@@ -11,8 +11,10 @@ What a unit's moves are derived from, and how each is checked:
 - the unit itself (cell, side, type, ``has_moved``): the very Unit object, by identity;
 - the board and the game's rules (the step tables, a static allowance): the per-(board,
   rules) `_Basis`, by identity, which also holds the step table of each unit type;
-- its allowance: when movement effects exist, `movement_allowance` is asked (it keeps
-  its own answers) and compared; without them it is the unit type's MP, part of the basis;
+- its allowance: without movement effects, the unit type's MP, part of the basis; with
+  them, asked (`allowance_and_reads`) and compared, unless what it read last time is
+  unchanged (`_Found.held`: the same movement effects, and for an enemy count the same
+  enemies in the same places);
 - whether an effect forbids it to move: `can_move_unit`, asked only when an effect may forbid;
 - the occupancy of the cells its search examined: the occupancy mask AND the examined mask.
 

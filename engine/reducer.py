@@ -50,6 +50,8 @@ def _plan(allowed: frozenset[type]) -> tuple[_Offer, ...]:
     """The offer functions of the ``allowed`` action types, in `ACTION_ORDER` (a handful of sets: kept)."""
     plan = _PLANS.get(allowed)
     if plan is None:
+        if len(_PLANS) >= 32:
+            _PLANS.clear()  # never in play (the flow has a handful of sets); one atomic step (threads)
         plan = _PLANS[allowed] = tuple(OFFERS[t] for t in ACTION_ORDER if t in allowed)
     return plan
 

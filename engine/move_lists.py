@@ -112,8 +112,8 @@ class _Found:
         self.reach = reach
         self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
         # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
-        # the units then; see `allowance_and_reads`), so later listings need not ask it again.
-        self.held: tuple[object, int, tuple[Unit, ...]] | None = None
+        # the units then, the allowance; see `allowance_and_reads`), so later listings need not ask again.
+        self.held: tuple[object, int, tuple[Unit, ...], int] | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
@@ -134,10 +134,15 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         if found is not None and found.unit is not unit:
             found = None
         reads = ASK_AGAIN
+        held = None if found is None or found.basis is not basis else found.held
         if not varies:
             allowance = typed[1]
-        elif found is not None and found.basis is basis and _holds(found.held, key, state.units):
-            allowance = found.allowance  # nothing it read can have changed (`allowance_and_reads`)
+        elif (  # `_Found.held` inline: asked for every mover of every listing while movement effects live
+            held is not None
+            and held[0] is key
+            and (held[1] == 0 or units_unchanged(held[2], state.units, held[1]))
+        ):
+            allowance = held[3]  # nothing it read can have changed
         else:
             allowance, reads = allowance_and_reads(state, unit)
         if (
@@ -148,17 +153,9 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
         if found is not None and reads != ASK_AGAIN:
-            found.held = (key, reads, state.units)  # one atomic store of all three (threads)
+            found.held = (key, reads, state.units, allowance)  # one atomic store of all four (threads)
         out.append(found)
     return out
-
-
-def _holds(held: tuple[object, int, tuple[Unit, ...]] | None, key: object, units: tuple[Unit, ...]) -> bool:
-    """Whether an allowance held as ``held`` (`_Found.held`) still holds under ``key`` with ``units``."""
-    if held is None or held[0] is not key:
-        return False
-    read = held[1]
-    return read == 0 or units_unchanged(held[2], units, read)
 
 
 def unit_reaches(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Reach]:

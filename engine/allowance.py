@@ -23,7 +23,7 @@ from .state import Effect, GameState, Unit
 from .tables import unit_stats
 from .types import Hook, Phase, Side
 
-__all__ = ["movement_allowance"]
+__all__ = ["ASK_AGAIN", "allowance_and_reads", "movement_allowance", "movement_key", "units_unchanged"]
 
 _Game = tuple[Phase, int, Side] | None
 # unit, board, rules, units (if read), which sides' units were read, game facts (if read), value
@@ -106,18 +106,43 @@ def _kept(state: GameState) -> _Kept | None:
     return kept
 
 
-def movement_allowance(state: GameState, unit: Unit) -> int:
-    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+def movement_key(state: GameState) -> object | None:
+    """What the allowances of ``state`` read of its effects, as one object (None without movement effects).
+
+    The same object while the movement effects say the same (a turn's countdown renews the
+    effects tuple, not this), so an allowance `allowance_and_reads` calls held holds under it.
+    """
     effects = state.effects
     if not effects:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return None
+    known = _BY_TUPLE.get(id(effects))
+    return known[1] if known is not None and known[0] is effects else _kept(state)
+
+
+def movement_allowance(state: GameState, unit: Unit) -> int:
+    """Half-points ``unit`` may spend: ``2 × (MP + Σ add)``, halved per *halve*, at least 0."""
+    return allowance_and_reads(state, unit)[0]
+
+
+ASK_AGAIN = -1
+"""`allowance_and_reads`: the allowance may change with anything of the state; ask again."""
+
+
+def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
+    """`movement_allowance`, and how long it holds for ``unit`` (this very object) while the board, the
+    rules and the `movement_key` are the same objects: 0, always (its rules read no other unit and no
+    game fact); `READ_ATTACKERS` or `READ_DEFENDERS`, while that side's units stand as they do now
+    (`units_unchanged`); `ASK_AGAIN` otherwise. `engine.move_lists` need not ask again meanwhile."""
+    effects = state.effects
+    if not effects:
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
     known = _BY_TUPLE.get(id(effects))  # the usual case inline: asked for every unit of every listing
     kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
     effects_here = kept.sides[unit.side]
     if not effects_here:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
     found = kept.found.get(unit.id)
@@ -130,12 +155,12 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     ):
         then = found[3]
         if then is None or then is state.units:
-            return found[6]
+            return found[6], _holding(found[4], found[5])
         # A rule that counted one side's units holds while those stay put: an enemy count
         # is not asked again for every move of the unit's own side.
         if found[4] != READ_UNITS and _same_read(then, state.units, found[4]):
             kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6])
-            return found[6]
+            return found[6], _holding(found[4], found[5])
     allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp  # found entries skip it
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = 0
@@ -160,4 +185,14 @@ def movement_allowance(state: GameState, unit: Unit) -> int:
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
     units = state.units if read & READ_UNITS else None
     kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance)
-    return allowance
+    return allowance, _holding(read & READ_UNITS, game)
+
+
+def _holding(read: int, game: _Game) -> int:
+    """`allowance_and_reads`'s second answer for what an allowance read: one side's units, or none."""
+    return ASK_AGAIN if game is not None or read == READ_UNITS else read
+
+
+def units_unchanged(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
+    """Whether the units of the side ``read`` (`READ_ATTACKERS` or `READ_DEFENDERS`) stand in ``now`` as in ``then``."""
+    return then is now or _same_read(then, now, read)

@@ -36,8 +36,8 @@ class BoardInfo:
         self.width = w = board.width
         self.height = h = board.height
         self.size = w * h
-        self.labels: tuple[str, ...] = tuple(label(i % w, i // w) for i in range(w * h))
-        self.index: dict[str, int] = {name: i for i, name in enumerate(self.labels)}
+        # Shared by every board of this size: what is built per label (a MOVE_UNIT) is then reused across games.
+        self.labels, self.index = _labels(w, h)
         chars = "".join(board.rows)
         self.terrain: tuple[TerrainType, ...] = tuple(TERRAIN_CHARS[ch][0] for ch in chars)
         self.road: tuple[bool, ...] = tuple(ch in "=#" for ch in chars)
@@ -107,7 +107,6 @@ class BoardInfo:
     def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule], overlays: OverlayCosts) -> StepTable:
         """Rules §5.3 steps 2-8 for every cell and direction (step 1, occupancy, is the search's)."""
         road_discount, river_enter, river_follow = overlays
-        width, height = self.width, self.height
         # Per destination cell: the base entry cost, or None when it blocks (terrain or a rule).
         entry: list[int | None] = []
         for b in range(self.size):
@@ -120,20 +119,15 @@ class BoardInfo:
         road, barrier = self.road, self.barrier
         cut = [r and not b for r, b in zip(self.river, self.bridge, strict=True)]  # a river without a bridge
         table: list[tuple[tuple[int, int], ...]] = []
-        for a in range(self.size):
-            ax, ay = a % width, a // width
+        for a, neighbours in enumerate(_neighbours(self.width, self.height)):
             road_here, in_river = road[a], cut[a]
             out: list[tuple[int, int]] = []
-            for dx, dy in DIRECTIONS:
-                bx, by = ax + dx, ay + dy
-                if bx < 0 or bx >= width or by < 0 or by >= height:
-                    continue
-                b = by * width + bx
+            for b, corner1, corner2 in neighbours:
                 cost = entry[b]
                 if cost is None:
                     continue
-                if dx and dy:  # diagonal
-                    if barrier[ay * width + bx] and barrier[by * width + ax]:
+                if corner1 >= 0:  # diagonal
+                    if barrier[corner1] and barrier[corner2]:
                         continue  # no slipping between two barrier corners
                     if cut[b]:
                         cost += river_enter
@@ -146,6 +140,52 @@ class BoardInfo:
             out.sort()  # cheapest first: the search stops at the first step beyond the allowance
             table.append(tuple([(b, cost) for cost, b in out]))
         return tuple(table)
+
+
+_LABELS: dict[tuple[int, int], tuple[tuple[str, ...], dict[str, int]]] = {}
+
+
+def _labels(width: int, height: int) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The labels of a board size by cell index, and the index of each label (one pair per size; do not change)."""
+    found = _LABELS.get((width, height))
+    if found is None:
+        labels = tuple(label(i % width, i // width) for i in range(width * height))
+        found = (labels, {name: i for i, name in enumerate(labels)})
+        if len(_LABELS) >= 16:
+            _LABELS.clear()  # one atomic step (threads)
+        _LABELS[(width, height)] = found
+    return found
+
+
+_Neighbours = tuple[tuple[tuple[int, int, int], ...], ...]
+_GEOMETRY: dict[tuple[int, int], _Neighbours] = {}
+
+
+def _neighbours(width: int, height: int) -> _Neighbours:
+    """Per cell index, its neighbours in `DIRECTIONS` order as ``(index, corner, corner)``.
+
+    The corners are the two cells a diagonal step passes between (-1 for an orthogonal
+    step). The same for every board of one size, so built once per size: every new game
+    builds its step table from it.
+    """
+    found = _GEOMETRY.get((width, height))
+    if found is None:
+        cells: list[tuple[tuple[int, int, int], ...]] = []
+        for a in range(width * height):
+            ax, ay = a % width, a // width
+            out: list[tuple[int, int, int]] = []
+            for dx, dy in DIRECTIONS:
+                bx, by = ax + dx, ay + dy
+                if 0 <= bx < width and 0 <= by < height:
+                    diagonal = bool(dx and dy)
+                    corners = (ay * width + bx, by * width + ax) if diagonal else (-1, -1)
+                    out.append((by * width + bx, *corners))
+            cells.append(tuple(out))
+        found = tuple(cells)
+        if len(_GEOMETRY) >= 16:
+            _GEOMETRY.clear()  # one atomic step (threads)
+        _GEOMETRY[(width, height)] = found
+    return found
 
 
 def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:

@@ -16,28 +16,27 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
-from .live_effects import effects_of
 from .state import GameState, Unit
-from .types import Hook, UnitType
 
 __all__ = [
+    "NO_REACH",
     "Occupancy",
     "Reach",
     "movable_reach",
     "move_cost",
     "occupancy",
+    "occupancy_after_move",
     "occupied_cells",
     "reachable_cells",
+    "search_entry",
     "search_reachable",
     "unit_reach",
-    "units_reach",
 ]
 
 
@@ -76,6 +75,22 @@ def occupancy(state: GameState) -> Occupancy:
     found = Occupancy(bytes(flags), int.from_bytes(flags, "little"))
     _last_occupancy = (state.units, state.board, found)  # holds both: their ids are not reused meanwhile
     return found
+
+
+def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, entered: int) -> None:
+    """Remember the `Occupancy` of ``units``: those of ``state`` after one unit went from cell ``left`` to ``entered``.
+
+    Derived from the occupancy of ``state`` when it is the one remembered (two bytes
+    flipped instead of every unit placed again); the next listing then finds it.
+    """
+    global _last_occupancy
+    last = _last_occupancy  # one read: another thread may replace it meanwhile
+    if last is None or last[0] is not state.units or last[1] is not state.board:
+        return  # nothing to derive from; `occupancy` builds it when asked
+    flags = bytearray(last[2].flags)
+    flags[left], flags[entered] = 0, 1
+    mask = last[2].mask ^ (1 << (8 * left)) ^ (1 << (8 * entered))
+    _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
 class Reach(NamedTuple):
@@ -160,9 +175,11 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     return costs, int.from_bytes(examined, "little")
 
 
-_NO_REACH = Reach({}, (), -1, 0, 0)
-_Entry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
-_MEMO: dict[tuple[int, int, int], tuple[_Entry, ...]] = {}
+NO_REACH = Reach({}, (), -1, 0, 0)
+"""The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
+_NO_REACH = NO_REACH
+SearchEntry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
+_MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}
 _MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
 _PER_START = 4
 
@@ -194,49 +211,30 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
     return _reach(steps, info, info.index[unit.cell], allowance, occupancy(state) if occupied is None else occupied)
 
 
-def units_reach(state: GameState, units: list[Unit], occupied: Occupancy) -> Iterator[tuple[Unit, Reach]]:
-    """`unit_reach` of each of ``units``, in order, with what they share looked up once.
-
-    A listing asks this for every unit that may move: the board tables, the step table
-    of each unit type and whether any effect may forbid a move are the same for all.
-    """
-    info = board_info(state.board)
-    index = info.index
-    rules = state.rules
-    overlays = None if rules.tables is None else rules.tables.overlay_costs()
-    by_type: dict[UnitType, StepTable] = {}
-    may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
-    for unit in units:
-        cell = unit.cell
-        if cell is None or (may_deny and not can_move_unit(state, unit)):
-            yield unit, _NO_REACH
-            continue
-        allowance = movement_allowance(state, unit)
-        if allowance <= 0:
-            yield unit, _NO_REACH
-            continue
-        steps = by_type.get(unit.type)
-        if steps is None:
-            steps = by_type[unit.type] = info.steps(unit.type, rules.movement_rules, overlays)
-        yield unit, _reach(steps, info, index[cell], allowance, occupied)
-
-
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
     """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
+    return search_entry(steps, info, start, allowance, occupied)[1]
+
+
+def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
+    """`_reach` with what the result read: (table, result, examined mask, their occupancy then).
+
+    The result holds while ``occupied.mask & examined == occupancy then`` (`engine.move_lists` keeps it per unit).
+    """
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
         if entry[0] is steps and mask & entry[2] == entry[3]:
-            return entry[1]
+            return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    reach = Reach(costs, steps, start, info.width, info.height)
+    found = (steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.
-    _MEMO[key] = ((steps, reach, examined, mask & examined), *entries[: _PER_START - 1])
-    return reach
+    _MEMO[key] = (found, *entries[: _PER_START - 1])
+    return found
 
 
 def reachable_cells(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> dict[int, int]:

@@ -20,7 +20,8 @@ from typing import Protocol
 from .actions import ACTION_ORDER, Action, MoveUnit
 from .boardinfo import board_info
 from .flow import allowed_action_types
-from .movement import occupancy, unit_reach, units_reach
+from .move_lists import unit_reaches
+from .movement import occupancy
 from .pages import OFFERS
 from .pages.movement import movers
 from .reducer import cached_legal_actions
@@ -53,7 +54,7 @@ def _groups(state: GameState) -> list[_Group]:
         if action_type is MoveUnit:
             units = movers(state)
             if units:
-                for unit, reach in units_reach(state, units, occupancy(state)):
+                for unit, reach in zip(units, unit_reaches(state, units, occupancy(state)), strict=True):
                     count = len(reach.costs)
                     if count:
                         groups.append((count, unit))
@@ -92,7 +93,8 @@ def random_legal_action(state: GameState, source: IndexSource) -> Action | None:
         if index < count:
             if isinstance(group, list):
                 return group[index]
-            cell = next(islice(unit_reach(state, group).costs, index, None))  # costs are by cell, like the listing
+            reach = unit_reaches(state, [group], occupancy(state))[0]
+            cell = next(islice(reach.costs, index, None))  # costs are by cell, like the listing
             return MoveUnit(unit_id=group.id, to=board_info(state.board).labels[cell])
         index -= count
     raise AssertionError("the index fell outside the counted groups")  # pragma: no cover - total is their sum

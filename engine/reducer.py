@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgspec.structs import replace
 
 from .actions import ACTION_ORDER, Action
@@ -29,17 +31,29 @@ def legal_actions(state: GameState) -> list[Action]:
     cached = _LEGAL_CACHE.get(id(state))
     if cached is not None and cached[0] is state:
         return list(cached[1])
-    allowed = allowed_action_types(state)
     actions: list[Action] = []
-    for action_type in ACTION_ORDER:
-        if action_type in allowed:
-            actions.extend(OFFERS[action_type](state))
+    for offer in _plan(allowed_action_types(state)):
+        actions.extend(offer(state))
     if len(_LEGAL_CACHE) >= _LEGAL_CACHE_LIMIT:
         # clear() is one atomic step: a server's bot thread may use the cache at the same
         # time, and evicting one entry (iterate, then pop) could race with it.
         _LEGAL_CACHE.clear()
     _LEGAL_CACHE[id(state)] = (state, actions)
     return list(actions)
+
+
+_Offer = Callable[[GameState], list[Action]]
+_PLANS: dict[frozenset[type], tuple[_Offer, ...]] = {}
+
+
+def _plan(allowed: frozenset[type]) -> tuple[_Offer, ...]:
+    """The offer functions of the ``allowed`` action types, in `ACTION_ORDER` (a handful of sets: kept)."""
+    plan = _PLANS.get(allowed)
+    if plan is None:
+        if len(_PLANS) >= 32:
+            _PLANS.clear()  # never in play (the flow has a handful of sets); one atomic step (threads)
+        plan = _PLANS[allowed] = tuple(OFFERS[t] for t in ACTION_ORDER if t in allowed)
+    return plan
 
 
 def cached_legal_actions(state: GameState) -> list[Action] | None:

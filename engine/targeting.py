@@ -17,7 +17,7 @@ from .state import GameState, Unit
 from .tables import UNITS, unit_stats
 from .types import Hook, Quadrant, Side, unit_order
 
-__all__ = ["TargetOption", "is_neutral", "target_options"]
+__all__ = ["TargetOption", "is_neutral", "playable_options", "target_options"]
 
 TargetOption = tuple[tuple[str, ...], Params]
 """One legal aim of a card: ``(targets, params)`` exactly as the action spells them."""
@@ -83,12 +83,17 @@ def target_options(state: GameState, side: Side, card: CardDef) -> list[TargetOp
 
 def is_neutral(state: GameState, side: Side, card: CardDef) -> bool:
     """A card that cannot be played for effect now: no effect, no target, or non-cumulative and active."""
+    return not playable_options(state, side, card)
+
+
+def playable_options(state: GameState, side: Side, card: CardDef) -> list[TargetOption]:
+    """`target_options` of a card that is not neutral (`is_neutral`), else none: one look at the targets for both."""
     if not card.effects:
-        return True
+        return []
     if not card.cumulative and any(
         e.source_card == card.id and e.controller is side and e.hook is not Hook.INSTANT for e in state.effects
     ):
-        return True
+        return []
     if card.targeting.kind == "own_destroyed_unit" and not state.player(side).destroyed:
-        return True  # the usual case, asked at every listing: no unit to bring back, no cells to look at
-    return not target_options(state, side, card)
+        return []  # the usual case, asked at every listing: no unit to bring back, no cells to look at
+    return target_options(state, side, card)

@@ -13,7 +13,7 @@ from ..flow import enter
 from ..hooks import can_play_card, storage_limit
 from ..instants import InstantPlay, apply_instants
 from ..state import Event, GameState, PendingCard, with_player
-from ..targeting import is_neutral, target_options
+from ..targeting import is_neutral, playable_options
 from ..types import EventKind, Phase
 
 _DRAW_CARD = DrawCard()
@@ -62,12 +62,10 @@ def _apply_draw(state: GameState, action: DrawCard) -> GameState:
 
 def _bonus_plays(state: GameState, stored_index: int | None, card: CardDef) -> list[PlayBonus]:
     side = state.active
-    if is_neutral(state, side, card) or not can_play_card(state, side, card):
+    options = playable_options(state, side, card)  # none when the card is neutral
+    if not options or not can_play_card(state, side, card):
         return []
-    return [
-        PlayBonus(stored_index=stored_index, targets=targets, params=params)
-        for targets, params in target_options(state, side, card)
-    ]
+    return [PlayBonus(stored_index=stored_index, targets=targets, params=params) for targets, params in options]
 
 
 def _offer_play_bonus(state: GameState) -> list[Action]:

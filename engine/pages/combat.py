@@ -27,16 +27,22 @@ def _offer_declare(state: GameState) -> list[Action]:
     if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn:
         return []
     info = board_info(state.board)
-    placed = [(u, info.xy(info.index[u.cell])) for u in state.units if u.cell is not None]
-    targets = [(t, xy) for t, xy in placed if t.side is not state.active]
+    index, width, active = info.index, info.width, state.active
+    placed = [(u, *divmod(index[u.cell], width)) for u in state.units if u.cell is not None]  # (unit, y, x)
+    targets = [found for found in placed if found[0].side is not active]
     offers: list[Action] = []
-    for attacker, (ax, ay) in placed:
-        if attacker.side is not state.active or attacker.has_attacked:
+    for attacker, ay, ax in placed:
+        if attacker.side is not active or attacker.has_attacked:
             continue
         reach = unit_stats(attacker.type, state.rules.tables).range
-        for target, (tx, ty) in targets:
-            # Cheap range filter first; attack_problem then asks the hooks (same predicate as apply).
-            if max(abs(ax - tx), abs(ay - ty)) <= reach and attack_problem(state, attacker, target) is None:
+        for target, ty, tx in targets:
+            # Cheap range filter first (plain comparisons: every pair passes here); attack_problem then
+            # asks the hooks (same predicate as apply).
+            if (
+                -reach <= ax - tx <= reach
+                and -reach <= ay - ty <= reach
+                and attack_problem(state, attacker, target) is None
+            ):
                 offers.append(DeclareAttack(attacker_id=attacker.id, target_id=target.id))
     return offers
 

@@ -11,7 +11,8 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..boardinfo import board_info
 from ..errors import IllegalAction
 from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..movement import Reach, movable_reach, occupancy, units_reach
+from ..move_lists import unit_moves, unit_reaches
+from ..movement import occupancy, occupancy_after_move
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -28,49 +29,9 @@ def _offer_moves(state: GameState) -> list[Action]:
     moves: list[Action] = []
     units = movers(state)
     if units:
-        labels = board_info(state.board).labels
-        for unit, reach in units_reach(state, units, occupancy(state)):
-            moves.extend(reach_moves(unit, reach, labels))
+        for unit_moves_of in unit_moves(state, units, occupancy(state)):
+            moves.extend(unit_moves_of)
     return moves
-
-
-_MoveList = tuple[MoveUnit, ...]
-_MOVES: dict[tuple[str, int], tuple[Reach, _MoveList]] = {}
-_MOVES_LIMIT = 20_000
-
-
-def reach_moves(unit: Unit, reach: Reach, labels: tuple[str, ...]) -> _MoveList:
-    """The MOVE_UNIT actions of ``unit`` to the cells of ``reach`` (its `unit_reach`), by destination (y, x).
-
-    Built once per search result and reused: the search is memoised (`unit_reach`), so
-    while the cells around a unit keep their occupancy its moves are the same objects.
-    """
-    key = (unit.id, id(reach))
-    entry = _MOVES.get(key)
-    # The entry holds `reach`, so its id cannot be reused by another result while it lives.
-    if entry is not None and entry[0] is reach:
-        return entry[1]
-    # A new result mostly lists moves an earlier one had: the actions are kept per unit and cell.
-    made = _MADE.get(unit.id)
-    if made is None or made[0] is not labels:
-        if len(_MADE) >= _MADE_LIMIT:
-            _MADE.clear()  # one atomic step (threads)
-        made = _MADE[unit.id] = (labels, {})
-    known = made[1]
-    moves = tuple([known.get(cell) or _made(known, unit.id, cell, labels) for cell in reach.costs])  # by cell
-    if len(_MOVES) >= _MOVES_LIMIT:
-        _MOVES.clear()  # one atomic step, as the legal-action cache does
-    _MOVES[key] = (reach, moves)
-    return moves
-
-
-_MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
-_MADE_LIMIT = 512
-
-
-def _made(known: dict[int, MoveUnit], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
-    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
-    return move
 
 
 def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
@@ -81,25 +42,33 @@ def move_problem(state: GameState, action: MoveUnit) -> IllegalAction | None:
     return _check(state, action)[0]
 
 
-def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, int]:
-    """`move_problem`, and the move's cost when there is none (so the search runs once per move)."""
-    unit = state.unit(action.unit_id)
-    if unit is None:
-        return IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit"), 0
+_Checked = tuple[IllegalAction | None, int, int, int]  # problem, cost, the unit's position in the units, destination
+
+
+def _check(state: GameState, action: MoveUnit) -> _Checked:
+    """`move_problem`; when there is none, the move's cost, where the unit stands in ``state.units`` and its goal."""
+    unit_id = action.unit_id
+    for position, unit in enumerate(state.units):  # noqa: B007 - both are read after the loop
+        if unit.id == unit_id:
+            break
+    else:
+        return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit"), 0, 0, 0
     if unit.side is not state.active:
-        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0
+        return IllegalAction(f"{unit.id} belongs to {unit.side.value}, not the active player", "not_your_unit"), 0, 0, 0
     if unit.has_moved:
-        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0
+        return IllegalAction(f"{unit.id} has already moved this turn", "already_moved"), 0, 0, 0
     limit = max_moves(state, state.active)
     if state.moves_this_turn >= limit:
         units = "unit" if limit == 1 else "units"
-        return IllegalAction(f"you have moved {state.moves_this_turn} of {limit} {units} this turn", "move_limit"), 0
+        problem = IllegalAction(f"you have moved {state.moves_this_turn} of {limit} {units} this turn", "move_limit")
+        return problem, 0, 0, 0
     if not can_move_unit(state, unit):
-        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0
+        return IllegalAction(f"{unit.id} cannot move this turn (an effect forbids it)", "cannot_move"), 0, 0, 0
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
-        return IllegalAction(f"{action.to} is off the board", "off_board"), 0
-    cost = movable_reach(state, unit).costs.get(destination)  # may move: asked just above
+        return IllegalAction(f"{action.to} is off the board", "off_board"), 0, 0, 0
+    # The listing's own derivation (kept per unit): the cost is exactly what the listing offers.
+    cost = unit_reaches(state, [unit], occupancy(state))[0].costs.get(destination)
     if cost is None:
         allowance = movement_allowance(state, unit)
         problem = IllegalAction(
@@ -107,26 +76,24 @@ def _check(state: GameState, action: MoveUnit) -> tuple[IllegalAction | None, in
             f"(allowance {allowance / 2:g} MP; blocked, occupied or too costly)",
             "unreachable",
         )
-        return problem, 0
-    return None, cost
+        return problem, 0, 0, 0
+    return None, cost, position, destination
 
 
-def _move(state: GameState, action: MoveUnit, cost: int) -> GameState:
-    """Place the unit on its destination, having spent ``cost`` (unchecked: `move_problem` said yes)."""
-    unit = state.unit(action.unit_id)
-    assert unit is not None
-    units = tuple(replace(u, cell=action.to, has_moved=True) if u.id == unit.id else u for u in state.units)
+def _apply_move(state: GameState, action: MoveUnit) -> GameState:
+    """Place the unit on its destination (rules §5), once `_check` found no problem."""
+    problem, cost, position, destination = _check(state, action)
+    if problem is not None:
+        raise problem
+    before = state.units
+    unit = before[position]
+    units = (*before[:position], replace(unit, cell=action.to, has_moved=True), *before[position + 1 :])
+    assert unit.cell is not None  # it moved: it stands on the board
+    occupancy_after_move(state, units, board_info(state.board).index[unit.cell], destination)
     event = Event(
         kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
     )
     return replace(state, units=units, moves_this_turn=state.moves_this_turn + 1, events=(*state.events, event))
-
-
-def _apply_move(state: GameState, action: MoveUnit) -> GameState:
-    problem, cost = _check(state, action)
-    if problem is not None:
-        raise problem
-    return _move(state, action, cost)
 
 
 OFFERS = {MoveUnit: _offer_moves}

@@ -311,14 +311,15 @@ _GAP = "\n".join([".....", "ww.ww", ".....", ".....", "....."])
 
 def _fresh_listing(state: GameState) -> list[object]:
     """`legal_actions` with every cache of the movement listing emptied first."""
+    import engine.move_lists as move_lists
     import engine.movement as movement_module
-    import engine.pages.movement as page
     import engine.reducer as reducer
 
     movement_module._MEMO.clear()
     movement_module._last_occupancy = None
-    page._MOVES.clear()
-    page._MADE.clear()
+    move_lists._KEPT.clear()
+    move_lists._MADE.clear()
+    move_lists._last_basis = move_lists._last_effects = None
     reducer._LEGAL_CACHE.clear()
     return legal_actions(state)  # type: ignore[return-value]
 
@@ -388,3 +389,16 @@ def test_each_cells_steps_come_cheapest_first() -> None:
     state = new_game(GameConfig(seed=5))
     table = board_info(state.board).steps(UnitType.MECHANIZED, state.rules.movement_rules)
     assert all(list(row) == sorted(row, key=lambda step: (step[1], step[0])) for row in table)
+
+
+def test_the_occupancy_a_move_derives_is_the_one_built_from_scratch() -> None:
+    import engine.movement as movement_module
+    from engine.movement import occupancy
+
+    state = start(units=("A1 L E5", "A2 L H5", "D1 L J10"), phase="MOVEMENT")
+    occupancy(state)  # remembered: the move derives the next one from it
+    after = reduce(state, MoveUnit(unit_id="A2", to="F6"))
+    derived = occupancy(after)
+    movement_module._last_occupancy = None
+    assert occupancy(after) == derived
+    assert derived.flags[after.board.width * 5 + 5] == 1 and derived.flags[after.board.width * 4 + 7] == 0

@@ -146,6 +146,10 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
     found = kept.found.get(unit.id)
+    if found is not None and found[0] is not unit and found[3] is None and found[5] is None and found[0] == unit:
+        # What its rules read is the unit alone, and this one is equal (a unit that stood still
+        # has a new object at each turn's start): the allowance is the same.
+        found = kept.found[unit.id] = (unit, *found[1:])
     if (
         found is not None
         and found[0] is unit

@@ -19,6 +19,8 @@ one side's point of view, in *VP*:
   (range, movement, HP, VP) and limit is the game's own, a variant's where it changes them;
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
+  far in a straight line, or (``Style.travel``) in MP walked over the board's step costs
+  to a cell with an enemy in range (`lab.bots.travel`), which leads round a river;
 * **cards**: a small value per stored bonus and tactic in hand (and a drawn bonus that
   still fits the store), so they are spent only when playing them gains more; a little
   for each storage slot beyond the base limit.
@@ -43,6 +45,7 @@ from engine import (
 )
 
 from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
+from .travel import UNREACHED
 
 __all__ = [
     "APPROACH_WEIGHT",
@@ -51,11 +54,13 @@ __all__ = [
     "STORED_VALUE",
     "TACTIC_VALUE",
     "THREAT_WEIGHT",
+    "TRAVEL_CAP",
     "WIN_SCORE",
     "Style",
     "approach_weight",
     "evaluate",
     "far_cells",
+    "far_travel",
 ]
 
 WIN_SCORE = 50.0
@@ -64,6 +69,7 @@ POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared o
 THREAT_WEIGHT = 0.3  # the enemy's next turn counts less: we shoot first, and it may not come (tuned)
 APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
 APPROACH_CAP = 12  # cells; farther counts the same
+TRAVEL_CAP = 30  # MP of travel; a detour round a river is longer than the straight line, so the cap is higher
 STORED_VALUE = 0.35  # per stored bonus
 TACTIC_VALUE = 0.3  # per tactic in hand
 SLOT_VALUE = 0.05  # per storage slot: room to keep one more bonus later
@@ -80,6 +86,7 @@ class Style:
 
     threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
     approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
+    travel: bool = False  # measure the approach in MP of travel (`lab.bots.travel`), not in a straight line
 
 
 BALANCED = Style()
@@ -234,16 +241,32 @@ def far_cells(weapon: int, nearest: int) -> int:
     return min(APPROACH_CAP, max(0, nearest - weapon))
 
 
+def far_travel(half_points: int, weapon: int, nearest: int) -> float:
+    """MP of travel (from ``half_points``) a unit needs before it can fire, capped.
+
+    A unit that can reach no firing cell at all (walled in by water) counts its straight-line
+    `far_cells` instead.
+    """
+    if half_points >= UNREACHED:
+        return float(far_cells(weapon, nearest))
+    return min(float(TRAVEL_CAP), half_points / 2)
+
+
 def _approach(pos: Position, side: Side, style: Style) -> float:
     if not pos.side_units(side.other):
         return 0.0
     nearest = pos.nearest_enemy()
     stats = pos.stats
-    total = 0
-    for unit in pos.side_units(side):
-        beyond = nearest[unit.id] - stats[unit.type].range
-        if beyond > 0:
-            total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
+    total = 0.0
+    if style.travel:
+        travel = pos.travel()
+        for unit in pos.side_units(side):
+            total += far_travel(travel[unit.id], stats[unit.type].range, nearest[unit.id])
+    else:
+        for unit in pos.side_units(side):
+            beyond = nearest[unit.id] - stats[unit.type].range
+            if beyond > 0:
+                total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
     return approach_weight(pos.state, side, style) * total
 
 

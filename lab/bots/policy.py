@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from engine import MoveUnit, Unit
 
-from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells
+from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells, far_travel
 from .position import Position
+from .travel import travel_cost
 
 __all__ = ["MoveScorer"]
 
@@ -30,6 +31,7 @@ class MoveScorer:
         self.side = state.active
         self.threat = style.threat
         self.approach = approach_weight(state, self.side, style)
+        self.travel = style.travel
         self._base: dict[str, float] = {}
         self.stats = pos.stats
         # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit.
@@ -41,7 +43,10 @@ class MoveScorer:
             self.enemies.append((enemy, ex, ey, stats.range, reach, pos.hit_value[enemy.id]))
 
     def _outlook(self, unit: Unit, x: int, y: int, can_fire: bool) -> float:
-        """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is."""
+        """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is.
+
+        How far is in a straight line, or in MP of travel when the style says so (`Style.travel`).
+        """
         pos = self.pos
         odds = pos.odds
         weapon = self.stats[unit.type].range
@@ -60,7 +65,13 @@ class MoveScorer:
                     shot = value
             if d - ereach <= erange:
                 survive *= 1.0 - odds(enemy, unit, d - ereach if d - ereach > 1 else 1)[0]
-        far = far_cells(weapon, nearest) if self.enemies else 0
+        far: float = 0
+        if self.enemies:
+            if self.travel:
+                fields = pos.firing_fields(unit.type, unit.side)
+                far = far_travel(travel_cost(fields, y * pos.info.width + x), weapon, nearest)
+            else:
+                far = far_cells(weapon, nearest)
         danger = (1.0 - survive) * pos.hit_value[unit.id]
         cover = 0.0 if closest is None else 1.0 - pos.chance(closest, unit, 1)
         return POTENTIAL_WEIGHT * shot - self.threat * danger - self.approach * far + _COVER_BONUS * 6 * cover

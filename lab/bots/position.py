@@ -29,6 +29,8 @@ from engine import (
     unit_stats,
 )
 
+from .travel import firing_field, travel_cost
+
 __all__ = [
     "DAMAGE_SHARE",
     "REACH_WEIGHT",
@@ -89,6 +91,8 @@ class Position:
         self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
         self._nearest: dict[str, int] | None = None
+        self._fields: dict[tuple[UnitType, Side], list[bytes]] = {}
+        self._travel: dict[str, int] | None = None
         width = info.width
         for unit in self.placed:
             assert unit.cell is not None
@@ -131,6 +135,41 @@ class Position:
             for unit, d in zip(self.sides[Side.DEFENDER], best_d, strict=True):
                 found[unit.id] = d
             self._nearest = found
+        return found
+
+    def firing_fields(self, unit_type: UnitType, side: Side) -> list[bytes]:
+        """The travel fields (`lab.bots.travel`) of a ``unit_type`` unit of ``side`` against each enemy.
+
+        ``travel_cost(fields, cell)`` is then the half-points such a unit on ``cell`` must
+        walk (over the board's step costs, occupancy aside) before an enemy is in its range.
+        """
+        key = (unit_type, side)
+        found = self._fields.get(key)
+        if found is None:
+            state = self.state
+            info = self.info
+            tables = state.rules.tables
+            overlays = None if tables is None else tables.overlay_costs()
+            steps = info.steps(unit_type, state.rules.movement_rules, overlays)
+            weapon = self.stats[unit_type].range
+            index = info.index
+            found = self._fields[key] = [
+                firing_field(steps, info.width, weapon, index[enemy.cell])
+                for enemy in self.sides[side.other]
+                if enemy.cell is not None
+            ]
+        return found
+
+    def travel(self) -> dict[str, int]:
+        """Each placed unit's half-points of travel to a cell with an enemy in range (`UNREACHED` if none)."""
+        found = self._travel
+        if found is None:
+            found = {}
+            index = self.info.index
+            for unit in self.placed:
+                assert unit.cell is not None
+                found[unit.id] = travel_cost(self.firing_fields(unit.type, unit.side), index[unit.cell])
+            self._travel = found
         return found
 
     def at(self, unit: Unit, index: int) -> Unit:

@@ -1,0 +1,95 @@
+"""Travel distance (lab/bots/travel.py): the approach pull walks round water to the crossing."""
+
+from __future__ import annotations
+
+from engine import GameState, MoveUnit, Side, board_info, legal_actions, new_game, player_view
+from lab.bots import MCTSBot
+from lab.bots.evaluate import APPROACH_CAP, BALANCED, TRAVEL_CAP, Style, evaluate, far_cells, far_travel
+from lab.bots.policy import MoveScorer
+from lab.bots.position import Position
+from lab.bots.travel import UNREACHED, firing_field
+from tests.support import config
+
+GAP_MAP = "\n".join(
+    [
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+        "wwwwwwwww.",  # water across row 5, one crossing at J5
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+        "..........",
+    ]
+)
+"""A 10x10 board cut in two by water, but for one plain cell at its east end."""
+
+TRAVEL = Style(travel=True)
+
+
+def gap_state(*units: str) -> GameState:
+    return new_game(config(terrain=GAP_MAP, unit_specs=units, phase="MOVEMENT"))
+
+
+def test_a_unit_across_the_water_is_far_by_travel_but_near_in_a_straight_line() -> None:
+    """A2 to A8 is 6 cells; to fire at A8 (range 2) the infantry walks 9 steps to J5 and 7 back west to C6."""
+    pos = Position(gap_state("A1 L A2", "D1 L A8"))
+    assert pos.nearest_enemy()["A1"] == 6
+    assert pos.travel()["A1"] == 2 * 16  # half-points: 16 steps of plain ground
+    assert pos.travel()["D1"] == 2 * 16  # the same way back: to J5 and on to C4, two rows from A2
+
+
+def test_a_unit_already_in_range_has_no_travel_and_fields_are_computed_once() -> None:
+    state = gap_state("A1 L J4", "D1 L J6")
+    pos = Position(state)
+    assert pos.travel() == {"A1": 0, "D1": 0}
+    info = board_info(state.board)
+    steps = info.steps(state.units[0].type, (), None)
+    assert firing_field(steps, info.width, 2, info.index["J6"]) is firing_field(steps, info.width, 2, info.index["J6"])
+
+
+def test_a_unit_walled_in_by_water_counts_the_straight_line() -> None:
+    island = "\n".join(["..........", ".www......", ".w.w......", ".www......"] + [".........."] * 6)
+    pos = Position(new_game(config(terrain=island, unit_specs=("A1 L C3", "D1 L C9"), phase="MOVEMENT")))
+    assert pos.travel()["A1"] == UNREACHED
+    assert far_travel(UNREACHED, 2, 6) == far_cells(2, 6) == 4
+    assert far_travel(2 * 50, 2, 6) == TRAVEL_CAP > APPROACH_CAP
+
+
+def test_the_travel_evaluation_rewards_walking_towards_the_crossing() -> None:
+    """Moving east along the water closes the travel, moving south closes only the straight line."""
+    east = gap_state("A1 L C2", "D1 L A8")
+    south = gap_state("A1 L A3", "D1 L A8")
+    start = gap_state("A1 L A2", "D1 L A8")
+    for moved in (east, south):  # the straight line prefers the bank
+        assert evaluate(south, Side.ATTACKER) >= evaluate(moved, Side.ATTACKER)
+    assert evaluate(east, Side.ATTACKER, style=TRAVEL) > evaluate(start, Side.ATTACKER, style=TRAVEL)
+    assert evaluate(south, Side.ATTACKER, style=TRAVEL) == evaluate(start, Side.ATTACKER, style=TRAVEL)
+
+
+def test_the_move_score_in_travel_style_heads_for_the_crossing() -> None:
+    state = gap_state("A1 L A2", "D1 L A8")
+    moves = [a for a in legal_actions(state) if isinstance(a, MoveUnit)]
+
+    def scores(style: Style) -> dict[str, float]:
+        scorer = MoveScorer(Position(state), style)
+        return {m.to: scorer.score(m) for m in moves}
+
+    line, travel = scores(BALANCED), scores(TRAVEL)
+    assert line["A3"] > 0 and line["C2"] <= 0  # south gains in a straight line, east gains nothing
+    assert travel["C2"] > 0 and travel["C2"] > travel["A3"]  # east gains two MP of travel, south none
+    assert max(travel, key=lambda cell: (travel[cell], cell)) in {"C2", "C3"}
+
+
+def test_mcts_walks_towards_the_crossing() -> None:
+    state = gap_state("A1 L A2", "A2 L B1", "D1 L A8")
+    view = player_view(state, Side.ATTACKER)
+    action, _ = MCTSBot(iterations=8).choose(view, legal_actions(state), 7)
+    assert isinstance(action, MoveUnit)
+    info = board_info(state.board)
+    pos = Position(state)
+    unit = pos.by_id[action.unit_id]
+    fields = pos.firing_fields(unit.type, unit.side)
+    assert min(f[info.index[action.to]] for f in fields) < pos.travel()[unit.id]

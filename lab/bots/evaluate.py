@@ -192,15 +192,17 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos), dists
 
 
-def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
+def _threat(pos: Position, side: Side, dists: dict[str, HpDist], travel: bool = False) -> float:
     """Expected VP ``side`` (the side not to move) could destroy in its next turn.
 
     Each enemy shot counts as likely as the enemy is to survive this turn's attacks
     (``dists``); an enemy is assumed to close its movement points in a straight line
-    (and such shots are discounted).
+    (and such shots are discounted). With ``travel`` a shot that needs a move counts only
+    when the enemy can walk to a cell in range over the board's step costs (`lab.bots.travel`).
     """
     targets = pos.side_units(side.other)
     xy = pos.xy
+    index = pos.info.index
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
         stats = pos.stats[unit.type]
@@ -214,7 +216,13 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
         for target in targets:
             tx, ty = xy[target.id]
             d = max(abs(ux - tx), abs(uy - ty))
-            if d - moving > stats.range:
+            if travel and d > stats.range:
+                assert target.cell is not None and unit.cell is not None
+                walk = pos.firing_field(unit.type, index[target.cell])[index[unit.cell]]
+                if not moving or walk > 2 * moving:
+                    continue
+                d = min(stats.range, d - moving) + moving  # roads may carry it farther than a straight line
+            elif d - moving > stats.range:
                 continue
             weight = 1.0 if d <= stats.range else REACH_WEIGHT
             p, damage = pos.odds(unit, target, max(1, d - moving))
@@ -306,7 +314,7 @@ def evaluate(
     other = active.other
     score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
-    score += offense - style.threat * _threat(pos, other, dists)
+    score += offense - style.threat * _threat(pos, other, dists, style.travel)
     score += _approach(pos, other, style) - _approach(pos, active, style)
     score += _cards(state, active) - _cards(state, other)
     limit = state.rules.victory.round_limit

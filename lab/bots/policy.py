@@ -34,13 +34,14 @@ class MoveScorer:
         self.travel = style.travel
         self._base: dict[str, float] = {}
         self.stats = pos.stats
-        # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit.
-        self.enemies: list[tuple[Unit, int, int, int, int, float]] = []
+        # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit, its cell index.
+        self.enemies: list[tuple[Unit, int, int, int, int, float, int]] = []
         for enemy in pos.side_units(self.side.other):
             stats = self.stats[enemy.type]
             ex, ey = pos.xy[enemy.id]
             reach = 0 if "move_or_fire" in stats.tags else stats.movement_mp
-            self.enemies.append((enemy, ex, ey, stats.range, reach, pos.hit_value[enemy.id]))
+            cell = ey * pos.info.width + ex
+            self.enemies.append((enemy, ex, ey, stats.range, reach, pos.hit_value[enemy.id], cell))
 
     def _outlook(self, unit: Unit, x: int, y: int, can_fire: bool) -> float:
         """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is.
@@ -53,7 +54,9 @@ class MoveScorer:
         shot = 0.0
         survive = 1.0
         nearest, closest = 99, None
-        for enemy, ex, ey, erange, ereach, eworth in self.enemies:
+        travel = self.travel
+        here = y * pos.info.width + x
+        for enemy, ex, ey, erange, ereach, eworth, ecell in self.enemies:
             dx = ex - x if ex > x else x - ex
             dy = ey - y if ey > y else y - ey
             d = dx if dx > dy else dy
@@ -63,13 +66,17 @@ class MoveScorer:
                 value = odds(unit, enemy, d)[0] * eworth
                 if value > shot:
                     shot = value
-            if d - ereach <= erange:
+            if travel and d > erange:
+                if not ereach or pos.firing_field(enemy.type, here)[ecell] > 2 * ereach:
+                    continue
+                survive *= 1.0 - odds(enemy, unit, max(1, min(erange, d - ereach)))[0]
+            elif d - ereach <= erange:
                 survive *= 1.0 - odds(enemy, unit, d - ereach if d - ereach > 1 else 1)[0]
         far: float = 0
         if self.enemies:
             if self.travel:
                 fields = pos.firing_fields(unit.type, unit.side)
-                far = far_travel(travel_cost(fields, y * pos.info.width + x), weapon, nearest)
+                far = far_travel(travel_cost(fields, here), weapon, nearest)
             else:
                 far = far_cells(weapon, nearest)
         danger = (1.0 - survive) * pos.hit_value[unit.id]

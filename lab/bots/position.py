@@ -29,7 +29,7 @@ from engine import (
     unit_stats,
 )
 
-from .travel import firing_field, travel_cost
+from .travel import Steps, firing_field, travel_cost
 
 __all__ = [
     "DAMAGE_SHARE",
@@ -93,6 +93,7 @@ class Position:
         self._nearest: dict[str, int] | None = None
         self._fields: dict[tuple[UnitType, Side], list[bytes]] = {}
         self._travel: dict[str, int] | None = None
+        self._steps: dict[UnitType, Steps] = {}
         width = info.width
         for unit in self.placed:
             assert unit.cell is not None
@@ -137,8 +138,18 @@ class Position:
             self._nearest = found
         return found
 
+    def firing_field(self, unit_type: UnitType, target: int) -> bytes:
+        """Half-points a ``unit_type`` unit walks from each cell to have cell ``target`` in range (`travel`)."""
+        steps = self._steps.get(unit_type)
+        if steps is None:
+            state = self.state
+            tables = state.rules.tables
+            overlays = None if tables is None else tables.overlay_costs()
+            steps = self._steps[unit_type] = self.info.steps(unit_type, state.rules.movement_rules, overlays)
+        return firing_field(steps, self.info.width, self.stats[unit_type].range, target)
+
     def firing_fields(self, unit_type: UnitType, side: Side) -> list[bytes]:
-        """The travel fields (`lab.bots.travel`) of a ``unit_type`` unit of ``side`` against each enemy.
+        """The `firing_field` of a ``unit_type`` unit of ``side`` against each enemy.
 
         ``travel_cost(fields, cell)`` is then the half-points such a unit on ``cell`` must
         walk (over the board's step costs, occupancy aside) before an enemy is in its range.
@@ -146,15 +157,9 @@ class Position:
         key = (unit_type, side)
         found = self._fields.get(key)
         if found is None:
-            state = self.state
-            info = self.info
-            tables = state.rules.tables
-            overlays = None if tables is None else tables.overlay_costs()
-            steps = info.steps(unit_type, state.rules.movement_rules, overlays)
-            weapon = self.stats[unit_type].range
-            index = info.index
+            index = self.info.index
             found = self._fields[key] = [
-                firing_field(steps, info.width, weapon, index[enemy.cell])
+                self.firing_field(unit_type, index[enemy.cell])
                 for enemy in self.sides[side.other]
                 if enemy.cell is not None
             ]

@@ -93,3 +93,30 @@ def test_mcts_walks_towards_the_crossing() -> None:
     unit = pos.by_id[action.unit_id]
     fields = pos.firing_fields(unit.type, unit.side)
     assert min(f[info.index[action.to]] for f in fields) < pos.travel()[unit.id]
+
+
+def test_an_enemy_that_cannot_walk_into_range_is_no_threat_by_travel() -> None:
+    """A mechanized DEFENDER (4 MP, range 3) five rows south of A2 closes in a straight line, but the water
+    stands between: to have A2 in range it must go round by J5, far beyond its 4 MP."""
+    state = gap_state("A1 L A2", "D1 M A7")
+
+    def threat(style: Style) -> float:
+        calm = Style(threat=0.0, approach=style.approach, travel=style.travel)
+        return evaluate(state, Side.ATTACKER, style=calm) - evaluate(state, Side.ATTACKER, style=style)
+
+    assert threat(BALANCED) > 0
+    assert threat(TRAVEL) == 0
+    near = gap_state("A1 L A3", "D1 M A7")  # now one step to A6 puts A3 in range, across the water
+    assert evaluate(near, Side.ATTACKER, style=Style(threat=0.0, travel=True)) > evaluate(
+        near, Side.ATTACKER, style=TRAVEL
+    )
+
+
+def test_the_move_score_in_travel_style_sees_no_danger_across_the_water() -> None:
+    state = gap_state("A1 L A1", "D1 M A7")
+    moves = {a.to: a for a in legal_actions(state) if isinstance(a, MoveUnit) and a.unit_id == "A1"}
+    line, travel = MoveScorer(Position(state), BALANCED), MoveScorer(Position(state), TRAVEL)
+    calm_line = MoveScorer(Position(state), Style(threat=0.0))
+    calm_travel = MoveScorer(Position(state), Style(threat=0.0, travel=True))
+    assert line.score(moves["A2"]) < calm_line.score(moves["A2"])  # A2 is within the straight-line reach
+    assert travel.score(moves["A2"]) == calm_travel.score(moves["A2"])

@@ -87,6 +87,7 @@ class Style:
     threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
     approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
     travel: bool = False  # measure the approach in MP of travel (`lab.bots.travel`), not in a straight line
+    rival_approach: bool = True  # count the enemy's approach pull too (zero-sum); False: only the judged side's
 
 
 BALANCED = Style()
@@ -304,8 +305,8 @@ def evaluate(
 ) -> float:
     """Score of ``state`` for ``side`` in VP-like units: positive is good for ``side``.
 
-    ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``.
-    ``style`` weighs the threat and approach terms.
+    ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``
+    (unless ``style.rival_approach`` is off). ``style`` weighs the threat and approach terms.
     """
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
@@ -315,7 +316,12 @@ def evaluate(
     score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
     score += offense - style.threat * _threat(pos, other, dists, style.travel)
-    score += _approach(pos, other, style) - _approach(pos, active, style)
+    if style.rival_approach:
+        score += _approach(pos, other, style) - _approach(pos, active, style)
+    elif side is active:  # only the judged side's own pull: the enemy's does not shrink because we came closer
+        score -= _approach(pos, active, style)
+    else:
+        score += _approach(pos, other, style)
     score += _cards(state, active) - _cards(state, other)
     limit = state.rules.victory.round_limit
     if limit is not None:

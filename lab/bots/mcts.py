@@ -114,6 +114,7 @@ class MCTSBot:
     greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
     race: float = 0.0  # > 0: score a simulation as a chance to win the race with this spread (`leaf.race_value`)
     travel: bool = True  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
+    own_pull: bool = True  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -151,7 +152,7 @@ class MCTSBot:
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
         for style in self.styles:
-            plan = self._draft(world, side, replace(style, travel=self.travel))
+            plan = self._draft(world, side, self._own(style))
             if plan and plan not in plans:
                 plans.append(plan)
         stats = SearchStats(plans=len(plans))
@@ -163,6 +164,10 @@ class MCTSBot:
         self._memo.update(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
+
+    def _own(self, style: Style) -> Style:
+        """``style`` as the seat plays it: with its travel and own-pull options."""
+        return replace(style, travel=self.travel, rival_approach=not self.own_pull)
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""
@@ -200,7 +205,7 @@ class MCTSBot:
     def _simulate(self, world: GameState, side: Side, plan: Plan) -> float:
         """Play ``plan`` in ``world`` and the following ``turns`` by greedy; score the result for ``side``."""
         planned = dict(plan)
-        own = replace(BALANCED, travel=self.travel)
+        own = self._own(BALANCED)
         last = world.turn + self.turns
         state = world
         for _ in range(_MAX_STEPS * self.turns):

@@ -120,3 +120,14 @@ def test_the_move_score_in_travel_style_sees_no_danger_across_the_water() -> Non
     calm_travel = MoveScorer(Position(state), Style(threat=0.0, travel=True))
     assert line.score(moves["A2"]) < calm_line.score(moves["A2"])  # A2 is within the straight-line reach
     assert travel.score(moves["A2"]) == calm_travel.score(moves["A2"])
+
+
+def test_without_the_rival_pull_coming_closer_pays_even_when_it_brings_many_enemies_closer() -> None:
+    """One ATTACKER walking towards five DEFENDERs shortens its own travel, and each of theirs: zero-sum, the
+    enemies' gain outweighs its own (so it would stay put); judged by its own pull only, the walk pays."""
+    enemies = ("D1 L A9", "D2 L B10", "D3 L C9", "D4 L D10", "D5 L E9")
+    start, moved = gap_state("A1 L A1", *enemies), gap_state("A1 L C2", *enemies)
+    own = Style(travel=True, rival_approach=False)
+    assert evaluate(moved, Side.ATTACKER, style=TRAVEL) < evaluate(start, Side.ATTACKER, style=TRAVEL)
+    assert evaluate(moved, Side.ATTACKER, style=own) > evaluate(start, Side.ATTACKER, style=own)
+    assert evaluate(start, Side.DEFENDER, style=own) != -evaluate(start, Side.ATTACKER, style=own)

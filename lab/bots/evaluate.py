@@ -204,6 +204,7 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist], travel: bool = 
     targets = pos.side_units(side.other)
     xy = pos.xy
     index = pos.info.index
+    cells = [index[t.cell] for t in targets if t.cell is not None] if travel else []
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
         stats = pos.stats[unit.type]
@@ -214,13 +215,17 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist], travel: bool = 
         ux, uy = xy[unit.id]
         options: list[Shot] = []
         moving = 0 if "move_or_fire" in stats.tags else stats.movement_mp
-        for target in targets:
+        if travel:
+            assert unit.cell is not None
+            table, here = pos.fields(unit.type), index[unit.cell]
+        for n, target in enumerate(targets):
             tx, ty = xy[target.id]
             d = max(abs(ux - tx), abs(uy - ty))
             if travel and d > stats.range:
-                assert target.cell is not None and unit.cell is not None
-                walk = pos.firing_field(unit.type, index[target.cell])[index[unit.cell]]
-                if not moving or walk > 2 * moving:
+                if d - 2 * moving > stats.range:
+                    continue  # out of reach even on a road all the way (half a point a cell)
+                field = table.fields[cells[n]] or table.field(cells[n])
+                if field[here] > 2 * moving:
                     continue
                 d = min(stats.range, d - moving) + moving  # roads may carry it farther than a straight line
             elif d - moving > stats.range:

@@ -15,7 +15,6 @@ from engine import MoveUnit, Unit
 
 from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells, far_travel
 from .position import Position
-from .travel import travel_cost
 
 __all__ = ["MoveScorer"]
 
@@ -67,7 +66,10 @@ class MoveScorer:
                 if value > shot:
                     shot = value
             if travel and d > erange:
-                if not ereach or pos.firing_field(enemy.type, here)[ecell] > 2 * ereach:
+                if d - 2 * ereach > erange:
+                    continue  # out of its reach even on a road all the way (half a point a cell)
+                table = pos.fields(enemy.type)
+                if (table.fields[here] or table.field(here))[ecell] > 2 * ereach:
                     continue
                 survive *= 1.0 - odds(enemy, unit, max(1, min(erange, d - ereach)))[0]
             elif d - ereach <= erange:
@@ -75,8 +77,7 @@ class MoveScorer:
         far: float = 0
         if self.enemies:
             if self.travel:
-                fields = pos.firing_fields(unit.type, unit.side)
-                far = far_travel(travel_cost(fields, here), weapon, nearest)
+                far = far_travel(pos.nearest_field(unit.type, unit.side)[here], weapon, nearest)
             else:
                 far = far_cells(weapon, nearest)
         danger = (1.0 - survive) * pos.hit_value[unit.id]

@@ -29,7 +29,7 @@ from engine import (
     unit_stats,
 )
 
-from .travel import Steps, firing_field, travel_cost
+from .travel import FieldTable, field_table, nearest_field
 
 __all__ = [
     "DAMAGE_SHARE",
@@ -91,9 +91,9 @@ class Position:
         self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
         self._nearest: dict[str, int] | None = None
-        self._fields: dict[tuple[UnitType, Side], list[bytes]] = {}
+        self._nearest_fields: dict[tuple[UnitType, Side], bytes] = {}
         self._travel: dict[str, int] | None = None
-        self._steps: dict[UnitType, Steps] = {}
+        self._tables: dict[UnitType, FieldTable] = {}
         width = info.width
         for unit in self.placed:
             assert unit.cell is not None
@@ -138,31 +138,27 @@ class Position:
             self._nearest = found
         return found
 
-    def firing_field(self, unit_type: UnitType, target: int) -> bytes:
-        """Half-points a ``unit_type`` unit walks from each cell to have cell ``target`` in range (`travel`)."""
-        steps = self._steps.get(unit_type)
-        if steps is None:
+    def fields(self, unit_type: UnitType) -> FieldTable:
+        """The travel fields of ``unit_type`` (`lab.bots.travel`): ``fields(t).field(target)[cell]`` is
+        the half-points such a unit walks from ``cell`` (occupancy aside) to have cell ``target`` in range."""
+        table = self._tables.get(unit_type)
+        if table is None:
             state = self.state
             tables = state.rules.tables
             overlays = None if tables is None else tables.overlay_costs()
-            steps = self._steps[unit_type] = self.info.steps(unit_type, state.rules.movement_rules, overlays)
-        return firing_field(steps, self.info.width, self.stats[unit_type].range, target)
+            steps = self.info.steps(unit_type, state.rules.movement_rules, overlays)
+            table = self._tables[unit_type] = field_table(steps, self.info.width, self.stats[unit_type].range)
+        return table
 
-    def firing_fields(self, unit_type: UnitType, side: Side) -> list[bytes]:
-        """The `firing_field` of a ``unit_type`` unit of ``side`` against each enemy.
-
-        ``travel_cost(fields, cell)`` is then the half-points such a unit on ``cell`` must
-        walk (over the board's step costs, occupancy aside) before an enemy is in its range.
-        """
+    def nearest_field(self, unit_type: UnitType, side: Side) -> bytes:
+        """Half-points a ``unit_type`` unit of ``side`` walks from each cell (occupancy aside) until an
+        enemy is in its range (`lab.bots.travel.nearest_field`)."""
         key = (unit_type, side)
-        found = self._fields.get(key)
+        found = self._nearest_fields.get(key)
         if found is None:
             index = self.info.index
-            found = self._fields[key] = [
-                self.firing_field(unit_type, index[enemy.cell])
-                for enemy in self.sides[side.other]
-                if enemy.cell is not None
-            ]
+            targets = tuple(index[enemy.cell] for enemy in self.sides[side.other] if enemy.cell is not None)
+            found = self._nearest_fields[key] = nearest_field(self.fields(unit_type), targets)
         return found
 
     def travel(self) -> dict[str, int]:
@@ -173,7 +169,7 @@ class Position:
             index = self.info.index
             for unit in self.placed:
                 assert unit.cell is not None
-                found[unit.id] = travel_cost(self.firing_fields(unit.type, unit.side), index[unit.cell])
+                found[unit.id] = self.nearest_field(unit.type, unit.side)[index[unit.cell]]
             self._travel = found
         return found
 

@@ -7,7 +7,7 @@ from lab.bots import MCTSBot
 from lab.bots.evaluate import APPROACH_CAP, BALANCED, TRAVEL_CAP, Style, evaluate, far_cells, far_travel
 from lab.bots.policy import MoveScorer
 from lab.bots.position import Position
-from lab.bots.travel import UNREACHED, firing_field
+from lab.bots.travel import UNREACHED, field_table
 from tests.support import config
 
 GAP_MAP = "\n".join(
@@ -47,7 +47,10 @@ def test_a_unit_already_in_range_has_no_travel_and_fields_are_computed_once() ->
     assert pos.travel() == {"A1": 0, "D1": 0}
     info = board_info(state.board)
     steps = info.steps(state.units[0].type, (), None)
-    assert firing_field(steps, info.width, 2, info.index["J6"]) is firing_field(steps, info.width, 2, info.index["J6"])
+    table = field_table(steps, info.width, 2)
+    assert table is field_table(steps, info.width, 2) is pos.fields(state.units[0].type)
+    assert table.fields[info.index["J6"]] is not None  # asked for by `travel` above, computed once
+    assert table.field(info.index["J6"]) is table.field(info.index["J6"])
 
 
 def test_a_unit_walled_in_by_water_counts_the_straight_line() -> None:
@@ -91,8 +94,7 @@ def test_mcts_walks_towards_the_crossing() -> None:
     info = board_info(state.board)
     pos = Position(state)
     unit = pos.by_id[action.unit_id]
-    fields = pos.firing_fields(unit.type, unit.side)
-    assert min(f[info.index[action.to]] for f in fields) < pos.travel()[unit.id]
+    assert pos.nearest_field(unit.type, unit.side)[info.index[action.to]] < pos.travel()[unit.id]
 
 
 def test_an_enemy_that_cannot_walk_into_range_is_no_threat_by_travel() -> None:

@@ -87,6 +87,7 @@ class Style:
     threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
     approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
     travel: bool = False  # measure the approach in MP of travel (`lab.bots.travel`), not in a straight line
+    travel_threat: bool = False  # an enemy threatens only where it can walk into range (`lab.bots.travel`)
     rival_approach: bool = True  # count the enemy's approach pull too (zero-sum); False: only the judged side's
 
 
@@ -320,7 +321,7 @@ def evaluate(
     other = active.other
     score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
-    score += offense - style.threat * _threat(pos, other, dists, style.travel)
+    score += offense - style.threat * _threat(pos, other, dists, style.travel_threat)
     if style.rival_approach:
         score += _approach(pos, other, style) - _approach(pos, active, style)
     elif side is active:  # only the judged side's own pull: the enemy's does not shrink because we came closer

@@ -114,7 +114,8 @@ class MCTSBot:
     greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
     race: float = 0.0  # > 0: score a simulation as a chance to win the race with this spread (`leaf.race_value`)
     travel: bool = True  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
-    own_pull: bool = True  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
+    own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
+    travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -166,8 +167,8 @@ class MCTSBot:
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
 
     def _own(self, style: Style) -> Style:
-        """``style`` as the seat plays it: with its travel and own-pull options."""
-        return replace(style, travel=self.travel, rival_approach=not self.own_pull)
+        """``style`` as the seat plays it: with its travel, own-pull and travel-threat options."""
+        return replace(style, travel=self.travel, rival_approach=not self.own_pull, travel_threat=self.travel_threat)
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""

@@ -31,6 +31,7 @@ class MoveScorer:
         self.threat = style.threat
         self.approach = approach_weight(state, self.side, style)
         self.travel = style.travel
+        self.travel_threat = style.travel_threat
         self._base: dict[str, float] = {}
         self.stats = pos.stats
         # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit, its cell index.
@@ -45,7 +46,8 @@ class MoveScorer:
     def _outlook(self, unit: Unit, x: int, y: int, can_fire: bool) -> float:
         """What ``unit`` standing on (x, y) (its cell in ``unit``) can hit, risks and how far it is.
 
-        How far is in a straight line, or in MP of travel when the style says so (`Style.travel`).
+        How far, and which enemies can reach it, is in a straight line, or in MP of travel when the
+        style says so (`Style.travel`, `Style.travel_threat`).
         """
         pos = self.pos
         odds = pos.odds
@@ -53,7 +55,7 @@ class MoveScorer:
         shot = 0.0
         survive = 1.0
         nearest, closest = 99, None
-        travel = self.travel
+        travel = self.travel_threat
         here = y * pos.info.width + x
         for enemy, ex, ey, erange, ereach, eworth, ecell in self.enemies:
             dx = ex - x if ex > x else x - ex

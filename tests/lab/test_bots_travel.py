@@ -27,6 +27,7 @@ GAP_MAP = "\n".join(
 """A 10x10 board cut in two by water, but for one plain cell at its east end."""
 
 TRAVEL = Style(travel=True)
+FEARLESS = Style(travel_threat=True)  # fears only the enemies that can walk into range
 
 
 def gap_state(*units: str) -> GameState:
@@ -97,29 +98,29 @@ def test_mcts_walks_towards_the_crossing() -> None:
     assert pos.nearest_field(unit.type, unit.side)[info.index[action.to]] < pos.travel()[unit.id]
 
 
-def test_an_enemy_that_cannot_walk_into_range_is_no_threat_by_travel() -> None:
+def test_an_enemy_that_cannot_walk_into_range_is_no_threat_with_travel_threat() -> None:
     """A mechanized DEFENDER (4 MP, range 3) five rows south of A2 closes in a straight line, but the water
     stands between: to have A2 in range it must go round by J5, far beyond its 4 MP."""
     state = gap_state("A1 L A2", "D1 M A7")
 
     def threat(style: Style) -> float:
-        calm = Style(threat=0.0, approach=style.approach, travel=style.travel)
+        calm = Style(threat=0.0, approach=style.approach, travel=style.travel, travel_threat=style.travel_threat)
         return evaluate(state, Side.ATTACKER, style=calm) - evaluate(state, Side.ATTACKER, style=style)
 
     assert threat(BALANCED) > 0
-    assert threat(TRAVEL) == 0
+    assert threat(TRAVEL) > 0  # only the approach in travel: the threat is still the straight line's
+    assert threat(FEARLESS) == 0
     near = gap_state("A1 L A3", "D1 M A7")  # now one step to A6 puts A3 in range, across the water
-    assert evaluate(near, Side.ATTACKER, style=Style(threat=0.0, travel=True)) > evaluate(
-        near, Side.ATTACKER, style=TRAVEL
-    )
+    calm = Style(threat=0.0, travel_threat=True)
+    assert evaluate(near, Side.ATTACKER, style=calm) > evaluate(near, Side.ATTACKER, style=FEARLESS)
 
 
-def test_the_move_score_in_travel_style_sees_no_danger_across_the_water() -> None:
+def test_the_move_score_with_travel_threat_sees_no_danger_across_the_water() -> None:
     state = gap_state("A1 L A1", "D1 M A7")
     moves = {a.to: a for a in legal_actions(state) if isinstance(a, MoveUnit) and a.unit_id == "A1"}
-    line, travel = MoveScorer(Position(state), BALANCED), MoveScorer(Position(state), TRAVEL)
+    line, travel = MoveScorer(Position(state), BALANCED), MoveScorer(Position(state), FEARLESS)
     calm_line = MoveScorer(Position(state), Style(threat=0.0))
-    calm_travel = MoveScorer(Position(state), Style(threat=0.0, travel=True))
+    calm_travel = MoveScorer(Position(state), Style(threat=0.0, travel_threat=True))
     assert line.score(moves["A2"]) < calm_line.score(moves["A2"])  # A2 is within the straight-line reach
     assert travel.score(moves["A2"]) == calm_travel.score(moves["A2"])
 
@@ -133,3 +134,14 @@ def test_without_the_rival_pull_coming_closer_pays_even_when_it_brings_many_enem
     assert evaluate(moved, Side.ATTACKER, style=TRAVEL) < evaluate(start, Side.ATTACKER, style=TRAVEL)
     assert evaluate(moved, Side.ATTACKER, style=own) > evaluate(start, Side.ATTACKER, style=own)
     assert evaluate(start, Side.DEFENDER, style=own) != -evaluate(start, Side.ATTACKER, style=own)
+
+
+def test_the_nearest_field_is_the_least_of_the_enemies_fields_and_is_shared() -> None:
+    state = gap_state("A1 L A2", "D1 L A8", "D2 L J8")
+    pos, info = Position(state), board_info(state.board)
+    table = pos.fields(state.units[0].type)
+    one, two = table.field(info.index["A8"]), table.field(info.index["J8"])
+    combined = pos.nearest_field(state.units[0].type, Side.ATTACKER)
+    assert list(combined) == [min(a, b) for a, b in zip(one, two, strict=True)]
+    assert Position(state).nearest_field(state.units[0].type, Side.ATTACKER) is combined
+    assert pos.travel()["A1"] == combined[info.index["A2"]] < one[info.index["A2"]]  # J8 is the nearer by travel

@@ -11,7 +11,7 @@ movement are the game's own (`Position.stats`).
 
 from __future__ import annotations
 
-from engine import MoveUnit, Unit
+from engine import MoveUnit, Unit, UnitType
 
 from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells, far_travel
 from .position import Position
@@ -32,6 +32,7 @@ class MoveScorer:
         self.approach = approach_weight(state, self.side, style)
         self.travel = style.travel
         self.travel_threat = style.travel_threat
+        self._nearest: dict[UnitType, bytes] = {}  # travel to the nearest enemy, per unit type of the moving side
         self._base: dict[str, float] = {}
         self.stats = pos.stats
         # Per enemy: the unit, x, y, its weapon range, its next-turn reach, its worth per hit, its cell index.
@@ -79,7 +80,10 @@ class MoveScorer:
         far: float = 0
         if self.enemies:
             if self.travel:
-                far = far_travel(pos.nearest_field(unit.type, unit.side)[here], weapon, nearest)
+                field = self._nearest.get(unit.type)
+                if field is None:
+                    field = self._nearest[unit.type] = pos.nearest_field(unit.type, unit.side)
+                far = far_travel(field[here], weapon, nearest)
             else:
                 far = far_cells(weapon, nearest)
         danger = (1.0 - survive) * pos.hit_value[unit.id]

@@ -29,7 +29,7 @@ from engine import (
     unit_stats,
 )
 
-from .travel import FieldTable, field_table, nearest_field
+from .travel import UNREACHED, FieldTable, field_table, nearest_field
 
 __all__ = [
     "DAMAGE_SHARE",
@@ -167,9 +167,25 @@ class Position:
         if found is None:
             found = {}
             index = self.info.index
+            # For the side not to move, the least over the enemies' fields at the unit's cell: a few lookups,
+            # where combining whole fields (`nearest_field`) would cost a pass over the board each time the
+            # enemy layout is new, as it is after every move of the side to move.
+            cells = {side: [index[u.cell] for u in units if u.cell is not None] for side, units in self.sides.items()}
+            active = self.state.active
             for unit in self.placed:
                 assert unit.cell is not None
-                found[unit.id] = self.nearest_field(unit.type, unit.side)[index[unit.cell]]
+                if unit.side is active:  # its enemies stand still this turn: their combined field is shared
+                    found[unit.id] = self.nearest_field(unit.type, active)[index[unit.cell]]
+                    continue
+                table = self.fields(unit.type)
+                fields = table.fields
+                here = index[unit.cell]
+                best = UNREACHED
+                for target in cells[unit.side.other]:
+                    cost = (fields[target] or table.field(target))[here]
+                    if cost < best:
+                        best = cost
+                found[unit.id] = best
             self._travel = found
         return found
 
@@ -215,7 +231,10 @@ class Position:
         options: list[Shot] = []
         for target in enemies:
             tx, ty = xy[target.id]
-            d = max(abs(ax - tx), abs(ay - ty))
+            d = ax - tx if ax > tx else tx - ax  # Chebyshev, inline: asked for every shooter and target
+            dy = ay - ty if ay > ty else ty - ay
+            if dy > d:
+                d = dy
             if can_fire and 1 <= d <= weapon:
                 p, damage = self.odds(attacker, target, d)
             elif reach and d - reach <= weapon:

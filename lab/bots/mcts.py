@@ -113,7 +113,7 @@ class MCTSBot:
     move_sample: int = MOVE_SAMPLE  # moves the playout policy scores per decision
     greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
     race: float = 0.0  # > 0: score a simulation as a chance to win the race with this spread (`leaf.race_value`)
-    travel: bool = True  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
+    travel: bool = False  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
     own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
     name: str = "mcts"

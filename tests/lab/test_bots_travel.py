@@ -90,7 +90,7 @@ def test_the_move_score_in_travel_style_heads_for_the_crossing() -> None:
 def test_mcts_walks_towards_the_crossing() -> None:
     state = gap_state("A1 L A2", "A2 L B1", "D1 L A8")
     view = player_view(state, Side.ATTACKER)
-    action, _ = MCTSBot(iterations=8).choose(view, legal_actions(state), 7)
+    action, _ = MCTSBot(iterations=8, travel=True).choose(view, legal_actions(state), 7)
     assert isinstance(action, MoveUnit)
     info = board_info(state.board)
     pos = Position(state)

@@ -19,6 +19,8 @@ one side's point of view, in *VP*:
   (range, movement, HP, VP) and limit is the game's own, a variant's where it changes them;
 * **approach**: a small penalty for units far from any fight (larger for the ATTACKER,
   who must win by destroying; the DEFENDER wins ties), growing towards the round limit;
+  far in a straight line, or (``Style.travel``) in MP walked over the board's step costs
+  to a cell with an enemy in range (`lab.bots.travel`), which leads round a river;
 * **cards**: a small value per stored bonus and tactic in hand (and a drawn bonus that
   still fits the store), so they are spent only when playing them gains more; a little
   for each storage slot beyond the base limit.
@@ -43,6 +45,7 @@ from engine import (
 )
 
 from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
+from .travel import UNREACHED
 
 __all__ = [
     "APPROACH_WEIGHT",
@@ -51,11 +54,13 @@ __all__ = [
     "STORED_VALUE",
     "TACTIC_VALUE",
     "THREAT_WEIGHT",
+    "TRAVEL_CAP",
     "WIN_SCORE",
     "Style",
     "approach_weight",
     "evaluate",
     "far_cells",
+    "far_travel",
 ]
 
 WIN_SCORE = 50.0
@@ -64,6 +69,7 @@ POTENTIAL_WEIGHT = 0.9  # undeclared attacks count a little less than declared o
 THREAT_WEIGHT = 0.3  # the enemy's next turn counts less: we shoot first, and it may not come (tuned)
 APPROACH_WEIGHT = {Side.ATTACKER: 0.06, Side.DEFENDER: 0.02}  # per cell beyond own range, growing with time
 APPROACH_CAP = 12  # cells; farther counts the same
+TRAVEL_CAP = 30  # MP of travel; a detour round a river is longer than the straight line, so the cap is higher
 STORED_VALUE = 0.35  # per stored bonus
 TACTIC_VALUE = 0.3  # per tactic in hand
 SLOT_VALUE = 0.05  # per storage slot: room to keep one more bonus later
@@ -80,6 +86,9 @@ class Style:
 
     threat: float = THREAT_WEIGHT  # weight of what the enemy can destroy in its next turn
     approach: float = 1.0  # multiplier of `APPROACH_WEIGHT`, the pull towards the enemy
+    travel: bool = False  # measure the approach in MP of travel (`lab.bots.travel`), not in a straight line
+    travel_threat: bool = False  # an enemy threatens only where it can walk into range (`lab.bots.travel`)
+    rival_approach: bool = True  # count the enemy's approach pull too (zero-sum); False: only the judged side's
 
 
 BALANCED = Style()
@@ -185,15 +194,18 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     return total + POTENTIAL_WEIGHT * _assign(shooters, dists, slots, pos), dists
 
 
-def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
+def _threat(pos: Position, side: Side, dists: dict[str, HpDist], travel: bool = False) -> float:
     """Expected VP ``side`` (the side not to move) could destroy in its next turn.
 
     Each enemy shot counts as likely as the enemy is to survive this turn's attacks
     (``dists``); an enemy is assumed to close its movement points in a straight line
-    (and such shots are discounted).
+    (and such shots are discounted). With ``travel`` a shot that needs a move counts only
+    when the enemy can walk to a cell in range over the board's step costs (`lab.bots.travel`).
     """
     targets = pos.side_units(side.other)
     xy = pos.xy
+    index = pos.info.index
+    cells = [index[t.cell] for t in targets if t.cell is not None] if travel else []
     shooters: list[Shooter] = []
     for unit in pos.side_units(side):
         stats = pos.stats[unit.type]
@@ -204,10 +216,23 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist]) -> float:
         ux, uy = xy[unit.id]
         options: list[Shot] = []
         moving = 0 if "move_or_fire" in stats.tags else stats.movement_mp
-        for target in targets:
+        if travel:
+            assert unit.cell is not None
+            table, here = pos.fields(unit.type), index[unit.cell]
+        for n, target in enumerate(targets):
             tx, ty = xy[target.id]
-            d = max(abs(ux - tx), abs(uy - ty))
-            if d - moving > stats.range:
+            d = ux - tx if ux > tx else tx - ux  # Chebyshev, inline: the hottest loop of an evaluation
+            dy = uy - ty if uy > ty else ty - uy
+            if dy > d:
+                d = dy
+            if travel and d > stats.range:
+                if d - 2 * moving > stats.range:
+                    continue  # out of reach even on a road all the way (half a point a cell)
+                field = table.fields[cells[n]] or table.field(cells[n])
+                if field[here] > 2 * moving:
+                    continue
+                d = min(stats.range, d - moving) + moving  # roads may carry it farther than a straight line
+            elif d - moving > stats.range:
                 continue
             weight = 1.0 if d <= stats.range else REACH_WEIGHT
             p, damage = pos.odds(unit, target, max(1, d - moving))
@@ -234,16 +259,36 @@ def far_cells(weapon: int, nearest: int) -> int:
     return min(APPROACH_CAP, max(0, nearest - weapon))
 
 
+def far_travel(half_points: int, weapon: int, nearest: int) -> float:
+    """MP of travel (from ``half_points``) a unit needs before it can fire, capped.
+
+    A unit that can reach no firing cell at all (walled in by water) counts its straight-line
+    `far_cells` instead.
+    """
+    if half_points >= UNREACHED:
+        return float(far_cells(weapon, nearest))
+    return min(float(TRAVEL_CAP), half_points / 2)
+
+
 def _approach(pos: Position, side: Side, style: Style) -> float:
     if not pos.side_units(side.other):
         return 0.0
-    nearest = pos.nearest_enemy()
     stats = pos.stats
-    total = 0
-    for unit in pos.side_units(side):
-        beyond = nearest[unit.id] - stats[unit.type].range
-        if beyond > 0:
-            total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
+    total = 0.0
+    if style.travel:
+        travel = pos.travel()
+        for unit in pos.side_units(side):
+            walk = travel[unit.id]
+            if walk < UNREACHED:
+                total += walk / 2 if walk < 2 * TRAVEL_CAP else TRAVEL_CAP
+            else:  # walled in: the straight line
+                total += far_cells(stats[unit.type].range, pos.nearest_enemy()[unit.id])
+    else:
+        nearest = pos.nearest_enemy()
+        for unit in pos.side_units(side):
+            beyond = nearest[unit.id] - stats[unit.type].range
+            if beyond > 0:
+                total += beyond if beyond < APPROACH_CAP else APPROACH_CAP
     return approach_weight(pos.state, side, style) * total
 
 
@@ -273,8 +318,8 @@ def evaluate(
 ) -> float:
     """Score of ``state`` for ``side`` in VP-like units: positive is good for ``side``.
 
-    ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``.
-    ``style`` weighs the threat and approach terms.
+    ``±WIN_SCORE`` once the game is over. Symmetric: ``evaluate(s, A) == -evaluate(s, D)``
+    (unless ``style.rival_approach`` is off). ``style`` weighs the threat and approach terms.
     """
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
@@ -283,8 +328,13 @@ def evaluate(
     other = active.other
     score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
-    score += offense - style.threat * _threat(pos, other, dists)
-    score += _approach(pos, other, style) - _approach(pos, active, style)
+    score += offense - style.threat * _threat(pos, other, dists, style.travel_threat)
+    if style.rival_approach:
+        score += _approach(pos, other, style) - _approach(pos, active, style)
+    elif side is active:  # only the judged side's own pull: the enemy's does not shrink because we came closer
+        score -= _approach(pos, active, style)
+    else:
+        score += _approach(pos, other, style)
     score += _cards(state, active) - _cards(state, other)
     limit = state.rules.victory.round_limit
     if limit is not None:

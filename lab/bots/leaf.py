@@ -26,7 +26,7 @@ import math
 
 from engine import GameState, Phase, Side, unit_vp
 
-from .evaluate import WIN_SCORE, evaluate
+from .evaluate import BALANCED, WIN_SCORE, Style, evaluate
 
 __all__ = ["SPREAD", "race_left", "race_value"]
 
@@ -48,11 +48,11 @@ def race_left(state: GameState) -> float:
     return max(_FLOOR, left)
 
 
-def race_value(state: GameState, side: Side, spread: float = SPREAD) -> float:
-    """The leaf value of ``state`` for ``side``: ``WIN_SCORE * (2 chance - 1)``."""
+def race_value(state: GameState, side: Side, spread: float = SPREAD, style: Style = BALANCED) -> float:
+    """The leaf value of ``state`` for ``side``: ``WIN_SCORE * (2 chance - 1)`` (``style`` for `evaluate`)."""
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
-    score = evaluate(state, side)
+    score = evaluate(state, side, style=style)
     scale = spread * math.sqrt(race_left(state))
     chance = 1.0 / (1.0 + math.exp(-max(-WIN_SCORE, min(WIN_SCORE, score)) / scale))
     return WIN_SCORE * (2.0 * chance - 1.0)

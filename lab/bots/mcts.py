@@ -34,7 +34,7 @@ time budget needs an injected ``clock`` (the engine itself never reads the time)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import msgspec
 
@@ -113,6 +113,9 @@ class MCTSBot:
     move_sample: int = MOVE_SAMPLE  # moves the playout policy scores per decision
     greedy_reply: bool = False  # the enemy's reply turn is played by the greedy lookahead even when ``quick``
     race: float = 0.0  # > 0: score a simulation as a chance to win the race with this spread (`leaf.race_value`)
+    travel: bool = False  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
+    own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
+    travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -150,7 +153,7 @@ class MCTSBot:
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
         for style in self.styles:
-            plan = self._draft(world, side, style)
+            plan = self._draft(world, side, self._own(style))
             if plan and plan not in plans:
                 plans.append(plan)
         stats = SearchStats(plans=len(plans))
@@ -162,6 +165,10 @@ class MCTSBot:
         self._memo.update(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
+
+    def _own(self, style: Style) -> Style:
+        """``style`` as the seat plays it: with its travel, own-pull and travel-threat options."""
+        return replace(style, travel=self.travel, rival_approach=not self.own_pull, travel_threat=self.travel_threat)
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""
@@ -199,6 +206,7 @@ class MCTSBot:
     def _simulate(self, world: GameState, side: Side, plan: Plan) -> float:
         """Play ``plan`` in ``world`` and the following ``turns`` by greedy; score the result for ``side``."""
         planned = dict(plan)
+        own = self._own(BALANCED)
         last = world.turn + self.turns
         state = world
         for _ in range(_MAX_STEPS * self.turns):
@@ -209,12 +217,14 @@ class MCTSBot:
             legal = legal_actions(state)
             action = planned.get(_signature(state, side)) if state.to_act is side else None
             if action is None or action not in legal:
+                # The seat plays its own turns as it would (its travel pull); the enemy as the greedy bot.
+                style = own if state.active is side else BALANCED
                 if self.quick and not (self.greedy_reply and state.active is not side):
-                    action = quick_action(state, legal, self.reply_move_limit, move_sample=self.move_sample)
+                    action = quick_action(state, legal, self.reply_move_limit, style, self.move_sample)
                 else:
-                    action = greedy_action(state, legal, self.reply_move_limit)
+                    action = greedy_action(state, legal, self.reply_move_limit, style)
             state = reduce(state, action)
-        return race_value(state, side, self.race) if self.race > 0 else evaluate(state, side)
+        return race_value(state, side, self.race, own) if self.race > 0 else evaluate(state, side, style=own)
 
 
 def _is_searched(view: GameState, side: Side) -> bool:

@@ -29,6 +29,8 @@ from engine import (
     unit_stats,
 )
 
+from .travel import UNREACHED, FieldTable, field_table, nearest_field
+
 __all__ = [
     "DAMAGE_SHARE",
     "REACH_WEIGHT",
@@ -89,6 +91,9 @@ class Position:
         self._odds = _odds_table(state)
         self._moved: dict[tuple[str, int], Unit] = {}
         self._nearest: dict[str, int] | None = None
+        self._nearest_fields: dict[tuple[UnitType, Side], bytes] = {}
+        self._travel: dict[str, int] | None = None
+        self._tables: dict[UnitType, FieldTable] = {}
         width = info.width
         for unit in self.placed:
             assert unit.cell is not None
@@ -133,6 +138,57 @@ class Position:
             self._nearest = found
         return found
 
+    def fields(self, unit_type: UnitType) -> FieldTable:
+        """The travel fields of ``unit_type`` (`lab.bots.travel`): ``fields(t).field(target)[cell]`` is
+        the half-points such a unit walks from ``cell`` (occupancy aside) to have cell ``target`` in range."""
+        table = self._tables.get(unit_type)
+        if table is None:
+            state = self.state
+            tables = state.rules.tables
+            overlays = None if tables is None else tables.overlay_costs()
+            steps = self.info.steps(unit_type, state.rules.movement_rules, overlays)
+            table = self._tables[unit_type] = field_table(steps, self.info.width, self.stats[unit_type].range)
+        return table
+
+    def nearest_field(self, unit_type: UnitType, side: Side) -> bytes:
+        """Half-points a ``unit_type`` unit of ``side`` walks from each cell (occupancy aside) until an
+        enemy is in its range (`lab.bots.travel.nearest_field`)."""
+        key = (unit_type, side)
+        found = self._nearest_fields.get(key)
+        if found is None:
+            index = self.info.index
+            targets = tuple(index[enemy.cell] for enemy in self.sides[side.other] if enemy.cell is not None)
+            found = self._nearest_fields[key] = nearest_field(self.fields(unit_type), targets)
+        return found
+
+    def travel(self) -> dict[str, int]:
+        """Each placed unit's half-points of travel to a cell with an enemy in range (`UNREACHED` if none)."""
+        found = self._travel
+        if found is None:
+            found = {}
+            index = self.info.index
+            # For the side not to move, the least over the enemies' fields at the unit's cell: a few lookups,
+            # where combining whole fields (`nearest_field`) would cost a pass over the board each time the
+            # enemy layout is new, as it is after every move of the side to move.
+            cells = {side: [index[u.cell] for u in units if u.cell is not None] for side, units in self.sides.items()}
+            active = self.state.active
+            for unit in self.placed:
+                assert unit.cell is not None
+                if unit.side is active:  # its enemies stand still this turn: their combined field is shared
+                    found[unit.id] = self.nearest_field(unit.type, active)[index[unit.cell]]
+                    continue
+                table = self.fields(unit.type)
+                fields = table.fields
+                here = index[unit.cell]
+                best = UNREACHED
+                for target in cells[unit.side.other]:
+                    cost = (fields[target] or table.field(target))[here]
+                    if cost < best:
+                        best = cost
+                found[unit.id] = best
+            self._travel = found
+        return found
+
     def at(self, unit: Unit, index: int) -> Unit:
         """``unit`` as if it stood on cell ``index`` (to ask the engine about a move)."""
         key = (unit.id, index)
@@ -175,7 +231,10 @@ class Position:
         options: list[Shot] = []
         for target in enemies:
             tx, ty = xy[target.id]
-            d = max(abs(ax - tx), abs(ay - ty))
+            d = ax - tx if ax > tx else tx - ax  # Chebyshev, inline: asked for every shooter and target
+            dy = ay - ty if ay > ty else ty - ay
+            if dy > d:
+                d = dy
             if can_fire and 1 <= d <= weapon:
                 p, damage = self.odds(attacker, target, d)
             elif reach and d - reach <= weapon:

@@ -203,3 +203,18 @@ def plant_card_loss(monkeypatch: Any) -> None:
         return msgspec.structs.replace(new, discard_pile=new.discard_pile[:-1])
 
     monkeypatch.setitem(APPLY, DiscardBonus, discard_loses_the_card)
+
+
+def fresh_listing(state: GameState) -> list[Action]:
+    """`legal_actions` with every cache of the movement listing emptied first: what the kept results must equal."""
+    import engine.move_lists as move_lists
+    import engine.movement as movement_module
+    import engine.reducer as reducer
+
+    movement_module._MEMO.clear()
+    movement_module._last_occupancy = None
+    move_lists._KEPT.clear()
+    move_lists._MADE.clear()
+    move_lists._last_basis = move_lists._last_effects = None
+    reducer._LEGAL_CACHE.clear()
+    return legal_actions(state)

@@ -12,24 +12,9 @@ import msgspec
 from engine import GameConfig, MoveUnit, legal_actions, new_game, reduce
 from engine.state import Conditions, Effect, GameState
 from engine.types import Hook, Side
-from tests.support import play, start
+from tests.support import fresh_listing, play, start
 
 A = Side.ATTACKER
-
-
-def _fresh(state: GameState) -> list[object]:
-    """`legal_actions` with every cache of the movement listing emptied first."""
-    import engine.move_lists as move_lists
-    import engine.movement as movement_module
-    import engine.reducer as reducer
-
-    movement_module._MEMO.clear()
-    movement_module._last_occupancy = None
-    move_lists._KEPT.clear()
-    move_lists._MADE.clear()
-    move_lists._last_basis = move_lists._last_effects = None
-    reducer._LEGAL_CACHE.clear()
-    return legal_actions(state)  # type: ignore[return-value]
 
 
 def _moves(state: GameState, unit_id: str) -> set[str]:
@@ -70,7 +55,7 @@ def test_an_effect_that_adds_movement_widens_the_kept_moves_of_the_same_unit_obj
     faster = _with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 2))  # +1 MP
     assert faster.units[0] is state.units[0]
     assert _moves(faster, "A1") > before
-    assert legal_actions(faster) == _fresh(faster)
+    assert legal_actions(faster) == fresh_listing(faster)
 
 
 def test_an_effect_ending_returns_the_unit_to_its_own_allowance() -> None:
@@ -79,7 +64,7 @@ def test_an_effect_ending_returns_the_unit_to_its_own_allowance() -> None:
     _listed(_with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 4)))  # kept with the wider allowance
     again = _with(state)  # no movement effect any more: the allowance is the unit type's again
     assert _moves(again, "A1") == own
-    assert legal_actions(again) == _fresh(again)
+    assert legal_actions(again) == fresh_listing(again)
 
 
 def test_a_card_that_forbids_moving_removes_the_kept_moves() -> None:
@@ -87,7 +72,7 @@ def test_a_card_that_forbids_moving_removes_the_kept_moves() -> None:
     assert _moves(state, "A1")
     stuck = _with(state, _effect(Hook.CAN_MOVE_UNIT, "deny", targets=("A1",)))
     assert not _moves(stuck, "A1") and _moves(stuck, "A2")
-    assert legal_actions(stuck) == _fresh(stuck)
+    assert legal_actions(stuck) == fresh_listing(stuck)
 
 
 def test_a_unit_destroyed_between_listings_frees_its_cell_for_the_others() -> None:
@@ -95,7 +80,7 @@ def test_a_unit_destroyed_between_listings_frees_its_cell_for_the_others() -> No
     assert "F5" not in _moves(state, "A1")
     gone = msgspec.structs.replace(state, units=tuple(u for u in state.units if u.id != "D1"))
     assert "F5" in _moves(gone, "A1")
-    assert legal_actions(gone) == _fresh(gone)
+    assert legal_actions(gone) == fresh_listing(gone)
 
 
 def test_a_move_next_to_a_unit_changes_its_kept_moves_and_the_listing_matches_a_fresh_one() -> None:
@@ -103,7 +88,7 @@ def test_a_move_next_to_a_unit_changes_its_kept_moves_and_the_listing_matches_a_
     assert "F5" in _moves(state, "A1")
     after = play(state, MoveUnit(unit_id="A2", to="F5"))
     assert "F5" not in _moves(after, "A1")
-    assert legal_actions(after) == _fresh(after)
+    assert legal_actions(after) == fresh_listing(after)
     back = msgspec.structs.replace(after, units=state.units)  # the unit objects of the first position again
     assert "F5" in _moves(back, "A1")
 
@@ -115,7 +100,7 @@ def test_the_same_unit_objects_on_another_board_are_derived_for_that_board() -> 
     moved = msgspec.structs.replace(state, board=walled.board)  # a wall of water on column F
     assert moved.units[0] is state.units[0]
     assert not {cell for cell in _moves(moved, "A1") if cell[0] >= "F"}
-    assert legal_actions(moved) == _fresh(moved)
+    assert legal_actions(moved) == fresh_listing(moved)
 
 
 def test_a_random_game_lists_what_a_fresh_listing_lists_at_every_position() -> None:
@@ -125,7 +110,7 @@ def test_a_random_game_lists_what_a_fresh_listing_lists_at_every_position() -> N
         legal = legal_actions(state)
         if not legal:
             break
-        assert legal == _fresh(state)
+        assert legal == fresh_listing(state)
         rng = (rng * 1103515245 + 12345) % 2**31
         state = reduce(state, legal[rng % len(legal)])
 
@@ -136,7 +121,7 @@ def test_listings_with_every_variant_card_in_play_agree_with_fresh_ones_along_a_
     listed = 0
     for state in positions(4)[:400]:
         kept = legal_actions(state)
-        assert kept == _fresh(state)
+        assert kept == fresh_listing(state)
         listed += 1
         legal_actions(state)  # kept again for the next position, as a game does
     assert listed > 100
@@ -155,7 +140,7 @@ def test_an_allowance_that_counts_enemies_is_asked_again_when_an_enemy_comes_nea
     )
     assert near.effects is state.effects and near.units[0] is state.units[0]
     assert _moves(near, "A1") < free  # two enemies within 3: Encircled takes hold
-    assert legal_actions(near) == _fresh(near)
+    assert legal_actions(near) == fresh_listing(near)
 
 
 def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_unit_object() -> None:
@@ -165,7 +150,7 @@ def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_
     counted_down = _with(state, msgspec.structs.replace(plus_one.effects[0], remaining_turn_ends=3))
     assert _moves(plus_two, "A1") > _moves(plus_one, "A1")
     assert _moves(counted_down, "A1") == _moves(plus_one, "A1")  # a countdown alone changes no allowance
-    assert legal_actions(plus_two) == _fresh(plus_two)
+    assert legal_actions(plus_two) == fresh_listing(plus_two)
 
 
 def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -> None:
@@ -179,4 +164,4 @@ def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -
     plain = msgspec.structs.replace(state, board=start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT").board)
     assert plain.units[0] is state.units[0] and plain.effects is state.effects
     assert _moves(plain, "A1") < on_road  # no road under it: no extra MP
-    assert legal_actions(plain) == _fresh(plain)
+    assert legal_actions(plain) == fresh_listing(plain)

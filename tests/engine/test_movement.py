@@ -22,9 +22,9 @@ from engine import (
 )
 from engine.grid import chebyshev
 from engine.movement import reachable_cells
-from engine.state import Conditions, Effect, GameState
+from engine.state import Conditions, Effect
 from engine.types import Hook, Side
-from tests.support import OPEN_10, config, play, replace, snapshot, start, unit
+from tests.support import OPEN_10, config, fresh_listing, play, replace, snapshot, start, unit
 
 
 def reach(state: object, unit_id: str) -> set[str]:
@@ -309,27 +309,12 @@ _GAP = "\n".join([".....", "ww.ww", ".....", ".....", "....."])
 """A wall of water on row 2 with one gap, at C2."""
 
 
-def _fresh_listing(state: GameState) -> list[object]:
-    """`legal_actions` with every cache of the movement listing emptied first."""
-    import engine.move_lists as move_lists
-    import engine.movement as movement_module
-    import engine.reducer as reducer
-
-    movement_module._MEMO.clear()
-    movement_module._last_occupancy = None
-    move_lists._KEPT.clear()
-    move_lists._MADE.clear()
-    move_lists._last_basis = move_lists._last_effects = None
-    reducer._LEGAL_CACHE.clear()
-    return legal_actions(state)  # type: ignore[return-value]
-
-
 def test_a_move_into_the_only_gap_blocks_the_path_of_a_unit_listed_before() -> None:
     state = start(units=("A1 L C1", "A2 M E1", "D1 L A5"), terrain=_GAP, phase="MOVEMENT")
     assert "C3" in reach(state, "A1")
     blocked = play(state, MoveUnit(unit_id="A2", to="C2"))
     assert not reach(blocked, "A1") & {"A3", "B3", "C3", "D3", "E3"}
-    assert legal_actions(blocked) == _fresh_listing(blocked)
+    assert legal_actions(blocked) == fresh_listing(blocked)
 
 
 def test_a_unit_leaving_the_gap_opens_the_path_of_a_unit_listed_before() -> None:
@@ -337,7 +322,7 @@ def test_a_unit_leaving_the_gap_opens_the_path_of_a_unit_listed_before() -> None
     assert not reach(state, "A1") & {"A3", "B3", "C3", "D3", "E3"}
     opened = play(state, MoveUnit(unit_id="A2", to="E4"))
     assert {"B3", "C3", "D3"} <= reach(opened, "A1")
-    assert legal_actions(opened) == _fresh_listing(opened)
+    assert legal_actions(opened) == fresh_listing(opened)
 
 
 def _movement_effect(hook: Hook, op: str, value: int) -> Effect:
@@ -362,8 +347,8 @@ def test_moves_listed_on_one_board_are_not_offered_on_another() -> None:
     narrow = start(units=("A1 L B2", "D1 L B8"), phase="MOVEMENT")
     wide = start(units=("A1 L B2", "D1 L B8"), terrain="\n".join(["." * 12] * 10), phase="MOVEMENT")
     assert "B4" in reach(narrow, "A1") and "D2" in reach(wide, "A1")
-    assert legal_actions(wide) == _fresh_listing(wide)
-    assert legal_actions(narrow) == _fresh_listing(narrow)
+    assert legal_actions(wide) == fresh_listing(wide)
+    assert legal_actions(narrow) == fresh_listing(narrow)
 
 
 def test_the_listing_agrees_with_one_made_afresh_along_random_games() -> None:
@@ -377,7 +362,7 @@ def test_the_listing_agrees_with_one_made_afresh_along_random_games() -> None:
             if not legal:
                 break
             if state.phase is Phase.MOVEMENT:
-                assert legal == _fresh_listing(state)
+                assert legal == fresh_listing(state)
             index, choice = draw_index(len(legal), choice)
             state = reduce(state, legal[index])
 

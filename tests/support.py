@@ -15,8 +15,10 @@ import msgspec
 from engine import (
     Action,
     DiscardBonus,
+    Effect,
     GameConfig,
     GameState,
+    Hook,
     PerSide,
     Side,
     TacticHands,
@@ -26,6 +28,7 @@ from engine import (
     legal_actions,
     reduce,
 )
+from engine.state import Conditions
 
 OPEN_10 = "\n".join(["." * 10] * 10)
 """A 10x10 all-PLAIN board: ATTACKER zone rows 1-3, DEFENDER rows 4-10."""
@@ -218,3 +221,32 @@ def fresh_listing(state: GameState) -> list[Action]:
     move_lists._last_basis = move_lists._last_effects = None
     reducer._LEGAL_CACHE.clear()
     return legal_actions(state)
+
+
+def effect(
+    hook: Hook,
+    op: str,
+    value: int = 0,
+    *,
+    scope: str,
+    controller: Side = Side.ATTACKER,
+    targets: tuple[str, ...] = (),
+    conditions: Conditions | None = None,
+    **fields: object,
+) -> Effect:
+    """A hand-built effect record, ids 0 (a test that needs them numbers them, as test_effects.with_effects does)."""
+    return Effect(
+        effect_id=0,
+        play_id=0,
+        source_card="test_card",
+        source_kind="bonus",
+        controller=controller,
+        hook=hook,
+        op=op,
+        value=value,
+        scope=scope,
+        conditions=conditions or Conditions(),
+        targets=targets,
+        expires=fields.pop("expires", "permanent"),  # type: ignore[arg-type]
+        **fields,  # type: ignore[arg-type]
+    )

@@ -29,41 +29,12 @@ from engine.cards import CARDS
 from engine.flow import decide_to_act
 from engine.state import Conditions, Effect
 from engine.types import Hook, Phase, Quadrant, UnitType
-from tests.support import play, seed_rolling, start, terrain_with, unit
+from tests.support import effect, play, seed_rolling, start, terrain_with, unit
 
 A, D = Side.ATTACKER, Side.DEFENDER
 
 
 # helpers ---------------------------------------------------------------------------------
-
-
-def effect(
-    hook: Hook,
-    op: str,
-    value: int = 0,
-    *,
-    scope: str,
-    controller: Side = A,
-    targets: tuple[str, ...] = (),
-    conditions: Conditions | None = None,
-    **fields: object,
-) -> Effect:
-    """A hand-built effect record; ids are assigned by `with_effects`."""
-    return Effect(
-        effect_id=0,
-        play_id=0,
-        source_card="test_card",
-        source_kind="bonus",
-        controller=controller,
-        hook=hook,
-        op=op,
-        value=value,
-        scope=scope,
-        conditions=conditions or Conditions(),
-        targets=targets,
-        expires=fields.pop("expires", "permanent"),  # type: ignore[arg-type]
-        **fields,  # type: ignore[arg-type]
-    )
 
 
 def with_effects(state: GameState, *effects: Effect) -> GameState:

@@ -10,32 +10,15 @@ from __future__ import annotations
 import msgspec
 
 from engine import GameConfig, MoveUnit, legal_actions, new_game, reduce
-from engine.state import Conditions, Effect, GameState
+from engine.state import Effect, GameState
 from engine.types import Hook, Side
-from tests.support import fresh_listing, play, start
+from tests.support import effect, fresh_listing, play, start
 
 A = Side.ATTACKER
 
 
 def _moves(state: GameState, unit_id: str) -> set[str]:
     return {a.to for a in legal_actions(state) if isinstance(a, MoveUnit) and a.unit_id == unit_id}
-
-
-def _effect(hook: Hook, op: str, value: int = 0, *, targets: tuple[str, ...] = ()) -> Effect:
-    return Effect(
-        effect_id=1,
-        play_id=1,
-        source_card="test_card",
-        source_kind="bonus",
-        controller=A,
-        hook=hook,
-        op=op,
-        value=value,
-        scope="targets" if targets else "own_units",
-        conditions=Conditions(),
-        targets=targets,
-        expires="permanent",
-    )
 
 
 def _with(state: GameState, *effects: Effect) -> GameState:
@@ -52,7 +35,7 @@ def _listed(state: GameState) -> GameState:
 def test_an_effect_that_adds_movement_widens_the_kept_moves_of_the_same_unit_object() -> None:
     state = _listed(start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT"))
     before = _moves(state, "A1")
-    faster = _with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 2))  # +1 MP
+    faster = _with(state, effect(Hook.MODIFY_MOVEMENT, "add", 2, scope="own_units"))  # +1 MP
     assert faster.units[0] is state.units[0]
     assert _moves(faster, "A1") > before
     assert legal_actions(faster) == fresh_listing(faster)
@@ -61,7 +44,7 @@ def test_an_effect_that_adds_movement_widens_the_kept_moves_of_the_same_unit_obj
 def test_an_effect_ending_returns_the_unit_to_its_own_allowance() -> None:
     state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT")
     own = _moves(state, "A1")
-    _listed(_with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 4)))  # kept with the wider allowance
+    _listed(_with(state, effect(Hook.MODIFY_MOVEMENT, "add", 4, scope="own_units")))  # kept with the wider allowance
     again = _with(state)  # no movement effect any more: the allowance is the unit type's again
     assert _moves(again, "A1") == own
     assert legal_actions(again) == fresh_listing(again)
@@ -70,7 +53,7 @@ def test_an_effect_ending_returns_the_unit_to_its_own_allowance() -> None:
 def test_a_card_that_forbids_moving_removes_the_kept_moves() -> None:
     state = _listed(start(units=("A1 L E5", "A2 L B2", "D1 L J10"), phase="MOVEMENT"))
     assert _moves(state, "A1")
-    stuck = _with(state, _effect(Hook.CAN_MOVE_UNIT, "deny", targets=("A1",)))
+    stuck = _with(state, effect(Hook.CAN_MOVE_UNIT, "deny", scope="targets", targets=("A1",)))
     assert not _moves(stuck, "A1") and _moves(stuck, "A2")
     assert legal_actions(stuck) == fresh_listing(stuck)
 
@@ -145,8 +128,8 @@ def test_an_allowance_that_counts_enemies_is_asked_again_when_an_enemy_comes_nea
 
 def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_unit_object() -> None:
     state = start(units=("A1 L E5", "D1 L J10"), phase="MOVEMENT")
-    plus_one = _listed(_with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 2)))
-    plus_two = _with(state, _effect(Hook.MODIFY_MOVEMENT, "add", 4))
+    plus_one = _listed(_with(state, effect(Hook.MODIFY_MOVEMENT, "add", 2, scope="own_units")))
+    plus_two = _with(state, effect(Hook.MODIFY_MOVEMENT, "add", 4, scope="own_units"))
     counted_down = _with(state, msgspec.structs.replace(plus_one.effects[0], remaining_turn_ends=3))
     assert _moves(plus_two, "A1") > _moves(plus_one, "A1")
     assert _moves(counted_down, "A1") == _moves(plus_one, "A1")  # a countdown alone changes no allowance

@@ -9,6 +9,7 @@ import os
 import pstats
 import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,16 +19,31 @@ from server.profiling import PROFILE_CPU_ENV, PROFILE_ENV, install_profiler
 from .conftest import arun
 
 
-async def _window(work: int) -> None:
-    """Open the window, allocate cycles and collect, close it (each signal handled by the loop)."""
-    os.kill(os.getpid(), signal.SIGUSR1)
-    await asyncio.sleep(0.05)
-    for _ in range(work):
+def _cycles(count: int) -> None:
+    """Allocate ``count`` reference cycles and collect them."""
+    for _ in range(count):
         cycle: list[object] = []
         cycle.append(cycle)
     gc.collect(0)
-    os.kill(os.getpid(), signal.SIGUSR1)
-    await asyncio.sleep(0.05)
+
+
+def _profile(directory: Path, monkeypatch: pytest.MonkeyPatch, cpu: str, work: Callable[[], object]) -> None:
+    """Install the profiler (``TAKTIK_PROFILE_CPU=cpu``), open its window, do ``work``, close it."""
+    monkeypatch.setenv(PROFILE_ENV, str(directory))
+    monkeypatch.setenv(PROFILE_CPU_ENV, cpu)
+
+    async def run() -> None:
+        assert install_profiler()
+        try:  # each signal is handled by the loop
+            os.kill(os.getpid(), signal.SIGUSR1)
+            await asyncio.sleep(0.05)
+            work()
+            os.kill(os.getpid(), signal.SIGUSR1)
+            await asyncio.sleep(0.05)
+        finally:
+            asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
+
+    arun(run())
 
 
 def test_without_the_variable_nothing_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,17 +56,7 @@ def test_without_the_variable_nothing_is_installed(monkeypatch: pytest.MonkeyPat
 
 
 def test_two_signals_record_the_collections_between_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PROFILE_ENV, str(tmp_path))
-    monkeypatch.setenv(PROFILE_CPU_ENV, "0")
-
-    async def run() -> None:
-        assert install_profiler()
-        try:
-            await _window(1000)
-        finally:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
-
-    arun(run())
+    _profile(tmp_path, monkeypatch, "0", lambda: _cycles(1000))
     found = json.loads((tmp_path / f"gc-{os.getpid()}.json").read_text())
     assert found["seconds"] > 0
     assert sum(freed for _, _, freed in found["pauses"]) >= 900  # the cycles made in the window (bar the last)
@@ -59,19 +65,9 @@ def test_two_signals_record_the_collections_between_them(tmp_path: Path, monkeyp
 
 
 def test_a_cpu_profile_is_written_when_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PROFILE_ENV, str(tmp_path))
-    monkeypatch.setenv(PROFILE_CPU_ENV, "1")
-
-    async def run() -> None:
-        assert install_profiler()
-        try:
-            await _window(10)
-        finally:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
-
-    arun(run())
+    _profile(tmp_path, monkeypatch, "1", lambda: _cycles(10))
     stats = pstats.Stats(str(tmp_path / f"cpu-{os.getpid()}.prof"))
-    assert any(name == "_window" for _, _, name in stats.stats)
+    assert any(name == "_cycles" for _, _, name in stats.stats)
 
 
 def _busy(seconds: float) -> int:
@@ -84,21 +80,7 @@ def _busy(seconds: float) -> int:
 
 
 def test_a_sampling_profile_records_where_the_cpu_went(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(PROFILE_ENV, str(tmp_path))
-    monkeypatch.setenv(PROFILE_CPU_ENV, "sample")
-
-    async def run() -> None:
-        assert install_profiler()
-        try:
-            os.kill(os.getpid(), signal.SIGUSR1)
-            await asyncio.sleep(0.05)
-            _busy(0.3)
-            os.kill(os.getpid(), signal.SIGUSR1)
-            await asyncio.sleep(0.05)
-        finally:
-            asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
-
-    arun(run())
+    _profile(tmp_path, monkeypatch, "sample", lambda: _busy(0.3))
     assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)  # the timer stops with the window
     lines = (tmp_path / f"samples-{os.getpid()}.txt").read_text().splitlines()
     counts: dict[str, int] = {}

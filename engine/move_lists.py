@@ -23,6 +23,8 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 
 from __future__ import annotations
 
+import msgspec
+
 from .actions import MoveUnit
 from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
 from .board import Board
@@ -98,22 +100,23 @@ def _effects(state: GameState) -> _Effects:
     return found
 
 
-class _Found:
-    """One unit's derivation, with what it read: kept until one of those changes."""
+class _Found(msgspec.Struct, gc=False):
+    """One unit's derivation, with what it read: kept until one of those changes.
 
-    __slots__ = ("allowance", "basis", "examined", "held", "moves", "reach", "seen", "unit")
+    Untracked by the collector (``gc=False``), like the `Reach` it holds: nothing it holds
+    refers back to a derivation, so it can be part of no reference cycle.
+    """
 
-    def __init__(self, unit: Unit, basis: _Basis, allowance: int, examined: int, seen: int, reach: Reach) -> None:
-        self.unit = unit
-        self.basis = basis
-        self.allowance = allowance
-        self.examined = examined  # the cells whose occupancy the search examined, as an occupancy mask
-        self.seen = seen  # their occupancy then
-        self.reach = reach
-        self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
-        # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
-        # the units then, the allowance; see `allowance_and_reads`), so later listings need not ask again.
-        self.held: tuple[object, int, tuple[Unit, ...], int] | None = None
+    unit: Unit
+    basis: _Basis
+    allowance: int
+    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
+    seen: int  # their occupancy then
+    reach: Reach
+    moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
+    # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
+    # the units then, the allowance; see `allowance_and_reads`), so later listings need not ask again.
+    held: tuple[object, int, tuple[Unit, ...], int] | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
@@ -185,8 +188,8 @@ def _derive(unit: Unit, basis: _Basis, steps: StepTable, allowance: int, occupie
     cell = unit.cell
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
-    _, reach, examined, seen = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = _Found(unit, basis, allowance, examined, seen, reach)
+    entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
+    found = _Found(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.

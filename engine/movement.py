@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import msgspec
+
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
 from .grid import DIRECTIONS
@@ -28,6 +30,7 @@ __all__ = [
     "NO_REACH",
     "Occupancy",
     "Reach",
+    "SearchEntry",
     "movable_reach",
     "move_cost",
     "occupancy",
@@ -93,11 +96,17 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
     _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
-class Reach(NamedTuple):
+class Reach(msgspec.Struct, frozen=True, gc=False):
     """What the search found for one unit: the least cost of every reachable cell.
 
     Paths are not recorded while searching (the search is hot); `path` rebuilds one
     cheapest path afterwards from the costs and the same step table.
+
+    Never tracked by the cyclic garbage collector (``gc=False``): a server keeps thousands
+    of results in the memo, and a collection would otherwise scan every one of them, and
+    the memo entries holding them, again and again. That is safe because a result cannot
+    be part of a reference cycle: it holds only its own dict of ints, a step table of
+    ints and ints, and nobody changes them.
     """
 
     costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
@@ -178,7 +187,19 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 _NO_REACH = NO_REACH
-SearchEntry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
+
+
+class SearchEntry(msgspec.Struct, frozen=True, gc=False):
+    """One memoised search: what it read and found. Its result holds while ``mask & examined == seen``
+    for the occupancy mask now. Untracked by the collector, like `Reach` (it holds only a table of ints,
+    a `Reach` and ints)."""
+
+    steps: StepTable
+    reach: Reach
+    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
+    seen: int  # their occupancy then
+
+
 _MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}
 _MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
 _PER_START = 4
@@ -213,23 +234,20 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
 
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
     """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
-    return search_entry(steps, info, start, allowance, occupied)[1]
+    return search_entry(steps, info, start, allowance, occupied).reach
 
 
 def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
-    """`_reach` with what the result read: (table, result, examined mask, their occupancy then).
-
-    The result holds while ``occupied.mask & examined == occupancy then`` (`engine.move_lists` keeps it per unit).
-    """
+    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
-        if entry[0] is steps and mask & entry[2] == entry[3]:
+        if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    found = (steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
+    found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.

@@ -16,12 +16,14 @@ as they were, so it is not asked again when its own side moves.
 
 from __future__ import annotations
 
+from operator import is_
+
 from .boardinfo import board_info
 from .condition_rules import READ_ATTACKERS, READ_GAME, READ_UNITS, Context
-from .live_effects import Live, effects_of, unit_fits
+from .live_effects import Live, effects_of, kind_may_fit, unit_fits
 from .state import Effect, GameState, Unit
 from .tables import unit_stats
-from .types import Hook, Phase, Side
+from .types import Hook, Phase, Side, UnitType
 
 __all__ = ["ASK_AGAIN", "allowance_and_reads", "movement_allowance", "movement_key", "units_unchanged"]
 
@@ -30,26 +32,23 @@ _Game = tuple[Phase, int, Side] | None
 _Found = tuple[Unit, object, object, tuple[Unit, ...] | None, int, _Game, int]
 
 
-def _may_reach(effect: Effect, side: Side) -> bool:
-    if effect.scope == "own_units":
-        return effect.controller is side
-    if effect.scope == "enemy_units":
-        return effect.controller is not side
-    return True  # all_units, and targets (checked unit by unit)
-
-
 def _signature(movement: Live) -> tuple[object, ...]:
     """Everything of the movement effects an allowance reads (their countdowns excepted)."""
     return tuple((e.source_card, e.conditions, e.controller, e.scope, e.op, e.value, e.targets) for e, _ in movement)
 
 
 class _Kept:
-    """Movement effects by the side they can reach, and the allowances found with them, by unit id."""
+    """Movement effects by the unit kind they may reach, and the allowances found with them, by unit id."""
 
-    __slots__ = ("board", "found", "info", "sides")
+    __slots__ = ("board", "found", "info", "kinds")
 
     def __init__(self, state: GameState, movement: Live) -> None:
-        self.sides: dict[Side, Live] = {side: tuple(er for er in movement if _may_reach(er[0], side)) for side in Side}
+        # Per side, per unit type: the effects that may reach such a unit (`kind_may_fit`). An
+        # effect whose scope or kind facts rule a kind out is never evaluated for it.
+        self.kinds: dict[Side, dict[UnitType, Live]] = {
+            side: {kind: tuple(er for er in movement if kind_may_fit(er[0], side, kind)) for kind in UnitType}
+            for side in Side
+        }
         self.found: dict[str, _Found] = {}
         self.board = state.board  # the board of the state that made it (a test may swap boards under one tuple)
         self.info = board_info(state.board)
@@ -77,9 +76,15 @@ def _compare(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
     if len(then) != len(now):
         return False  # a unit left: the units no longer line up (whichever side it was)
     side = Side.ATTACKER if read == READ_ATTACKERS else Side.DEFENDER
-    for a, b in zip(then, now, strict=True):
-        if a is not b and (a.side is side or b.side is side) and a != b:
+    # Most units are the very same objects: find the few that are not in C, then look at those.
+    same = list(map(is_, then, now))
+    i = 0
+    for _ in range(same.count(False)):
+        i = same.index(False, i)
+        a, b = then[i], now[i]
+        if (a.side is side or b.side is side) and a != b:
             return False
+        i += 1
     return True
 
 
@@ -140,7 +145,7 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
     kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
         return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
-    effects_here = kept.sides[unit.side]
+    effects_here = kept.kinds[unit.side][unit.type]
     if not effects_here:
         return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may

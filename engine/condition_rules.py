@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .boardinfo import BoardInfo, board_info
+from .condition_kinds import Kinds, kinds
 from .conditions import (
     ActiveIs,
     AllOf,
@@ -182,9 +183,9 @@ def compile_condition(node: Condition) -> Predicate:
             wanted_quadrant = frozenset(quadrants)
             return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
         case Near(within=radius, unit=sub, at_least=count):
-            kinds = _kinds(sub)
-            if kinds is not None:
-                return _near_kinds(radius, kinds, count)
+            counted = kinds(sub)
+            if counted is not None:
+                return _near_kinds(radius, counted, count)
             return _near(radius, compile_condition(sub), count)
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
@@ -286,67 +287,35 @@ def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     return near
 
 
-Kinds = dict[Side, frozenset[tuple[Side, UnitType]]]
-"""By the effect's controller: the ``(side, type)`` of every unit a sub-condition holds for."""
-
-
-def _kinds(node: Condition) -> Kinds | None:
-    """The units ``node`` holds for, by kind, when it reads nothing but a unit's side and type (else None).
-
-    ``near`` counts with such a condition ("enemies", "your special units") test each
-    unit's kind against a set instead of asking a closure about every unit in range.
-    """
-    try:
-        return {
-            controller: frozenset(
-                (side, kind) for side in Side for kind in UnitType if _holds_for(node, controller, side, kind)
-            )
-            for controller in Side
-        }
-    except _NotAKind:
-        return None
-
-
-class _NotAKind(Exception):
-    """The condition reads more than a unit's side and type."""
-
-
-def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) -> bool:
-    match node:
-        case AllOf(of=parts):
-            return all([_holds_for(p, controller, side, kind) for p in parts])  # a list: every part must be a kind
-        case AnyOf(of=parts):
-            return any([_holds_for(p, controller, side, kind) for p in parts])
-        case Not(of=part):
-            return not _holds_for(part, controller, side, kind)
-        case IsType(is_=types):
-            return kind in types
-        case HasTag(is_=tags):
-            return any(tag in UNITS[kind].tags for tag in tags)
-        case Owner(is_="controller"):
-            return side is controller
-        case Owner(is_="opponent"):
-            return side is not controller
-        case Owner(is_=named):
-            return side is Side(named)
-    raise _NotAKind
-
-
 def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
     # Only the sides whose units may count are read: "enemies within 3" of a unit that
     # moves in its own turn stays what it was while only its own side moves.
     reads = {controller: _sides_read(wanted) for controller, wanted in kinds.items()}
+    # The units that may count, as (cell, id), for the last units tuple asked about: the
+    # units of a side are asked about one after another in the same position, and each
+    # then looks at those few instead of every unit. One slot, replaced in one step (threads).
+    last: list[tuple[tuple[Unit, ...], Side, tuple[tuple[str, str], ...]] | None] = [None]
 
     def near(ctx: Context) -> bool:
         ctx.read |= reads[ctx.controller]
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False
+        units = ctx.state.units
+        known = last[0]
+        if known is None or known[0] is not units or known[1] is not ctx.controller:
+            wanted = kinds[ctx.controller]
+            members = tuple([(u.cell, u.id) for u in units if u.cell is not None and (u.side, u.type) in wanted])
+            known = last[0] = (units, ctx.controller, members)  # holds the tuple: its id is not reused meanwhile
         window = ctx.info.within(subject.cell, radius)
-        wanted = kinds[ctx.controller]
         sid = subject.id
-        found = [u for u in ctx.state.units if u.cell in window and (u.side, u.type) in wanted and u.id != sid]
-        return len(found) >= count
+        found = 0
+        for cell, uid in known[2]:
+            if cell in window and uid != sid:
+                found += 1
+                if found >= count:
+                    return True
+        return False
 
     return near
 

@@ -136,7 +136,6 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         found = kept.get(unit.id)
         if found is not None and found.unit is not unit:
             found = None
-        reads = ASK_AGAIN
         held = None if found is None or found.basis is not basis else found.held
         if not varies:
             allowance = typed[1]
@@ -148,6 +147,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             allowance = held[3]  # nothing it read can have changed
         else:
             allowance, reads = allowance_and_reads(state, unit)
+            held = None if reads == ASK_AGAIN else (key, reads, state.units, allowance)
         if (
             found is None
             or found.basis is not basis
@@ -155,8 +155,10 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             or mask & found.examined != found.seen
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
-        if found is not None and reads != ASK_AGAIN:
-            found.held = (key, reads, state.units, allowance)  # one atomic store of all four (threads)
+        if found is not None and held is not None and found.held is not held:
+            # One atomic store (threads). A derivation made again because a cell its search examined
+            # changed occupancy keeps what is known of its allowance: it is the same unit object.
+            found.held = held
         out.append(found)
     return out
 

@@ -234,6 +234,30 @@ def test_a_compiled_tree_agrees_with_reading_the_tree_directly(tree: Condition, 
     assert compile_condition(tree)(world.context()) == reference(tree, world, world.subject)
 
 
+@settings(max_examples=200, deadline=None)
+@given(tree=trees, first=worlds(), second=worlds())
+def test_one_compiled_tree_asked_about_world_after_world_agrees_with_each(
+    tree: Condition, first: World, second: World
+) -> None:
+    """What a compiled ``near`` keeps of the last units it counted is never read for other units."""
+    pred = compile_condition(tree)
+    for world in (first, second, first):
+        assert pred(world.context()) == reference(tree, world, world.subject)
+
+
+def test_a_kept_enemy_count_follows_an_enemy_stepping_into_and_out_of_the_radius() -> None:
+    pred = compile_condition(Near(within=2, unit=Owner(is_="opponent"), at_least=2))
+    state = start(units=("A1 M C3", "D1 L C5", "D2 L F6"), terrain=MAP, phase="MOVEMENT", draw=[])
+    subject = state.units[0]
+    assert not pred(Context(state, Side.ATTACKER, subject))
+    closer = replace(state, units=(*state.units[:2], replace(state.units[2], cell="E4")))  # D2 within 2 of C3
+    assert pred(Context(closer, Side.ATTACKER, subject))
+    assert not pred(Context(closer, Side.DEFENDER, closer.units[1]))  # another controller: its own count
+    away = replace(closer, units=closer.units[:2])  # D2 destroyed: one enemy left
+    assert not pred(Context(away, Side.ATTACKER, subject))
+    assert pred(Context(closer, Side.ATTACKER, subject))
+
+
 def _in(world: World, state: GameState) -> Context:
     return Context(state, world.controller, world.subject, world.attacker, world.target, world.distance, world.named)
 

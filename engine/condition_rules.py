@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .state import GameState, Unit
 
 __all__ = [
+    "ANYWHERE",
     "READ_ATTACKERS",
     "READ_DEFENDERS",
     "READ_GAME",
@@ -64,6 +65,8 @@ READ_UNITS = READ_ATTACKERS | READ_DEFENDERS
 """`Context.read` flags: a fact read where other units of either side stand (``near``, an aura)."""
 READ_GAME = 2
 """`Context.read` flag: a fact read the phase, the round or the active side."""
+ANYWHERE = 1 << 20
+"""`Context.window` when the units read are not bounded by a radius around the subject."""
 
 
 def read_of_side(side: Side) -> int:
@@ -74,7 +77,7 @@ def read_of_side(side: Side) -> int:
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target")
+    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target", "window")
 
     def __init__(
         self,
@@ -96,13 +99,20 @@ class Context:
         self.distance = distance
         self.named = named
         self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
+        self.window = 0  # the units read stand within this many cells of the subject (`ANYWHERE`: not bounded)
+
+    def reads_units(self, flags: int, radius: int = ANYWHERE) -> None:
+        """Note that where units of the sides ``flags`` names stand was read, within ``radius`` cells of the subject."""
+        self.read |= flags
+        if radius > self.window:
+            self.window = radius
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
         ctx = Context.__new__(Context)
         ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
         ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
-        ctx.read = 0
+        ctx.read = ctx.window = 0
         return ctx
 
     def ask(self, pred: Predicate, subject: Unit | None) -> bool:
@@ -110,6 +120,8 @@ class Context:
         other = self.about(subject)
         held = pred(other)
         self.read |= other.read
+        if other.read & READ_UNITS:
+            self.window = ANYWHERE  # read around another unit, not around this subject
         return held
 
 
@@ -265,7 +277,7 @@ def around(ctx: Context, radius: int) -> list[Unit]:
 
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
-        ctx.read |= READ_UNITS
+        ctx.reads_units(READ_UNITS)  # not bounded: ``pred`` may read around each candidate in turn
         subject = ctx.subject
         candidates = around(ctx, radius)
         if len(candidates) < count:  # too few, whatever they are
@@ -297,7 +309,9 @@ def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
     last: list[tuple[tuple[Unit, ...], Side, tuple[tuple[str, str], ...]] | None] = [None]
 
     def near(ctx: Context) -> bool:
-        ctx.read |= reads[ctx.controller]
+        ctx.read |= reads[ctx.controller]  # `Context.reads_units` inline: asked for units of a side in turn
+        if ctx.window < radius:
+            ctx.window = radius
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False

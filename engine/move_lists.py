@@ -115,8 +115,9 @@ class _Found(msgspec.Struct, gc=False):
     reach: Reach
     moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
     # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
-    # the units then, the allowance; see `allowance_and_reads`), so later listings need not ask again.
-    held: tuple[object, int, tuple[Unit, ...], int] | None = None
+    # the units then, the allowance, the radius of what they read; see `allowance_and_reads`), so later
+    # listings need not ask again.
+    held: tuple[object, int, tuple[Unit, ...], int, int] | None = None
 
 
 def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
@@ -142,12 +143,20 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         elif (  # `_Found.held` inline: asked for every mover of every listing while movement effects live
             held is not None
             and held[0] is key
-            and (held[1] == 0 or units_unchanged(held[2], state.units, held[1]))
+            and (
+                held[1] == 0
+                or held[2] is state.units
+                or units_unchanged(held[2], state.units, held[1], unit.cell, held[4], basis.info)
+            )
         ):
             allowance = held[3]  # nothing it read can have changed
+            if held[2] is not state.units and held[1]:
+                # Compared with these units from now on: the units of a side change only in its own turn,
+                # so the next listings compare two tuples in which those are the same objects.
+                held = (key, held[1], state.units, allowance, held[4])
         else:
-            allowance, reads = allowance_and_reads(state, unit)
-            held = None if reads == ASK_AGAIN else (key, reads, state.units, allowance)
+            allowance, reads, window = allowance_and_reads(state, unit)
+            held = None if reads == ASK_AGAIN else (key, reads, state.units, allowance, window)
         if (
             found is None
             or found.basis is not basis

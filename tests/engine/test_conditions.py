@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
 from engine.card_language import clause_text, sugar
 from engine.cards import CARDS, ConditionsDef, load_cards
-from engine.condition_rules import READ_GAME, Context, read_of_side
+from engine.condition_rules import ANYWHERE, READ_GAME, READ_UNITS, Context, read_of_side
 from engine.conditions import (
     CONDITION_NAMES,
     ActiveIs,
@@ -291,6 +291,20 @@ def test_a_tree_that_noted_no_unit_or_game_fact_holds_the_same_when_those_change
         )
         other = replace(world.state, units=moved)
         assert pred(_in(world, other)) == held
+    subject_cell = world.subject.cell
+    if ctx.read & READ_UNITS and ctx.window < ANYWHERE and subject_cell is not None:
+        # units it counted may move anywhere outside the window it noted, from outside it
+        sx, sy = _xy(subject_cell)
+        outside = [c for c in CELLS if max(abs(_xy(c)[0] - sx), abs(_xy(c)[1] - sy)) > ctx.window]
+        free = [c for c in outside if c not in {u.cell for u in world.state.units}]
+        moved = tuple(
+            replace(u, cell=data.draw(st.sampled_from(free)), has_moved=not u.has_moved)
+            if u.id != world.subject.id and u.cell in outside and free
+            else u
+            for u in world.state.units
+        )
+        if len({u.cell for u in moved}) == len(moved):
+            assert pred(_in(world, replace(world.state, units=moved))) == held
 
 
 @settings(max_examples=100, deadline=None)

@@ -90,6 +90,9 @@ def unit_conditions(effect: Effect, unit: Unit) -> bool:
     return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
 
 
+_WHEN_KINDS: dict[tuple[str, int, Side], tuple[object, frozenset[tuple[Side, UnitType]]]] = {}
+
+
 def kind_may_fit(effect: Effect, side: Side, kind: UnitType) -> bool:
     """Whether ``effect`` of a unit hook may reach some unit of ``side`` and ``kind``: False when its scope,
     its flat ``unit_types``/``unit_tags`` or the kind facts of its ``when`` rule the kind out (`may_hold_for`)."""
@@ -105,5 +108,15 @@ def kind_may_fit(effect: Effect, side: Side, kind: UnitType) -> bool:
         return False
     if cond.clause is None:
         return True
-    when = CARDS[effect.source_card].effects[cond.clause].when
-    return when is None or may_hold_for(when, effect.controller, side, kind)
+    card = CARDS[effect.source_card]
+    key = (effect.source_card, cond.clause, effect.controller)
+    known = _WHEN_KINDS.get(key)
+    if known is None or known[0] is not card:  # the same card object: a test may swap a card under one id
+        when = card.effects[cond.clause].when  # once per card effect and controller: a few tree walks
+        kinds = frozenset(
+            (s, k) for s in Side for k in UnitType if when is None or may_hold_for(when, effect.controller, s, k)
+        )
+        if len(_WHEN_KINDS) >= 1_024:
+            _WHEN_KINDS.clear()  # never in play (cards x sides); one atomic step (threads)
+        known = _WHEN_KINDS[key] = (card, kinds)
+    return (side, kind) in known[1]

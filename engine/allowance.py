@@ -116,6 +116,10 @@ def units_unchanged(
 
 _BY_TUPLE: dict[int, tuple[tuple[Effect, ...], _Kept | None]] = {}
 _BY_SIGNATURE: dict[tuple[object, ...], _Kept] = {}
+# Sets of movement effects come and go as cards are played and expire, and come back: a
+# game had about five, four games in turn seventeen, and each set rebuilt asks every
+# allowance again. Each holds at most an allowance per unit id.
+_SIGNATURE_LIMIT = 64
 
 
 def _kept(state: GameState) -> _Kept | None:
@@ -128,7 +132,7 @@ def _kept(state: GameState) -> _Kept | None:
         signature = _signature(movement)
         kept = _BY_SIGNATURE.get(signature)
         if kept is None:
-            if len(_BY_SIGNATURE) >= 8:
+            if len(_BY_SIGNATURE) >= _SIGNATURE_LIMIT:
                 _BY_SIGNATURE.clear()  # one atomic step (threads)
             kept = _BY_SIGNATURE[signature] = _Kept(state, movement)
     if len(_BY_TUPLE) >= 8:

@@ -303,10 +303,6 @@ def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
     # Only the sides whose units may count are read: "enemies within 3" of a unit that
     # moves in its own turn stays what it was while only its own side moves.
     reads = {controller: _sides_read(wanted) for controller, wanted in kinds.items()}
-    # The units that may count, as (cell, id), for the last units tuple asked about: the
-    # units of a side are asked about one after another in the same position, and each
-    # then looks at those few instead of every unit. One slot, replaced in one step (threads).
-    last: list[tuple[tuple[Unit, ...], Side, tuple[tuple[str, str], ...]] | None] = [None]
 
     def near(ctx: Context) -> bool:
         ctx.read |= reads[ctx.controller]  # `Context.reads_units` inline: asked for units of a side in turn
@@ -315,21 +311,11 @@ def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False
-        units = ctx.state.units
-        known = last[0]
-        if known is None or known[0] is not units or known[1] is not ctx.controller:
-            wanted = kinds[ctx.controller]
-            members = tuple([(u.cell, u.id) for u in units if u.cell is not None and (u.side, u.type) in wanted])
-            known = last[0] = (units, ctx.controller, members)  # holds the tuple: its id is not reused meanwhile
         window = ctx.info.within(subject.cell, radius)
+        wanted = kinds[ctx.controller]
         sid = subject.id
-        found = 0
-        for cell, uid in known[2]:
-            if cell in window and uid != sid:
-                found += 1
-                if found >= count:
-                    return True
-        return False
+        found = [u for u in ctx.state.units if u.cell in window and (u.side, u.type) in wanted and u.id != sid]
+        return len(found) >= count
 
     return near
 

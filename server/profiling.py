@@ -4,9 +4,11 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 ``--workers``) measures itself between two ``SIGUSR1`` signals:
 
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
-  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window,
-  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...]}`` (the commonest kinds of object in
-  the young generations at the end, and what holds a sample of their tuples);
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...], "seconds": window,
+  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...], "tracked": [gen0, gen1, gen2,
+  frozen], "lag": [seconds, ...]}`` (the commonest kinds of object in the young generations at the
+  end, what holds a sample of their tuples, how many objects each generation and the frozen one
+  held at the end, and how late the event loop woke a task sleeping ``LAG_PERIOD``, each time);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -39,10 +41,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-__all__ = ["PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
+__all__ = ["LAG_PERIOD", "PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
 
 PROFILE_ENV = "TAKTIK_PROFILE"
 PROFILE_CPU_ENV = "TAKTIK_PROFILE_CPU"
+LAG_PERIOD = 0.01
+"""How long the lag probe sleeps: its lateness is how long the loop was busy (or the process
+waited for a core) when it was due, what every socket's next message waits too."""
 
 log = logging.getLogger("taktik.profile")
 
@@ -56,8 +61,11 @@ class _Window:
         self.profile: cProfile.Profile | None = None
         self.sampler: _Sampler | None = None
         self.opened: float | None = None
-        self.pauses: list[tuple[int, float, int]] = []
+        self.pauses: list[tuple[int, float, int, float]] = []
+        self.lag: list[float] = []
+        self._probe: asyncio.Task[None] | None = None
         self._started = 0.0
+        self._started_cpu = 0.0
 
     def flip(self) -> None:
         if self.opened is None:
@@ -69,6 +77,8 @@ class _Window:
         self.pauses = []
         self.opened = time.perf_counter()
         gc.callbacks.append(self._collected)
+        self.lag = []
+        self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         if self.cpu == "1":
             self.profile = cProfile.Profile(time.process_time)
             self.profile.enable()
@@ -85,20 +95,35 @@ class _Window:
             self.sampler.stop(self.directory / f"samples-{os.getpid()}.txt")
             self.sampler = None
         gc.callbacks.remove(self._collected)
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
         partial = path.with_suffix(".partial")  # renamed when whole: a reader waiting for the file never reads half
+        tracked = [len(gc.get_objects(generation)) for generation in range(3)] + [gc.get_freeze_count()]
+        references = sum(len(gc.get_referents(o)) for o in gc.get_objects(0))  # what a young collection visits
         partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
-                                       "tuple_holders": _young_holders()}))
+                                       "tuple_holders": _young_holders(), "tracked": tracked, "references": references,
+                                       "lag": self.lag}))
         partial.replace(path)
         log.warning("measurements written to %s", self.directory)
 
+    async def _lag_probe(self) -> None:
+        while True:
+            due = time.perf_counter() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.lag.append(max(0.0, time.perf_counter() - due))
+
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
+        # The wall time is the pause the loop saw; the thread's CPU time is the collection's own
+        # cost, what it would be on a machine with a core free (a loaded one stretches the first).
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started, self._started_cpu = time.perf_counter(), time.thread_time()
         else:
-            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"])))
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"]),
+                                time.thread_time() - self._started_cpu))
 
 
 class _Sampler:

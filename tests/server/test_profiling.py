@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.profiling import PROFILE_CPU_ENV, PROFILE_ENV, install_profiler
+from server.profiling import LAG_PERIOD, PROFILE_CPU_ENV, PROFILE_ENV, install_profiler
 
 from .conftest import arun
 
@@ -59,7 +59,10 @@ def test_two_signals_record_the_collections_between_them(tmp_path: Path, monkeyp
     _profile(tmp_path, monkeypatch, "0", lambda: _cycles(1000))
     found = json.loads((tmp_path / f"gc-{os.getpid()}.json").read_text())
     assert found["seconds"] > 0
-    assert sum(freed for _, _, freed in found["pauses"]) >= 900  # the cycles made in the window (bar the last)
+    assert sum(freed for _, _, freed, _ in found["pauses"]) >= 900  # the cycles made in the window (bar the last)
+    assert all(cpu >= 0 for _, _, _, cpu in found["pauses"])
+    assert len(found["tracked"]) == 4 and all(count >= 0 for count in found["tracked"])  # three generations, frozen
+    assert found["references"] >= 0
     assert all(isinstance(kind, str) and count > 0 for kind, count in found["young"])
     assert not list(tmp_path.glob("cpu-*.prof"))  # no CPU profile unless asked for
 
@@ -91,3 +94,13 @@ def test_a_sampling_profile_records_where_the_cpu_went(tmp_path: Path, monkeypat
     assert busy >= 10  # 0.3 s of CPU at a sample per tick of at most 10 ms
     assert busy > sum(counts.values()) / 2  # most of the window's CPU went there
     assert not list(tmp_path.glob("cpu-*.prof"))  # a sampling profile, not cProfile
+
+
+def test_the_lag_probe_sees_how_long_the_loop_was_blocked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def blocked() -> None:
+        time.sleep(0.2)  # the loop runs nothing else meanwhile, as during a long collection
+
+    _profile(tmp_path, monkeypatch, "0", blocked)
+    lag = json.loads((tmp_path / f"gc-{os.getpid()}.json").read_text())["lag"]
+    assert max(lag) >= 0.15
+    assert min(lag) < LAG_PERIOD  # once unblocked it wakes on time again

@@ -486,7 +486,8 @@ def report_pauses(directory: Path) -> None:
         found = json.loads(path.read_text())
         young, middle, old, frozen = found["tracked"]
         print(f"  {path.stem}: objects tracked at the end: generation 0 {young}, 1 {middle}, 2 {old}, frozen {frozen}; "
-              f"generation 0 refers to {found['references']} objects")
+              f"generation 0 refers to {found['references']} objects; collections since start of generation 0, 1, 2: "
+              + ", ".join(str(n) for n in found["since_start"]))
         lag = [x * 1000 for x in found["lag"]]
         if lag:
             print(f"  {path.stem}: event-loop lag ms p50 {statistics.median(lag):.2f}  "

@@ -6,9 +6,11 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
   ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...], "seconds": window,
   "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...], "tracked": [gen0, gen1, gen2,
-  frozen], "lag": [seconds, ...]}`` (the commonest kinds of object in the young generations at the
-  end, what holds a sample of their tuples, how many objects each generation and the frozen one
-  held at the end, and how late the event loop woke a task sleeping ``LAG_PERIOD``, each time);
+  frozen], "references": count, "since_start": [collections, ...], "lag": [seconds, ...]}`` (the
+  commonest kinds of object in the young generations at the end, what holds a sample of their
+  tuples, how many objects each generation and the frozen one held at the end and how many the
+  youngest refers to, each generation's collections since the process started, and how late the
+  event loop woke a task sleeping ``LAG_PERIOD``, each time);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -106,6 +108,7 @@ class _Window:
         references = sum(len(gc.get_referents(o)) for o in gc.get_objects(0))  # what a young collection visits
         partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
                                        "tuple_holders": _young_holders(), "tracked": tracked, "references": references,
+                                       "since_start": [g["collections"] for g in gc.get_stats()],
                                        "lag": self.lag}))
         partial.replace(path)
         log.warning("measurements written to %s", self.directory)

@@ -42,14 +42,16 @@ def bot_roster() -> BotRoster:
                      hint=hint, estimate=win_chance)
 
 GC_INTERVAL = 0.1
-"""Seconds between two young collections. Every collection freezes its survivors
-(server/collector.py), so each scans only what was allocated since the previous one and is
-still alive: the pause grows with the interval, the number of pauses shrinks with it
-(docs/deploy.md, "Collections", measured both ways)."""
+"""Seconds between two young collections. Each freezes its survivors (server/collector.py),
+so it scans only what was allocated since the previous one and is still alive: about a
+millisecond every tenth of a second, where collections by the allocation count came every
+several seconds and took tens of milliseconds (docs/deploy.md, "Collections")."""
 
-GC_GROWTH = 0.5
-"""A full collection runs once the heap grew by half since the last one: what bounds the
-memory of cyclic garbage among frozen objects, rare in a steady state."""
+GC_GROWTH = 1.0
+GC_SPACING = 300.0
+"""A full collection (the only one that frees cyclic garbage among frozen objects, and a long
+pause) runs once the heap doubled since the last one, at most every five minutes unless it
+quadrupled: memory stays bounded, and a steady server almost never pauses for it."""
 
 WS_IMPLEMENTATION = "websockets"
 """uvicorn's protocol built on the ``websockets`` library: pings and a bounded inbound queue
@@ -223,7 +225,7 @@ async def _serve(settings: Settings, db: Database | None) -> int:
     )
     server = uvicorn.Server(config)
     sockets = [listening_socket(settings.host, settings.port)] if settings.database_url is not None else None
-    collector = Collector(interval=GC_INTERVAL, growth=GC_GROWTH)
+    collector = Collector(interval=GC_INTERVAL, growth=GC_GROWTH, spacing=GC_SPACING)
     collector.start()  # what exists now (modules, engine tables) is frozen, and so is what survives each collection
     checking = asyncio.create_task(collector.run())
 

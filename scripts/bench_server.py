@@ -487,7 +487,8 @@ def report_pauses(directory: Path) -> None:
         young, middle, old, frozen = found["tracked"]
         print(f"  {path.stem}: objects tracked at the end: generation 0 {young}, 1 {middle}, 2 {old}, frozen {frozen}; "
               f"generation 0 refers to {found['references']} objects; collections since start of generation 0, 1, 2: "
-              + ", ".join(str(n) for n in found["since_start"]))
+              + ", ".join(str(n) for n in found["since_start"])
+              + "; small blocks allocated {} -> {}".format(*found["blocks"]))
         lag = [x * 1000 for x in found["lag"]]
         if lag:
             print(f"  {path.stem}: event-loop lag ms p50 {statistics.median(lag):.2f}  "

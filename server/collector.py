@@ -1,26 +1,34 @@
-"""How a server process runs Python's cycle collector: every object is scanned once, young.
+"""How a server process runs Python's cycle collector: each object is scanned once, young.
 
 CPython's collector is generational: an object that survives a young (generation 0)
-collection moves to the middle generation, which is scanned again every tenth young
-collection, and so on. In a server holding hundreds of matches nearly everything that
-survives a young collection lives on (positions, reach tables, sockets, the coroutines
-of connections waiting for their next message) or dies later by reference counting, and
-measured under load the young and middle collections freed nothing at all. The middle
-collections were the long pauses (hundreds of thousands of survivors scanned again, up to
-hundreds of milliseconds), and an action arriving behind one was the latency's tail.
+collection moves to the middle generation, scanned again every tenth young collection,
+and from there to the oldest. In a server holding hundreds of matches nearly everything
+that survives a young collection either lives on (positions, the engine's tables,
+sockets) or dies later by reference counting (the coroutines and futures of a socket
+waiting for its next message), and under load the young and middle collections freed
+nothing at all. They were the long pauses: a young collection came only every several
+seconds and scanned some 50,000 objects (15–30 ms of CPU), a middle one hundreds of
+thousands, and an action arriving behind one made the latency's tail.
 
-So `Collector` freezes the survivors of every collection (`gc.freeze`): they move to the
-permanent generation, which no automatic collection scans. Every collection then scans
-only what was allocated since the previous one and is still alive (the young threshold),
-whatever its generation. Frozen objects are still freed by reference counting the moment
-nothing holds them; what a frozen object can no longer be is found as *cyclic* garbage.
-The server breaks its own long-lived cycles when it lets go of them (a match's watcher
-task, server/matches.py), and for whatever else forms them (libraries, exceptions with
-tracebacks) the collector keeps memory bounded as CPython's own oldest generation does:
-when the small blocks allocated (`sys.getallocatedblocks`, live objects and uncollected
-garbage alike, a cheap count) have grown by ``growth`` since the last full collection,
-`check` thaws everything, collects it all once, and freezes the survivors again. That is
-one long pause, as rare as the heap's growth allows: never in a steady state.
+`Collector` changes two things (docs/deploy.md, "Collections"):
+
+- **A young collection every ``interval`` seconds**, from the event loop, instead of when
+  the net count of allocations crosses a threshold (which, with as many objects dying as
+  being born, it rarely does): each scans only what was allocated in the last ``interval``
+  and is still alive, about a millisecond.
+- **Its survivors are frozen** (`gc.freeze`): moved to the permanent generation, which no
+  automatic collection scans, so no object is scanned twice and a middle collection costs
+  what a young one does. A frozen object is still freed by reference counting the moment
+  nothing holds it (a match the server unloads: server/matches.py breaks its one cycle,
+  with the clock watcher task); what no collection finds any more is frozen *cyclic*
+  garbage (a closed socket's protocol objects, an exception and its traceback).
+
+That garbage is bounded as CPython bounds its oldest generation: `check` thaws everything,
+collects it all once and freezes the survivors again when the small blocks allocated
+(`sys.getallocatedblocks`: live objects and garbage, a cheap count) have grown by
+``growth`` since the last such full collection. It is one long pause (a quarter to half a
+second at a few million objects), so it runs at most once every ``spacing`` seconds unless
+the heap grew by ``growth`` twice over (a process filling up fast, as at start-up).
 """
 
 from __future__ import annotations
@@ -39,24 +47,28 @@ log = logging.getLogger("taktik.collector")
 
 
 class Collector:
-    """Young-only collections with their survivors frozen, and a full collection when the heap grew.
+    """Young collections on a timer with their survivors frozen, and a rare full collection.
 
-    `start` takes over the process's collector (one `Collector` per process at a time),
-    `stop` gives it back as it was; `run` checks every ``period`` seconds on the event loop.
+    `start` takes over the process's collector (one `Collector` per process at a time) and
+    `stop` gives it back as it was; `run` is the timer, a task on the event loop.
     """
 
-    def __init__(self, interval: float = 0.1, growth: float = 0.5, threshold: int = 50_000,
-                 check_every: float = 2.0) -> None:
-        if interval <= 0 or growth <= 0 or threshold < 1 or check_every <= 0:
-            raise ValueError(f"an interval above 0 s, a growth above 0, a threshold of at least 1 object and a "
-                             f"check_every above 0 s are needed, not {interval}, {growth}, {threshold} and "
-                             f"{check_every}")
+    def __init__(self, interval: float = 0.1, growth: float = 1.0, spacing: float = 300.0,
+                 threshold: int = 50_000, check_every: float = 2.0) -> None:
+        settings = {"interval": interval, "growth": growth, "spacing": spacing, "check_every": check_every}
+        for name, value in settings.items():
+            if not value > 0:
+                raise ValueError(f"the collector's {name} must be above 0, not {value}")
+        if threshold < 1:
+            raise ValueError(f"the collector's threshold must be at least 1 object, not {threshold}")
         self.interval = interval
         self.growth = growth
-        self.threshold = threshold
+        self.spacing = spacing
+        self.threshold = threshold  # the automatic young collection, for allocations faster than the timer
         self.check_every = check_every
         self.full_collections = 0  # since `start`, for logs and tests
-        self.baseline = 0  # allocated blocks after the last full collection
+        self.baseline = 0  # small blocks allocated after the last full collection
+        self.last_full = 0.0  # when it ran (`time.monotonic`)
         self._saved: tuple[int, int, int] | None = None
 
     def start(self) -> None:
@@ -64,7 +76,7 @@ class Collector:
         if self._saved is not None:
             raise RuntimeError("this collector is already started")
         self._saved = gc.get_threshold()
-        gc.set_threshold(self.threshold, 10, 10)  # older generations hold nothing: their counts no longer matter
+        gc.set_threshold(self.threshold, 10, 10)  # the older generations stay empty: their counts do not matter
         self._full()
         gc.callbacks.append(self._collected)
 
@@ -78,9 +90,15 @@ class Collector:
         gc.set_threshold(*self._saved)
         self._saved = None
 
-    def check(self) -> bool:
-        """Collect everything once if the heap grew by ``growth`` since the last time; whether it did."""
-        if self._saved is None or sys.getallocatedblocks() <= self.baseline * (1 + self.growth):
+    def check(self, now: float | None = None) -> bool:
+        """Collect everything once if the heap grew enough since the last time (see the module); whether it did."""
+        if self._saved is None:
+            return False
+        now = time.monotonic() if now is None else now
+        blocks = sys.getallocatedblocks()
+        step = 1 + self.growth
+        grown = blocks > self.baseline * step
+        if not grown or (now - self.last_full < self.spacing and blocks <= self.baseline * step * step):
             return False
         self._full()
         return True
@@ -100,11 +118,12 @@ class Collector:
         began = time.perf_counter()
         before = sys.getallocatedblocks()
         gc.unfreeze()
-        freed = gc.collect()  # its own callback freezes what survives
-        gc.freeze()  # (and this, when called before the callback is installed)
+        freed = gc.collect()  # the callback freezes what survives...
+        gc.freeze()  # ...once it is installed
         self.baseline = sys.getallocatedblocks()
+        self.last_full = time.monotonic()
         self.full_collections += 1
-        log.info("full collection: %d objects freed, allocated blocks %d -> %d, %.0f ms", freed, before,
+        log.info("full collection: %d objects freed, small blocks allocated %d -> %d, %.0f ms", freed, before,
                  self.baseline, (time.perf_counter() - began) * 1000)
 
     def _collected(self, phase: str, info: dict[str, Any]) -> None:

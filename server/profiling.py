@@ -6,10 +6,12 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 - every garbage collection's generation and wall time (`gc.callbacks`), written to
   ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...], "seconds": window,
   "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...], "tracked": [gen0, gen1, gen2,
-  frozen], "references": count, "since_start": [collections, ...], "lag": [seconds, ...]}`` (the
+  frozen], "references": count, "since_start": [collections, ...], "blocks": [opened, closed],
+  "lag": [seconds, ...]}`` (the
   commonest kinds of object in the young generations at the end, what holds a sample of their
   tuples, how many objects each generation and the frozen one held at the end and how many the
-  youngest refers to, each generation's collections since the process started, and how late the
+  youngest refers to, each generation's collections since the process started, the small blocks
+  allocated (live objects and garbage) when the window opened and closed, and how late the
   event loop woke a task sleeping ``LAG_PERIOD``, each time);
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
@@ -37,6 +39,7 @@ import json
 import logging
 import os
 import signal
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -64,6 +67,7 @@ class _Window:
         self.sampler: _Sampler | None = None
         self.opened: float | None = None
         self.pauses: list[tuple[int, float, int, float]] = []
+        self.blocks = 0  # small blocks allocated when the window opened (`sys.getallocatedblocks`)
         self.lag: list[float] = []
         self._probe: asyncio.Task[None] | None = None
         self._started = 0.0
@@ -80,6 +84,7 @@ class _Window:
         self.opened = time.perf_counter()
         gc.callbacks.append(self._collected)
         self.lag = []
+        self.blocks = sys.getallocatedblocks()
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         if self.cpu == "1":
             self.profile = cProfile.Profile(time.process_time)
@@ -109,6 +114,7 @@ class _Window:
         partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
                                        "tuple_holders": _young_holders(), "tracked": tracked, "references": references,
                                        "since_start": [g["collections"] for g in gc.get_stats()],
+                                       "blocks": [self.blocks, sys.getallocatedblocks()],
                                        "lag": self.lag}))
         partial.replace(path)
         log.warning("measurements written to %s", self.directory)

@@ -75,14 +75,26 @@ def test_a_frozen_cycle_waits_for_the_heap_to_grow_then_a_full_collection_frees_
     garbage = weakref.ref(node)
     del node
     gc.collect(0)
+    later = collector.last_full + collector.spacing
     assert garbage() is not None  # frozen: young collections no longer see it
-    assert collector.check() is False  # the heap has not grown
+    assert collector.check(later) is False  # the heap has not grown
     assert garbage() is not None
     grown = [(i,) for i in range(int(collector.baseline * collector.growth) + 1000)]  # each a small block
-    assert collector.check() is True
+    assert collector.check(later) is True
     assert garbage() is None and collector.full_collections == 2  # the one at start, and this
     assert collector.baseline >= len(grown)
-    assert collector.check() is False  # measured again from here
+    assert collector.check(collector.last_full + collector.spacing) is False  # measured again from here
+
+
+def test_a_full_collection_waits_its_spacing_unless_the_heap_grew_twice_over(collector: Collector) -> None:
+    soon = collector.last_full + collector.spacing / 2
+    grown = [(i,) for i in range(int(collector.baseline * collector.growth) + 1000)]
+    assert collector.check(soon) is False  # grown once over: it waits
+    assert collector.check(collector.last_full + collector.spacing) is True
+    step = 1 + collector.growth
+    more = [(i,) for i in range(int(collector.baseline * (step * step - 1)) + 1000)]
+    assert collector.check(collector.last_full + 1) is True  # twice over: at once
+    assert collector.full_collections == 3 and len(grown) + len(more) > 0
 
 
 def test_run_collects_the_young_generation_every_interval(collector: Collector) -> None:
@@ -119,7 +131,8 @@ def test_stop_thaws_everything_and_restores_the_thresholds() -> None:
 
 
 @pytest.mark.parametrize(("options", "named"), [({"interval": 0}, "interval"), ({"growth": -1}, "growth"),
-                                                ({"threshold": 0}, "threshold"), ({"check_every": 0}, "check_every")])
+                                                ({"spacing": 0}, "spacing"), ({"threshold": 0}, "threshold"),
+                                                ({"check_every": 0}, "check_every")])
 def test_bad_settings_are_refused_by_name(options: dict[str, float], named: str) -> None:
     with pytest.raises(ValueError, match=named):
         Collector(**options)  # type: ignore[arg-type]

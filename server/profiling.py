@@ -3,16 +3,16 @@
 With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 ``--workers``) measures itself between two ``SIGUSR1`` signals:
 
-- every garbage collection's generation and wall time (`gc.callbacks`), written to
-  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...], "seconds": window,
-  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...], "tracked": [gen0, gen1, gen2,
-  frozen], "references": count, "since_start": [collections, ...], "blocks": [opened, closed],
-  "lag": [seconds, ...]}`` (the
-  commonest kinds of object in the young generations at the end, what holds a sample of their
-  tuples, how many objects each generation and the frozen one held at the end and how many the
-  youngest refers to, each generation's collections since the process started, the small blocks
-  allocated (live objects and garbage) when the window opened and closed, and how late the
-  event loop woke a task sleeping ``LAG_PERIOD``, each time);
+- every garbage collection's generation, wall time and CPU time (`gc.callbacks`), and how
+  late the event loop woke a task sleeping ``LAG_PERIOD`` each time, written to
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...],
+  "seconds": window, "lag": [seconds, ...], "young": [[kind, count], ...], "tuple_holders":
+  [[kind, count], ...], "tracked": [gen0, gen1, gen2, frozen], "references": count,
+  "since_start": [collections, ...], "blocks": [opened, closed]}``: with, at the end, the
+  commonest kinds of object in the young generations and what holds a sample of their
+  tuples, how many objects each generation and the frozen one hold and how many the
+  youngest refers to, and each generation's collections since the process started; and the
+  small blocks allocated (`sys.getallocatedblocks`) when the window opened and closed;
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -25,9 +25,9 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
   calls: its shares are the CPU's.
 
 ``scripts/bench_server.py --profile DIR`` sends both signals around its measured window.
-With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the process collects with those thresholds
-instead of ``taktik serve``'s (an experiment: compare pauses). Without ``TAKTIK_PROFILE``
-nothing is installed.
+With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the automatic collection uses those thresholds
+instead of ``taktik serve``'s (an experiment: compare pauses; server/collector.py's timer
+runs as before). Without ``TAKTIK_PROFILE`` nothing is installed.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from server.creation import NewMatch
 from server.match import Match
 from server.protocol import Act
 
-from .conftest import arun
+from .conftest import FAST_LIMITS, LiveServer, arun, create_match
 from .test_matches import QUICK, Watcher, service
 
 
@@ -174,3 +174,12 @@ def test_matches_over_or_left_mid_game_once_unloaded_are_freed_without_a_full_co
     assert [ref() for ref in gone] == [None] * len(gone)
     assert collector.full_collections == 1  # the one at start: reference counting freed them
     assert sys.getallocatedblocks() < before * (1 + collector.growth)
+
+
+def test_taktik_serve_runs_its_collections_through_the_collector(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data", FAST_LIMITS).start()
+    try:
+        create_match(live)
+    finally:
+        assert live.stop() == 0
+    assert "taktik.collector: full collection" in live.log_text()  # the one at start, before serving

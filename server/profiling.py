@@ -166,7 +166,9 @@ def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
 def _young_holders(kind: str = "tuple", sample: int = 100, top: int = 8) -> list[tuple[str, int]]:
     """What holds the young objects of ``kind``: for a sample of them, the chain of referrers up
     through plain containers (tuple, list, dict, cell) to the first other object, as
-    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from."""
+    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from.
+    `gc.get_referrers` does not see frozen objects: under server/collector.py, which freezes
+    whatever survives a collection, an older holder shows as ``nothing``."""
     young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o).__qualname__ == kind]
     step = max(1, len(young) // sample)
     chosen = young[::step][:sample]

@@ -79,7 +79,7 @@ def test_a_frozen_cycle_waits_for_the_heap_to_grow_then_a_full_collection_frees_
     assert garbage() is not None  # frozen: young collections no longer see it
     assert collector.check(later) is False  # the heap has not grown
     assert garbage() is not None
-    grown = [(i,) for i in range(int(collector.baseline * collector.growth) + 1000)]  # each a small block
+    grown = [object() for _ in range(int(collector.baseline * collector.growth) + 1000)]  # one small block each
     assert collector.check(later) is True
     assert garbage() is None and collector.full_collections == 2  # the one at start, and this
     assert collector.baseline >= len(grown)
@@ -88,11 +88,11 @@ def test_a_frozen_cycle_waits_for_the_heap_to_grow_then_a_full_collection_frees_
 
 def test_a_full_collection_waits_its_spacing_unless_the_heap_grew_twice_over(collector: Collector) -> None:
     soon = collector.last_full + collector.spacing / 2
-    grown = [(i,) for i in range(int(collector.baseline * collector.growth) + 1000)]
+    grown = [object() for _ in range(int(collector.baseline * collector.growth) + 1000)]
     assert collector.check(soon) is False  # grown once over: it waits
     assert collector.check(collector.last_full + collector.spacing) is True
     step = 1 + collector.growth
-    more = [(i,) for i in range(int(collector.baseline * (step * step - 1)) + 1000)]
+    more = [object() for _ in range(int(collector.baseline * (step * step - 1)) + 1000)]
     assert collector.check(collector.last_full + 1) is True  # twice over: at once
     assert collector.full_collections == 3 and len(grown) + len(more) > 0
 

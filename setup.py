@@ -51,17 +51,23 @@ def compiled_modules() -> list[str]:
     return modules
 
 
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
+"""Commands that build no extension (pip asks them for the package's metadata): mypyc need not run."""
+
+REFUSED = (
+    "TAKTIK_COMPILE=1 builds a regular install (pip install .), never an editable or in-place one: "
+    "compiled modules beside the sources would shadow every later edit of them. "
+    "Unset TAKTIK_COMPILE for pip install -e ."
+)
+
+
 class BuildCompiled(build_ext):
     """Compiles the engine with mypyc when TAKTIK_COMPILE=1; pure Python where no C compiler works."""
 
     def finalize_options(self) -> None:
-        if COMPILE and not self.distribution.ext_modules:
-            if self.inplace or getattr(self, "editable_mode", False):
-                sys.exit(
-                    "TAKTIK_COMPILE=1 builds a regular install (pip install .), never an editable or in-place one: "
-                    "compiled modules beside the sources would shadow every later edit of them. "
-                    "Unset TAKTIK_COMPILE for pip install -e ."
-                )
+        commands = set(self.distribution.commands)
+        building = not commands <= METADATA_ONLY and "editable_wheel" not in commands and not self.inplace
+        if COMPILE and building and not self.distribution.ext_modules:
             from mypyc.build import mypycify
 
             self.set_undefined_options("build", ("build_temp", "build_temp"))
@@ -73,6 +79,8 @@ class BuildCompiled(build_ext):
         super().finalize_options()
 
     def run(self) -> None:
+        if COMPILE and (self.inplace or self.editable_mode):
+            sys.exit(REFUSED)
         if not self.extensions:
             return
         package = Path(self.build_lib) / "engine"
@@ -107,6 +115,7 @@ class MaybeCompiled(Distribution):
 setup(
     distclass=MaybeCompiled,
     cmdclass={"build_ext": BuildCompiled},
-    # pip installs mypy into its isolated build environment only for a compiled build.
-    setup_requires=["mypy>=1.10"] if COMPILE else [],
+    # pip installs these into its isolated build environment only for a compiled build:
+    # mypy compiles; it type-checks the engine first, so it needs msgspec's types too.
+    setup_requires=["mypy>=1.10", "msgspec>=0.18"] if COMPILE else [],
 )

@@ -174,19 +174,26 @@ class _Source:
         return index
 
 
+def _require_compiled() -> None:
+    if os.environ.get("TAKTIK_REQUIRE_COMPILED") != "1":
+        pytest.skip("the compiled build takes a minute of CPU: TAKTIK_REQUIRE_COMPILED=1 makes one (.ci/run does)")
+
+
+def _build(base: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "setup.py", "build", "--build-base", str(base)],
+        cwd=ROOT, env=dict(os.environ, TAKTIK_COMPILE="1", **env), capture_output=True, text=True, timeout=900,
+    )
+
+
 @pytest.fixture(scope="module")
 def compiled_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The build directory of a compiled build: TAKTIK_COMPILED_BUILD's, or one made now."""
     given = os.environ.get("TAKTIK_COMPILED_BUILD")
     base = Path(given) if given else tmp_path_factory.mktemp("compiled")
     if not given:
-        if os.environ.get("TAKTIK_REQUIRE_COMPILED") != "1":
-            pytest.skip("the compiled build takes a minute of CPU: TAKTIK_REQUIRE_COMPILED=1 makes one (.ci/run does)")
-        env = dict(os.environ, TAKTIK_COMPILE="1")
-        done = subprocess.run(
-            [sys.executable, "setup.py", "build", "--build-base", str(base)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
-        )
+        _require_compiled()
+        done = _build(base)
         assert done.returncode == 0, done.stderr[-3000:]
     libs = sorted(base.glob("lib.*"))
     assert libs, f"no lib.* directory in {base}: build it with TAKTIK_COMPILE=1 python setup.py build --build-base DIR"
@@ -222,3 +229,15 @@ def test_the_compiled_build_refuses_a_source_edited_after_it(compiled_lib: Path,
     done = subprocess.run([sys.executable, "-I", "-c", probe, str(lib)], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "StaleCompiledModule" in done.stderr and "movement.py" in done.stderr
+
+
+def test_without_a_working_c_compiler_the_build_says_so_and_is_pure(tmp_path: Path) -> None:
+    _require_compiled()
+    done = _build(tmp_path, CC="false")  # distutils compiles with $CC: a compiler that always fails
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "could not compile the engine" in done.stderr and "installing the pure-Python engine" in done.stderr
+    (lib,) = tmp_path.glob("lib.*")
+    assert not [p for p in lib.rglob("*") if p.name.endswith(SUFFIX)]
+    probe = "import sys; sys.path.insert(0, sys.argv[1]); import engine; print(engine.ENGINE_BUILD)"
+    ran = subprocess.run([sys.executable, "-I", "-c", probe, str(lib)], capture_output=True, text=True, timeout=120)
+    assert ran.stdout.strip() == "pure", ran.stderr

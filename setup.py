@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from setuptools import Distribution, setup
@@ -86,8 +87,8 @@ class BuildCompiled(build_ext):
         package = Path(self.build_lib) / "engine"
         outputs = {Path(output).resolve() for output in self.get_outputs()}
         (package / "compiled.json").unlink(missing_ok=True)
-        for old in package.rglob("*.so"):  # from an earlier build of other modules: never install them
-            if old.resolve() not in outputs:
+        for old in package.rglob("*"):  # compiled by an earlier build of other modules: never install them
+            if old.name.endswith(tuple(EXTENSION_SUFFIXES)) and old.resolve() not in outputs:
                 old.unlink()
         try:
             super().run()

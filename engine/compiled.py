@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Literal
@@ -33,13 +32,17 @@ class StaleCompiledModule(ImportError):
 def _extensions(package: Path) -> dict[str, Path]:
     """Extension modules in ``package`` and its subpackages, keyed by the path of the .py they stand for."""
     found: dict[str, Path] = {}
-    for folder, subfolders, files in os.walk(package):
-        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
-        for name in files:
+    folders = [package]
+    while folders:
+        for path in folders.pop().iterdir():
+            name = path.name
+            if "." not in name:  # a subpackage or data folder (every file here has a suffix): one stat, not one each
+                if name != "__pycache__" and path.is_dir():
+                    folders.append(path)
+                continue
             # EXTENSION_SUFFIXES lists the most specific first (".cpython-311-x86_64-linux-gnu.so" before ".so").
             suffix = next((s for s in EXTENSION_SUFFIXES if name.endswith(s)), None)
             if suffix is not None:
-                path = Path(folder, name)
                 found[path.with_name(name[: -len(suffix)] + ".py").relative_to(package).as_posix()] = path
     return found
 

@@ -69,8 +69,11 @@ class BuildCompiled(build_ext):
         commands = set(self.distribution.commands)
         building = not commands <= METADATA_ONLY and "editable_wheel" not in commands and not self.inplace
         if COMPILE and building and not self.distribution.ext_modules:
-            from mypyc.build import mypycify
-
+            try:
+                from mypyc.build import mypycify
+            except ImportError:
+                sys.exit("TAKTIK_COMPILE=1 needs mypy (mypyc) to build: pip installs it into its build environment; "
+                         "with --no-build-isolation install mypy and msgspec first (the test extra has both)")
             self.set_undefined_options("build", ("build_temp", "build_temp"))
             os.chdir(ROOT)  # mypyc names modules by their paths relative to the working directory
             self.distribution.ext_modules = mypycify(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
-import gc
 import logging
 import os
 import signal
@@ -22,6 +21,7 @@ import msgspec
 
 from lab.bots import ABOUT, get_bot, hint, win_chance
 from server.bots import BotRoster
+from server.collector import Collector
 from server.database import Database
 from server.settings import ClusterTuning, Limits, Settings, load_limits
 from server.store import DataDirLocked, StoreUnavailable
@@ -41,12 +41,17 @@ def bot_roster() -> BotRoster:
                      about={name: ABOUT[name] for name in SEATED_BOTS}, fallback="random",
                      hint=hint, estimate=win_chance)
 
-GC_THRESHOLDS = (50_000, 10, 20)
-"""Fewer, larger young-generation collections. With hundreds of matches loaded the process
-holds millions of long-lived objects (positions and the engine's per-board data), and the
-default thresholds ran full collections that paused the event loop for 100-160 ms every
-few seconds; with these, the in-process p99 of an action at 500 matches fell from about
-50 ms to about 16 ms (scripts/bench_server.py, docs/server.md)."""
+GC_INTERVAL = 0.1
+"""Seconds between two young collections. Each freezes its survivors (server/collector.py),
+so it scans only what was allocated since the previous one and is still alive: about a
+millisecond every tenth of a second, where collections by the allocation count came every
+several seconds and took tens of milliseconds (docs/deploy.md, "Collections")."""
+
+GC_GROWTH = 1.0
+GC_SPACING = 300.0
+"""A full collection (the only one that frees cyclic garbage among frozen objects, and a long
+pause) runs once the heap doubled since the last one, at most every five minutes unless it
+quadrupled: memory stays bounded, and a steady server almost never pauses for it."""
 
 WS_IMPLEMENTATION = "websockets"
 """uvicorn's protocol built on the ``websockets`` library: pings and a bounded inbound queue
@@ -220,9 +225,9 @@ async def _serve(settings: Settings, db: Database | None) -> int:
     )
     server = uvicorn.Server(config)
     sockets = [listening_socket(settings.host, settings.port)] if settings.database_url is not None else None
-    gc.collect()
-    gc.freeze()  # what exists now (modules, engine tables) lives for ever: never scan it again
-    gc.set_threshold(*GC_THRESHOLDS)
+    collector = Collector(interval=GC_INTERVAL, growth=GC_GROWTH, spacing=GC_SPACING)
+    collector.start()  # what exists now (modules, engine tables) is frozen, and so is what survives each collection
+    checking = asyncio.create_task(collector.run())
 
     def stop(sig: int, frame: FrameType | None) -> None:
         server.should_exit = True  # also absorbs the signal uvicorn re-raises after a clean shutdown
@@ -238,6 +243,7 @@ async def _serve(settings: Settings, db: Database | None) -> int:
         where = "database: PostgreSQL" if settings.database_url else f"data: {settings.data_dir}"
         print(f"Taktik is running: open http://{host}:{port}/  ({where}; Ctrl-C stops)", flush=True)
     await task
+    checking.cancel()
     if not server.started:
         if db is not None:
             db.close()

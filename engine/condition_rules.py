@@ -109,11 +109,10 @@ class Context:
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
-        ctx = Context.__new__(Context)
-        ctx.state, ctx.info, ctx.controller, ctx.named = self.state, self.info, self.controller, self.named
-        ctx.attacker, ctx.target, ctx.distance, ctx.subject = self.attacker, self.target, self.distance, subject
-        ctx.read = ctx.window = 0
-        return ctx
+        # The constructor, not Context.__new__: compiled (docs/engine.md), that runs __init__ without arguments.
+        return Context(
+            self.state, self.controller, subject, self.attacker, self.target, self.distance, self.named, self.info
+        )
 
     def ask(self, pred: Predicate, subject: Unit | None) -> bool:
         """``pred`` about another subject, what it read noted here too."""

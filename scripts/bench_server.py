@@ -480,21 +480,34 @@ def profile_into(args: argparse.Namespace, name: str) -> None:
 def report_pauses(directory: Path) -> None:
     """The collection pauses the server processes recorded (server/profiling.py), per generation."""
     pauses: dict[int, list[float]] = {}
+    cpus: dict[int, list[float]] = {}  # the same pauses in CPU time: what they cost without preemption
     collected: Counter[int] = Counter()
     for path in sorted(directory.glob("gc-*.json")):
         found = json.loads(path.read_text())
+        young, middle, old, frozen = found["tracked"]
+        print(f"  {path.stem}: objects tracked at the end: generation 0 {young}, 1 {middle}, 2 {old}, frozen {frozen}; "
+              f"generation 0 refers to {found['references']} objects; collections since start of generation 0, 1, 2: "
+              + ", ".join(str(n) for n in found["since_start"])
+              + "; small blocks allocated {} -> {}".format(*found["blocks"]))
+        lag = [x * 1000 for x in found["lag"]]
+        if lag:
+            print(f"  {path.stem}: event-loop lag ms p50 {statistics.median(lag):.2f}  "
+                  f"p99 {percentile(lag, 0.99):.2f}  max {max(lag):.2f}; {sum(1 for x in lag if x > 20)} of {len(lag)} "
+                  "over 20 ms")
         print(f"  {path.stem}: young generations hold " + ", ".join(f"{n} {kind}" for kind, n in found["young"]))
         if found.get("tuple_holders"):
             print(f"  {path.stem}: what holds a sample of those tuples: "
                   + ", ".join(f"{n} {chain}" for chain, n in found["tuple_holders"]))
-        for generation, seconds, freed in found["pauses"]:
+        for generation, seconds, freed, cpu in found["pauses"]:
             pauses.setdefault(generation, []).append(seconds * 1000)
+            cpus.setdefault(generation, []).append(cpu * 1000)
             collected[generation] += freed
         path.unlink()
     for generation, values in sorted(pauses.items()):
         print(f"  collections of generation {generation}: {len(values)}, pause ms p50 "
-              f"{statistics.median(values):.2f}  max {max(values):.2f}  total {sum(values):.0f}; "
-              f"objects freed {collected[generation]}")
+              f"{statistics.median(values):.2f}  max {max(values):.2f}  total {sum(values):.0f}; CPU ms p50 "
+              f"{statistics.median(cpus[generation]):.2f}  max {max(cpus[generation]):.2f}  total "
+              f"{sum(cpus[generation]):.0f}; objects freed {collected[generation]}")
 
 
 def p99(result: Result) -> float:

@@ -3,10 +3,16 @@
 With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
 ``--workers``) measures itself between two ``SIGUSR1`` signals:
 
-- every garbage collection's generation and wall time (`gc.callbacks`), written to
-  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected], ...], "seconds": window,
-  "young": [[kind, count], ...], "tuple_holders": [[kind, count], ...]}`` (the commonest kinds of object in
-  the young generations at the end, and what holds a sample of their tuples);
+- every garbage collection's generation, wall time and CPU time (`gc.callbacks`), and how
+  late the event loop woke a task sleeping ``LAG_PERIOD`` each time, written to
+  ``DIR/gc-<pid>.json`` as ``{"pauses": [[generation, seconds, collected, cpu_seconds], ...],
+  "seconds": window, "lag": [seconds, ...], "young": [[kind, count], ...], "tuple_holders":
+  [[kind, count], ...], "tracked": [gen0, gen1, gen2, frozen], "references": count,
+  "since_start": [collections, ...], "blocks": [opened, closed]}``: with, at the end, the
+  commonest kinds of object in the young generations and what holds a sample of their
+  tuples, how many objects each generation and the frozen one hold and how many the
+  youngest refers to, and each generation's collections since the process started; and the
+  small blocks allocated (`sys.getallocatedblocks`) when the window opened and closed;
 - with ``TAKTIK_PROFILE_CPU=1`` too, a `cProfile` profile timed by the process's CPU clock
   (a function that waits, or during which the process is preempted, counts only the CPU it
   used), written to ``DIR/cpu-<pid>.prof`` for `pstats`. It slows the process severalfold,
@@ -19,9 +25,9 @@ With ``TAKTIK_PROFILE=DIR`` in its environment, a server process (each worker of
   calls: its shares are the CPU's.
 
 ``scripts/bench_server.py --profile DIR`` sends both signals around its measured window.
-With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the process collects with those thresholds
-instead of ``taktik serve``'s (an experiment: compare pauses). Without ``TAKTIK_PROFILE``
-nothing is installed.
+With ``TAKTIK_GC_THRESHOLDS=a,b,c`` as well, the automatic collection uses those thresholds
+instead of ``taktik serve``'s (an experiment: compare pauses; server/collector.py's timer
+runs as before). Without ``TAKTIK_PROFILE`` nothing is installed.
 """
 
 from __future__ import annotations
@@ -33,16 +39,20 @@ import json
 import logging
 import os
 import signal
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-__all__ = ["PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
+__all__ = ["LAG_PERIOD", "PROFILE_CPU_ENV", "PROFILE_ENV", "install_profiler"]
 
 PROFILE_ENV = "TAKTIK_PROFILE"
 PROFILE_CPU_ENV = "TAKTIK_PROFILE_CPU"
+LAG_PERIOD = 0.01
+"""How long the lag probe sleeps: its lateness is how long the loop was busy (or the process
+waited for a core) when it was due, what every socket's next message waits too."""
 
 log = logging.getLogger("taktik.profile")
 
@@ -56,8 +66,12 @@ class _Window:
         self.profile: cProfile.Profile | None = None
         self.sampler: _Sampler | None = None
         self.opened: float | None = None
-        self.pauses: list[tuple[int, float, int]] = []
+        self.pauses: list[tuple[int, float, int, float]] = []
+        self.blocks = 0  # small blocks allocated when the window opened (`sys.getallocatedblocks`)
+        self.lag: list[float] = []
+        self._probe: asyncio.Task[None] | None = None
         self._started = 0.0
+        self._started_cpu = 0.0
 
     def flip(self) -> None:
         if self.opened is None:
@@ -69,6 +83,9 @@ class _Window:
         self.pauses = []
         self.opened = time.perf_counter()
         gc.callbacks.append(self._collected)
+        self.lag = []
+        self.blocks = sys.getallocatedblocks()
+        self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         if self.cpu == "1":
             self.profile = cProfile.Profile(time.process_time)
             self.profile.enable()
@@ -85,20 +102,37 @@ class _Window:
             self.sampler.stop(self.directory / f"samples-{os.getpid()}.txt")
             self.sampler = None
         gc.callbacks.remove(self._collected)
+        if self._probe is not None:
+            self._probe.cancel()
+            self._probe = None
         seconds = time.perf_counter() - self.opened
         self.opened = None
         path = self.directory / f"gc-{os.getpid()}.json"
         partial = path.with_suffix(".partial")  # renamed when whole: a reader waiting for the file never reads half
+        tracked = [len(gc.get_objects(generation)) for generation in range(3)] + [gc.get_freeze_count()]
+        references = sum(len(gc.get_referents(o)) for o in gc.get_objects(0))  # what a young collection visits
         partial.write_text(json.dumps({"pauses": self.pauses, "seconds": seconds, "young": _young_kinds(),
-                                       "tuple_holders": _young_holders()}))
+                                       "tuple_holders": _young_holders(), "tracked": tracked, "references": references,
+                                       "since_start": [g["collections"] for g in gc.get_stats()],
+                                       "blocks": [self.blocks, sys.getallocatedblocks()],
+                                       "lag": self.lag}))
         partial.replace(path)
         log.warning("measurements written to %s", self.directory)
 
+    async def _lag_probe(self) -> None:
+        while True:
+            due = time.perf_counter() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.lag.append(max(0.0, time.perf_counter() - due))
+
     def _collected(self, phase: str, info: dict[str, Any]) -> None:
+        # The wall time is the pause the loop saw; the thread's CPU time is the collection's own
+        # cost, what it would be on a machine with a core free (a loaded one stretches the first).
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started, self._started_cpu = time.perf_counter(), time.thread_time()
         else:
-            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"])))
+            self.pauses.append((int(info["generation"]), time.perf_counter() - self._started, int(info["collected"]),
+                                time.thread_time() - self._started_cpu))
 
 
 class _Sampler:
@@ -132,7 +166,9 @@ def _young_kinds(top: int = 12) -> list[tuple[str, int]]:
 def _young_holders(kind: str = "tuple", sample: int = 100, top: int = 8) -> list[tuple[str, int]]:
     """What holds the young objects of ``kind``: for a sample of them, the chain of referrers up
     through plain containers (tuple, list, dict, cell) to the first other object, as
-    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from."""
+    ``tuple<list<Reach``: the containers that keep them alive, to find where they come from.
+    `gc.get_referrers` does not see frozen objects: under server/collector.py, which freezes
+    whatever survives a collection, an older holder shows as ``nothing``."""
     young = [o for generation in (0, 1) for o in gc.get_objects(generation) if type(o).__qualname__ == kind]
     step = max(1, len(young) // sample)
     chosen = young[::step][:sample]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from server.profiling import PROFILE_CPU_ENV, PROFILE_ENV, install_profiler
+from server.profiling import LAG_PERIOD, PROFILE_CPU_ENV, PROFILE_ENV, install_profiler
 
 from .conftest import arun
 
@@ -27,6 +27,13 @@ def _cycles(count: int) -> None:
     gc.collect(0)
 
 
+async def _until(done: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "the profiler did not answer its signal"
+        await asyncio.sleep(0.01)
+
+
 def _profile(directory: Path, monkeypatch: pytest.MonkeyPatch, cpu: str, work: Callable[[], object]) -> None:
     """Install the profiler (``TAKTIK_PROFILE_CPU=cpu``), open its window, do ``work``, close it."""
     monkeypatch.setenv(PROFILE_ENV, str(directory))
@@ -34,12 +41,14 @@ def _profile(directory: Path, monkeypatch: pytest.MonkeyPatch, cpu: str, work: C
 
     async def run() -> None:
         assert install_profiler()
-        try:  # each signal is handled by the loop
+        written = directory / f"gc-{os.getpid()}.json"
+        try:  # each signal is handled by the loop, when it gets to it: wait for what each one does
             os.kill(os.getpid(), signal.SIGUSR1)
-            await asyncio.sleep(0.05)
+            await _until(lambda: any(type(getattr(c, "__self__", None)).__name__ == "_Window" for c in gc.callbacks))
+            await asyncio.sleep(0.02)  # the window's lag probe has started
             work()
             os.kill(os.getpid(), signal.SIGUSR1)
-            await asyncio.sleep(0.05)
+            await _until(written.exists)
         finally:
             asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR1)
 
@@ -59,7 +68,10 @@ def test_two_signals_record_the_collections_between_them(tmp_path: Path, monkeyp
     _profile(tmp_path, monkeypatch, "0", lambda: _cycles(1000))
     found = json.loads((tmp_path / f"gc-{os.getpid()}.json").read_text())
     assert found["seconds"] > 0
-    assert sum(freed for _, _, freed in found["pauses"]) >= 900  # the cycles made in the window (bar the last)
+    assert sum(freed for _, _, freed, _ in found["pauses"]) >= 900  # the cycles made in the window (bar the last)
+    assert all(cpu >= 0 for _, _, _, cpu in found["pauses"])
+    assert len(found["tracked"]) == 4 and all(count >= 0 for count in found["tracked"])  # three generations, frozen
+    assert found["references"] >= 0 and len(found["since_start"]) == 3
     assert all(isinstance(kind, str) and count > 0 for kind, count in found["young"])
     assert not list(tmp_path.glob("cpu-*.prof"))  # no CPU profile unless asked for
 
@@ -91,3 +103,13 @@ def test_a_sampling_profile_records_where_the_cpu_went(tmp_path: Path, monkeypat
     assert busy >= 10  # 0.3 s of CPU at a sample per tick of at most 10 ms
     assert busy > sum(counts.values()) / 2  # most of the window's CPU went there
     assert not list(tmp_path.glob("cpu-*.prof"))  # a sampling profile, not cProfile
+
+
+def test_the_lag_probe_sees_how_long_the_loop_was_blocked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def blocked() -> None:
+        time.sleep(0.2)  # the loop runs nothing else meanwhile, as during a long collection
+
+    _profile(tmp_path, monkeypatch, "0", blocked)
+    lag = json.loads((tmp_path / f"gc-{os.getpid()}.json").read_text())["lag"]
+    assert max(lag) >= 0.15
+    assert min(lag) < LAG_PERIOD  # once unblocked it wakes on time again

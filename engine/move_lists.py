@@ -10,10 +10,10 @@ What a unit's moves are derived from, and how each is checked:
 
 - the unit itself (cell, side, type, ``has_moved``): the very Unit object, by identity;
 - the board and the game's rules (the step tables, a static allowance): the per-(board,
-  rules) `_Basis`, by identity, which also holds the step table of each unit type;
+  rules) `Basis`, by identity, which also holds the step table of each unit type;
 - its allowance: without movement effects, the unit type's MP, part of the basis; with
   them, asked (`allowance_and_reads`) and compared, unless what it read last time is
-  unchanged (`_Found.held`: the same movement effects, and for an enemy count the same
+  unchanged (`Derivation.held`: the same movement effects, and for an enemy count the same
   enemies in the same places);
 - whether an effect forbids it to move: `can_move_unit`, asked only when an effect may forbid;
 - the occupancy of the cells its search examined: the occupancy mask AND the examined mask.
@@ -23,15 +23,14 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 
 from __future__ import annotations
 
-import msgspec
-
 from .actions import MoveUnit
 from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
 from .board import Board
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit
 from .live_effects import effects_of
-from .movement import NO_REACH, Occupancy, Reach, search_entry
+from .movement import NO_REACH, Occupancy, search_entry
+from .search_results import Derivation, Reach
 from .state import Effect, GameState, Rules, Unit
 from .tables import unit_stats
 from .types import Hook, UnitType
@@ -39,7 +38,7 @@ from .types import Hook, UnitType
 __all__ = ["unit_moves", "unit_reaches"]
 
 
-class _Basis:
+class Basis:
     """What a board and the game's rules fix for movement: the step table and static allowance per unit type."""
 
     __slots__ = ("board", "by_type", "info", "labels", "rules")
@@ -75,20 +74,20 @@ class _Effects:
 
 
 # One slot each, replaced in one step (a server's bot thread may list while the event loop does).
-_last_basis: _Basis | None = None
+_last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
-_KEPT: dict[str, _Found] = {}  # unit id → its last derivation
+_KEPT: dict[str, Derivation] = {}  # unit id → its last derivation
 _KEPT_LIMIT = 1_024
 _MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
 _MADE_LIMIT = 512
 
 
-def _basis(state: GameState) -> _Basis:
+def _basis(state: GameState) -> Basis:
     global _last_basis
     basis = _last_basis
     if basis is None or basis.board is not state.board or basis.rules is not state.rules:
-        basis = _last_basis = _Basis(state.board, state.rules)  # holds both: their ids are not reused meanwhile
+        basis = _last_basis = Basis(state.board, state.rules)  # holds both: their ids are not reused meanwhile
     return basis
 
 
@@ -100,27 +99,7 @@ def _effects(state: GameState) -> _Effects:
     return found
 
 
-class _Found(msgspec.Struct, gc=False):
-    """One unit's derivation, with what it read: kept until one of those changes.
-
-    Untracked by the collector (``gc=False``), like the `Reach` it holds: nothing it holds
-    refers back to a derivation, so it can be part of no reference cycle.
-    """
-
-    unit: Unit
-    basis: _Basis
-    allowance: int
-    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
-    seen: int  # their occupancy then
-    reach: Reach
-    moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
-    # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
-    # the units then, the allowance, the radius of what they read; see `allowance_and_reads`), so later
-    # listings need not ask again.
-    held: tuple[object, int, tuple[Unit, ...], int, int] | None = None
-
-
-def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
+def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Derivation | None]:
     """The kept or new derivation of each of ``units``; None for a unit that cannot move (no reach)."""
     basis = _basis(state)
     effects = _effects(state)
@@ -128,7 +107,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
     by_type = basis.by_type
     mask = occupied.mask
     kept = _KEPT
-    out: list[_Found | None] = []
+    out: list[Derivation | None] = []
     for unit in units:
         if may_deny and not can_move_unit(state, unit):
             out.append(None)
@@ -140,7 +119,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         held = None if found is None or found.basis is not basis else found.held
         if not varies:
             allowance = typed[1]
-        elif (  # `_Found.held` inline: asked for every mover of every listing while movement effects live
+        elif (  # `Derivation.held` inline: asked for every mover of every listing while movement effects live
             held is not None
             and held[0] is key
             and (
@@ -194,13 +173,13 @@ def unit_moves(state: GameState, units: list[Unit], occupied: Occupancy) -> list
     return out
 
 
-def _derive(unit: Unit, basis: _Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> _Found | None:
+def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> Derivation | None:
     """A unit's reach from scratch (the search memoised), kept for the next listing."""
     cell = unit.cell
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
     entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = _Found(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
+    found = Derivation(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.

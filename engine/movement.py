@@ -18,12 +18,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import msgspec
-
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
-from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
+from .search_results import Reach, SearchEntry
 from .state import GameState, Unit
 
 __all__ = [
@@ -96,54 +94,6 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
     _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
-class Reach(msgspec.Struct, frozen=True, gc=False):
-    """What the search found for one unit: the least cost of every reachable cell.
-
-    Paths are not recorded while searching (the search is hot); `path` rebuilds one
-    cheapest path afterwards from the costs and the same step table.
-
-    Never tracked by the cyclic garbage collector (``gc=False``): a server keeps thousands
-    of results in the memo, and a collection would otherwise scan every one of them, and
-    the memo entries holding them, again and again. That is safe because a result cannot
-    be part of a reference cycle: it holds only its own dict of ints, a step table of
-    ints and ints, and nobody changes them.
-    """
-
-    costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
-    steps: StepTable
-    start: int
-    width: int
-    height: int
-
-    def path(self, cell: int) -> list[int]:
-        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last.
-
-        Walks back from ``cell``: each step goes to the first neighbour (in `DIRECTIONS`
-        order) from which the step's cost leads exactly to the cost of the cell it
-        enters, so every path is a real sequence of steps whose costs add up to
-        ``costs[cell]``, and the choice among equally cheap paths is fixed.
-        """
-        path = [cell]
-        while cell != self.start:
-            need = self.costs[cell]
-            x, y = cell % self.width, cell // self.width
-            for dx, dy in DIRECTIONS:
-                qx, qy = x + dx, y + dy
-                if not (0 <= qx < self.width and 0 <= qy < self.height):
-                    continue
-                q = qy * self.width + qx
-                spent = 0 if q == self.start else self.costs.get(q)
-                if spent is not None and any(n == cell and spent + c == need for n, c in self.steps[q]):
-                    cell = q
-                    break
-            else:  # pragma: no cover - the search reached ``cell`` by some step
-                raise AssertionError(f"no cheapest step into cell {cell}")
-            path.append(cell)
-        path.pop()  # the start
-        path.reverse()
-        return path
-
-
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
@@ -187,17 +137,6 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 _NO_REACH = NO_REACH
-
-
-class SearchEntry(msgspec.Struct, frozen=True, gc=False):
-    """One memoised search: what it read and found. Its result holds while ``mask & examined == seen``
-    for the occupancy mask now. Untracked by the collector, like `Reach` (it holds only a table of ints,
-    a `Reach` and ints)."""
-
-    steps: StepTable
-    reach: Reach
-    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
-    seen: int  # their occupancy then
 
 
 _MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}

@@ -409,5 +409,5 @@ def test_search_results_and_the_memo_entries_holding_them_are_not_tracked_by_the
     assert not any(gc.is_tracked(found) for found in move_lists._KEPT.values())
     gc.collect()  # tuples of untracked objects leave the collector at the first collection they meet
     assert not any(gc.is_tracked(held) for held in movement_module._MEMO.values())
-    kinds = (movement_module.Reach, movement_module.SearchEntry, move_lists._Found)
+    kinds = (movement_module.Reach, movement_module.SearchEntry, move_lists.Derivation)
     assert sum(isinstance(o, kinds) for o in gc.get_objects()) == 0

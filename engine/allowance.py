@@ -16,26 +16,20 @@ as they were, so it is not asked again when its own side moves.
 
 from __future__ import annotations
 
-from .boardinfo import board_info
-from .condition_rules import READ_ATTACKERS, READ_GAME, READ_UNITS, Context
-from .live_effects import Live, effects_of, unit_fits
+from operator import is_
+
+from .boardinfo import BoardInfo, board_info
+from .condition_rules import ANYWHERE, READ_ATTACKERS, READ_DEFENDERS, READ_GAME, READ_UNITS, Context
+from .live_effects import Live, effects_of, kind_may_fit
 from .state import Effect, GameState, Unit
 from .tables import unit_stats
-from .types import Hook, Phase, Side
+from .types import Hook, Phase, Side, UnitType
 
 __all__ = ["ASK_AGAIN", "allowance_and_reads", "movement_allowance", "movement_key", "units_unchanged"]
 
 _Game = tuple[Phase, int, Side] | None
-# unit, board, rules, units (if read), which sides' units were read, game facts (if read), value
-_Found = tuple[Unit, object, object, tuple[Unit, ...] | None, int, _Game, int]
-
-
-def _may_reach(effect: Effect, side: Side) -> bool:
-    if effect.scope == "own_units":
-        return effect.controller is side
-    if effect.scope == "enemy_units":
-        return effect.controller is not side
-    return True  # all_units, and targets (checked unit by unit)
+# unit, board, rules, units (if read), which sides' units were read, game facts (if read), value, their radius
+_Found = tuple[Unit, object, object, tuple[Unit, ...] | None, int, _Game, int, int]
 
 
 def _signature(movement: Live) -> tuple[object, ...]:
@@ -44,47 +38,88 @@ def _signature(movement: Live) -> tuple[object, ...]:
 
 
 class _Kept:
-    """Movement effects by the side they can reach, and the allowances found with them, by unit id."""
+    """Movement effects by the unit kind they may reach, and the allowances found with them, by unit id."""
 
-    __slots__ = ("board", "found", "info", "sides")
+    __slots__ = ("board", "found", "info", "kinds")
 
     def __init__(self, state: GameState, movement: Live) -> None:
-        self.sides: dict[Side, Live] = {side: tuple(er for er in movement if _may_reach(er[0], side)) for side in Side}
+        # Per side, per unit type: the effects that may reach such a unit (`kind_may_fit`). An
+        # effect whose scope or kind facts rule a kind out is never evaluated for it.
+        self.kinds: dict[Side, dict[UnitType, Live]] = {
+            side: {kind: tuple(er for er in movement if kind_may_fit(er[0], side, kind)) for kind in UnitType}
+            for side in Side
+        }
         self.found: dict[str, _Found] = {}
         self.board = state.board  # the board of the state that made it (a test may swap boards under one tuple)
         self.info = board_info(state.board)
 
 
-_last_same: tuple[tuple[Unit, ...], tuple[Unit, ...], int, bool] | None = None
+_Changed = tuple[str | None, ...]
+_last_changed: tuple[tuple[Unit, ...], tuple[Unit, ...], int, _Changed | None] | None = None
 
 
-def _same_read(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
-    """Whether the units of the side ``read`` names are the same in ``then`` and ``now`` (in the same places).
+def _changed(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> _Changed | None:
+    """The cells, before and after, of the units of the sides ``read`` names that are not in ``now`` as they
+    were in ``then`` (empty: they all are); None when the two no longer line up (a unit left or came).
 
     The last answer is remembered: after a move every unit whose rule counted one side
     asks the same question about the same two tuples.
     """
-    global _last_same
-    last = _last_same  # one read: another thread may replace it meanwhile
+    global _last_changed
+    last = _last_changed  # one read: another thread may replace it meanwhile
     if last is not None and last[0] is then and last[1] is now and last[2] == read:
         return last[3]
-    same = _compare(then, now, read)
-    _last_same = (then, now, read, same)  # holds both tuples: their ids are not reused meanwhile
-    return same
+    changed = _compare(then, now, read)
+    _last_changed = (then, now, read, changed)  # holds both tuples: their ids are not reused meanwhile
+    return changed
 
 
-def _compare(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
+def _compare(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> _Changed | None:
     if len(then) != len(now):
-        return False  # a unit left: the units no longer line up (whichever side it was)
-    side = Side.ATTACKER if read == READ_ATTACKERS else Side.DEFENDER
-    for a, b in zip(then, now, strict=True):
-        if a is not b and (a.side is side or b.side is side) and a != b:
-            return False
-    return True
+        return None
+    # Most units are the very same objects: find the few that are not in C, then look at those.
+    same = list(map(is_, then, now))
+    cells: list[str | None] = []
+    i = 0
+    for _ in range(same.count(False)):
+        i = same.index(False, i)
+        a, b = then[i], now[i]
+        if a.id != b.id:
+            return None
+        if (READ_ATTACKERS if a.side is Side.ATTACKER else READ_DEFENDERS) & read and a != b:
+            cells += (a.cell, b.cell)
+        i += 1
+    return tuple(cells)
+
+
+def units_unchanged(
+    then: tuple[Unit, ...], now: tuple[Unit, ...], read: int, cell: str | None, window: int, info: BoardInfo
+) -> bool:
+    """Whether what a rule read of the units of the sides ``read`` names (`READ_ATTACKERS`, `READ_DEFENDERS`)
+    in ``then``, within ``window`` cells of ``cell`` (`ANYWHERE`: wherever they stand), is the same in ``now``.
+
+    True when those units all stand as they did, or when every one that changed (moved, came
+    back renewed, was hit) stood and stands farther than ``window`` from ``cell``: an enemy
+    count is asked again only when an enemy enters or leaves its radius.
+    """
+    if then is now:
+        return True
+    changed = _changed(then, now, read)
+    if changed is None:
+        return False
+    if not changed:
+        return True
+    if window >= ANYWHERE or cell is None:
+        return False
+    return info.within(cell, window).isdisjoint(changed)
 
 
 _BY_TUPLE: dict[int, tuple[tuple[Effect, ...], _Kept | None]] = {}
 _BY_SIGNATURE: dict[tuple[object, ...], _Kept] = {}
+# Sets of movement effects come and go as cards are played and expire, and come back: a
+# game had about five, four games in turn seventeen, and each set rebuilt asks every
+# allowance again. Each holds at most an allowance per unit id.
+_SIGNATURE_LIMIT = 64
 
 
 def _kept(state: GameState) -> _Kept | None:
@@ -97,7 +132,7 @@ def _kept(state: GameState) -> _Kept | None:
         signature = _signature(movement)
         kept = _BY_SIGNATURE.get(signature)
         if kept is None:
-            if len(_BY_SIGNATURE) >= 8:
+            if len(_BY_SIGNATURE) >= _SIGNATURE_LIMIT:
                 _BY_SIGNATURE.clear()  # one atomic step (threads)
             kept = _BY_SIGNATURE[signature] = _Kept(state, movement)
     if len(_BY_TUPLE) >= 8:
@@ -128,21 +163,22 @@ ASK_AGAIN = -1
 """`allowance_and_reads`: the allowance may change with anything of the state; ask again."""
 
 
-def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
+def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int, int]:
     """`movement_allowance`, and how long it holds for ``unit`` (this very object) while the board, the
     rules and the `movement_key` are the same objects: 0, always (its rules read no other unit and no
-    game fact); `READ_ATTACKERS` or `READ_DEFENDERS`, while that side's units stand as they do now
+    game fact); flags of `READ_ATTACKERS` and `READ_DEFENDERS`, while what it read of those sides' units
+    within the third answer's radius of the unit (`ANYWHERE`: all of them) is unchanged
     (`units_unchanged`); `ASK_AGAIN` otherwise. `engine.move_lists` need not ask again meanwhile."""
     effects = state.effects
     if not effects:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0, 0
     known = _BY_TUPLE.get(id(effects))  # the usual case inline: asked for every unit of every listing
     kept = known[1] if known is not None and known[0] is effects else _kept(state)
     if kept is None:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
-    effects_here = kept.sides[unit.side]
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0, 0
+    effects_here = kept.kinds[unit.side][unit.type]
     if not effects_here:
-        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0
+        return 2 * unit_stats(unit.type, state.rules.tables).movement_mp, 0, 0
     # The entry holds the very unit, board, rules (and units, game facts when read): a tool may
     # ask about a unit changed off-state, and an id is not reused while its object lives.
     found = kept.found.get(unit.id)
@@ -159,22 +195,25 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
     ):
         then = found[3]
         if then is None or then is state.units:
-            return found[6], _holding(found[4], found[5])
-        # A rule that counted one side's units holds while those stay put: an enemy count
-        # is not asked again for every move of the unit's own side.
-        if found[4] != READ_UNITS and _same_read(then, state.units, found[4]):
-            kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6])
-            return found[6], _holding(found[4], found[5])
+            return found[6], _holding(found[4], found[5]), found[7]
+        # A rule that counted units holds while those stay put, or move only outside its
+        # radius: an enemy count is not asked again for every move of the unit's own side.
+        info = kept.info if kept.board is state.board else board_info(state.board)
+        if units_unchanged(then, state.units, found[4], unit.cell, found[7], info):
+            kept.found[unit.id] = (unit, found[1], found[2], state.units, found[4], found[5], found[6], found[7])
+            return found[6], _holding(found[4], found[5]), found[7]
     allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp  # found entries skip it
     info = kept.info if kept.board is state.board else board_info(state.board)
-    read = halvings = 0
+    read = halvings = window = 0
     for effect, rule in effects_here:
-        if not unit_fits(effect, unit):
-            continue
+        if effect.scope == "targets" and unit.id not in effect.targets:
+            continue  # the rest of `unit_fits` is the unit's kind: `effects_here` may reach it
         if rule is not None:
             ctx = Context(state, effect.controller, unit, None, None, None, effect.targets, info)
             holds = rule(ctx)
             read |= ctx.read
+            if ctx.window > window:
+                window = ctx.window
             if not holds:
                 continue
         if effect.op == "add":
@@ -188,15 +227,10 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int]:
         allowance = 0
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
     units = state.units if read & READ_UNITS else None
-    kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance)
-    return allowance, _holding(read & READ_UNITS, game)
+    kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance, window)
+    return allowance, _holding(read & READ_UNITS, game), window
 
 
 def _holding(read: int, game: _Game) -> int:
-    """`allowance_and_reads`'s second answer for what an allowance read: one side's units, or none."""
-    return ASK_AGAIN if game is not None or read == READ_UNITS else read
-
-
-def units_unchanged(then: tuple[Unit, ...], now: tuple[Unit, ...], read: int) -> bool:
-    """Whether the units of the side ``read`` (`READ_ATTACKERS` or `READ_DEFENDERS`) stand in ``now`` as in ``then``."""
-    return then is now or _same_read(then, now, read)
+    """`allowance_and_reads`'s second answer for what an allowance read: the sides' units it counted, or none."""
+    return ASK_AGAIN if game is not None else read

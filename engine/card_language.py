@@ -149,7 +149,7 @@ def _compile(effect: EffectDef) -> Predicate:
 
 def _aura(radius: int, source: Predicate | None) -> Predicate:
     def in_aura(ctx: Context) -> bool:
-        ctx.read |= READ_UNITS
+        ctx.reads_units(READ_UNITS)  # not bounded: ``source`` may read around each unit in range
         if source is None:
             return any(unit.id in ctx.named for unit in around(ctx, radius))
         return any(ctx.ask(source, unit) for unit in around(ctx, radius))

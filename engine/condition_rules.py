@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .boardinfo import BoardInfo, board_info
+from .condition_kinds import Kinds, kinds
 from .conditions import (
     ActiveIs,
     AllOf,
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from .state import GameState, Unit
 
 __all__ = [
+    "ANYWHERE",
     "READ_ATTACKERS",
     "READ_DEFENDERS",
     "READ_GAME",
@@ -63,6 +65,8 @@ READ_UNITS = READ_ATTACKERS | READ_DEFENDERS
 """`Context.read` flags: a fact read where other units of either side stand (``near``, an aura)."""
 READ_GAME = 2
 """`Context.read` flag: a fact read the phase, the round or the active side."""
+ANYWHERE = 1 << 20
+"""`Context.window` when the units read are not bounded by a radius around the subject."""
 
 
 def read_of_side(side: Side) -> int:
@@ -73,7 +77,7 @@ def read_of_side(side: Side) -> int:
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target")
+    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target", "window")
 
     def __init__(
         self,
@@ -95,6 +99,13 @@ class Context:
         self.distance = distance
         self.named = named
         self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
+        self.window = 0  # the units read stand within this many cells of the subject (`ANYWHERE`: not bounded)
+
+    def reads_units(self, flags: int, radius: int = ANYWHERE) -> None:
+        """Note that where units of the sides ``flags`` names stand was read, within ``radius`` cells of the subject."""
+        self.read |= flags
+        if radius > self.window:
+            self.window = radius
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
@@ -108,6 +119,8 @@ class Context:
         other = self.about(subject)
         held = pred(other)
         self.read |= other.read
+        if other.read & READ_UNITS:
+            self.window = ANYWHERE  # read around another unit, not around this subject
         return held
 
 
@@ -181,9 +194,9 @@ def compile_condition(node: Condition) -> Predicate:
             wanted_quadrant = frozenset(quadrants)
             return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
         case Near(within=radius, unit=sub, at_least=count):
-            kinds = _kinds(sub)
-            if kinds is not None:
-                return _near_kinds(radius, kinds, count)
+            counted = kinds(sub)
+            if counted is not None:
+                return _near_kinds(radius, counted, count)
             return _near(radius, compile_condition(sub), count)
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
@@ -263,7 +276,7 @@ def around(ctx: Context, radius: int) -> list[Unit]:
 
 def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     def near(ctx: Context) -> bool:
-        ctx.read |= READ_UNITS
+        ctx.reads_units(READ_UNITS)  # not bounded: ``pred`` may read around each candidate in turn
         subject = ctx.subject
         candidates = around(ctx, radius)
         if len(candidates) < count:  # too few, whatever they are
@@ -285,59 +298,15 @@ def _near(radius: int, pred: Predicate, count: int) -> Predicate:
     return near
 
 
-Kinds = dict[Side, frozenset[tuple[Side, UnitType]]]
-"""By the effect's controller: the ``(side, type)`` of every unit a sub-condition holds for."""
-
-
-def _kinds(node: Condition) -> Kinds | None:
-    """The units ``node`` holds for, by kind, when it reads nothing but a unit's side and type (else None).
-
-    ``near`` counts with such a condition ("enemies", "your special units") test each
-    unit's kind against a set instead of asking a closure about every unit in range.
-    """
-    try:
-        return {
-            controller: frozenset(
-                (side, kind) for side in Side for kind in UnitType if _holds_for(node, controller, side, kind)
-            )
-            for controller in Side
-        }
-    except _NotAKind:
-        return None
-
-
-class _NotAKind(Exception):
-    """The condition reads more than a unit's side and type."""
-
-
-def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) -> bool:
-    match node:
-        case AllOf(of=parts):
-            return all([_holds_for(p, controller, side, kind) for p in parts])  # a list: every part must be a kind
-        case AnyOf(of=parts):
-            return any([_holds_for(p, controller, side, kind) for p in parts])
-        case Not(of=part):
-            return not _holds_for(part, controller, side, kind)
-        case IsType(is_=types):
-            return kind in types
-        case HasTag(is_=tags):
-            return any(tag in UNITS[kind].tags for tag in tags)
-        case Owner(is_="controller"):
-            return side is controller
-        case Owner(is_="opponent"):
-            return side is not controller
-        case Owner(is_=named):
-            return side is Side(named)
-    raise _NotAKind
-
-
 def _near_kinds(radius: int, kinds: Kinds, count: int) -> Predicate:
     # Only the sides whose units may count are read: "enemies within 3" of a unit that
     # moves in its own turn stays what it was while only its own side moves.
     reads = {controller: _sides_read(wanted) for controller, wanted in kinds.items()}
 
     def near(ctx: Context) -> bool:
-        ctx.read |= reads[ctx.controller]
+        ctx.read |= reads[ctx.controller]  # `Context.reads_units` inline: asked for units of a side in turn
+        if ctx.window < radius:
+            ctx.window = radius
         subject = ctx.subject
         if subject is None or subject.cell is None:
             return False

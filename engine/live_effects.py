@@ -14,12 +14,13 @@ from operator import attrgetter
 from .boardinfo import BoardInfo
 from .card_language import rule_of
 from .cards import CARDS
+from .condition_kinds import may_hold_for
 from .condition_rules import Context, Predicate
 from .state import Effect, GameState, Unit
 from .tables import UNITS
-from .types import Hook
+from .types import Hook, Side, UnitType
 
-__all__ = ["Live", "effects_of", "unit_applies", "unit_conditions", "unit_fits"]
+__all__ = ["Live", "effects_of", "kind_may_fit", "unit_applies", "unit_conditions", "unit_fits"]
 
 Live = tuple[tuple[Effect, Predicate | None], ...]
 """The live effects of one hook in effect order, each with its compiled rule (None: it has none)."""
@@ -87,3 +88,35 @@ def unit_conditions(effect: Effect, unit: Unit) -> bool:
     if cond.unit_types and unit.type not in cond.unit_types:
         return False
     return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
+
+
+_WHEN_KINDS: dict[tuple[str, int, Side], tuple[object, frozenset[tuple[Side, UnitType]]]] = {}
+
+
+def kind_may_fit(effect: Effect, side: Side, kind: UnitType) -> bool:
+    """Whether ``effect`` of a unit hook may reach some unit of ``side`` and ``kind``: False when its scope,
+    its flat ``unit_types``/``unit_tags`` or the kind facts of its ``when`` rule the kind out (`may_hold_for`)."""
+    scope = effect.scope
+    if scope == "own_units" and side is not effect.controller:
+        return False
+    if scope == "enemy_units" and side is effect.controller:
+        return False
+    cond = effect.conditions
+    if cond.unit_types and kind not in cond.unit_types:
+        return False
+    if cond.unit_tags and not any(tag in cond.unit_tags for tag in UNITS[kind].tags):
+        return False
+    if cond.clause is None:
+        return True
+    card = CARDS[effect.source_card]
+    key = (effect.source_card, cond.clause, effect.controller)
+    known = _WHEN_KINDS.get(key)
+    if known is None or known[0] is not card:  # the same card object: a test may swap a card under one id
+        when = card.effects[cond.clause].when  # once per card effect and controller: a few tree walks
+        kinds = frozenset(
+            (s, k) for s in Side for k in UnitType if when is None or may_hold_for(when, effect.controller, s, k)
+        )
+        if len(_WHEN_KINDS) >= 1_024:
+            _WHEN_KINDS.clear()  # never in play (cards x sides); one atomic step (threads)
+        known = _WHEN_KINDS[key] = (card, kinds)
+    return (side, kind) in known[1]

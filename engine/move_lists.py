@@ -10,10 +10,10 @@ What a unit's moves are derived from, and how each is checked:
 
 - the unit itself (cell, side, type, ``has_moved``): the very Unit object, by identity;
 - the board and the game's rules (the step tables, a static allowance): the per-(board,
-  rules) `_Basis`, by identity, which also holds the step table of each unit type;
+  rules) `Basis`, by identity, which also holds the step table of each unit type;
 - its allowance: without movement effects, the unit type's MP, part of the basis; with
   them, asked (`allowance_and_reads`) and compared, unless what it read last time is
-  unchanged (`_Found.held`: the same movement effects, and for an enemy count the same
+  unchanged (`Derivation.held`: the same movement effects, and for an enemy count the same
   enemies in the same places);
 - whether an effect forbids it to move: `can_move_unit`, asked only when an effect may forbid;
 - the occupancy of the cells its search examined: the occupancy mask AND the examined mask.
@@ -29,7 +29,8 @@ from .board import Board
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit
 from .live_effects import effects_of
-from .movement import NO_REACH, Occupancy, Reach, search_entry
+from .movement import NO_REACH, Occupancy, search_entry
+from .search_results import Derivation, Reach
 from .state import Effect, GameState, Rules, Unit
 from .tables import unit_stats
 from .types import Hook, UnitType
@@ -37,7 +38,7 @@ from .types import Hook, UnitType
 __all__ = ["unit_moves", "unit_reaches"]
 
 
-class _Basis:
+class Basis:
     """What a board and the game's rules fix for movement: the step table and static allowance per unit type."""
 
     __slots__ = ("board", "by_type", "info", "labels", "rules")
@@ -73,20 +74,20 @@ class _Effects:
 
 
 # One slot each, replaced in one step (a server's bot thread may list while the event loop does).
-_last_basis: _Basis | None = None
+_last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
-_KEPT: dict[str, _Found] = {}  # unit id → its last derivation
+_KEPT: dict[str, Derivation] = {}  # unit id → its last derivation
 _KEPT_LIMIT = 1_024
 _MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
 _MADE_LIMIT = 512
 
 
-def _basis(state: GameState) -> _Basis:
+def _basis(state: GameState) -> Basis:
     global _last_basis
     basis = _last_basis
     if basis is None or basis.board is not state.board or basis.rules is not state.rules:
-        basis = _last_basis = _Basis(state.board, state.rules)  # holds both: their ids are not reused meanwhile
+        basis = _last_basis = Basis(state.board, state.rules)  # holds both: their ids are not reused meanwhile
     return basis
 
 
@@ -98,25 +99,7 @@ def _effects(state: GameState) -> _Effects:
     return found
 
 
-class _Found:
-    """One unit's derivation, with what it read: kept until one of those changes."""
-
-    __slots__ = ("allowance", "basis", "examined", "held", "moves", "reach", "seen", "unit")
-
-    def __init__(self, unit: Unit, basis: _Basis, allowance: int, examined: int, seen: int, reach: Reach) -> None:
-        self.unit = unit
-        self.basis = basis
-        self.allowance = allowance
-        self.examined = examined  # the cells whose occupancy the search examined, as an occupancy mask
-        self.seen = seen  # their occupancy then
-        self.reach = reach
-        self.moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
-        # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
-        # the units then, the allowance; see `allowance_and_reads`), so later listings need not ask again.
-        self.held: tuple[object, int, tuple[Unit, ...], int] | None = None
-
-
-def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Found | None]:
+def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Derivation | None]:
     """The kept or new derivation of each of ``units``; None for a unit that cannot move (no reach)."""
     basis = _basis(state)
     effects = _effects(state)
@@ -124,7 +107,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
     by_type = basis.by_type
     mask = occupied.mask
     kept = _KEPT
-    out: list[_Found | None] = []
+    out: list[Derivation | None] = []
     for unit in units:
         if may_deny and not can_move_unit(state, unit):
             out.append(None)
@@ -133,18 +116,26 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
         found = kept.get(unit.id)
         if found is not None and found.unit is not unit:
             found = None
-        reads = ASK_AGAIN
         held = None if found is None or found.basis is not basis else found.held
         if not varies:
             allowance = typed[1]
-        elif (  # `_Found.held` inline: asked for every mover of every listing while movement effects live
+        elif (  # `Derivation.held` inline: asked for every mover of every listing while movement effects live
             held is not None
             and held[0] is key
-            and (held[1] == 0 or units_unchanged(held[2], state.units, held[1]))
+            and (
+                held[1] == 0
+                or held[2] is state.units
+                or units_unchanged(held[2], state.units, held[1], unit.cell, held[4], basis.info)
+            )
         ):
             allowance = held[3]  # nothing it read can have changed
+            if held[2] is not state.units and held[1]:
+                # Compared with these units from now on: the units of a side change only in its own turn,
+                # so the next listings compare two tuples in which those are the same objects.
+                held = (key, held[1], state.units, allowance, held[4])
         else:
-            allowance, reads = allowance_and_reads(state, unit)
+            allowance, reads, window = allowance_and_reads(state, unit)
+            held = None if reads == ASK_AGAIN else (key, reads, state.units, allowance, window)
         if (
             found is None
             or found.basis is not basis
@@ -152,8 +143,10 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[_Fo
             or mask & found.examined != found.seen
         ):
             found = _derive(unit, basis, typed[0], allowance, occupied)
-        if found is not None and reads != ASK_AGAIN:
-            found.held = (key, reads, state.units, allowance)  # one atomic store of all four (threads)
+        if found is not None and held is not None and found.held is not held:
+            # One atomic store (threads). A derivation made again because a cell its search examined
+            # changed occupancy keeps what is known of its allowance: it is the same unit object.
+            found.held = held
         out.append(found)
     return out
 
@@ -180,13 +173,13 @@ def unit_moves(state: GameState, units: list[Unit], occupied: Occupancy) -> list
     return out
 
 
-def _derive(unit: Unit, basis: _Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> _Found | None:
+def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> Derivation | None:
     """A unit's reach from scratch (the search memoised), kept for the next listing."""
     cell = unit.cell
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
-    _, reach, examined, seen = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = _Found(unit, basis, allowance, examined, seen, reach)
+    entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
+    found = Derivation(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.

@@ -20,14 +20,15 @@ from typing import NamedTuple
 
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
-from .grid import DIRECTIONS
 from .hooks import can_move_unit, movement_allowance
+from .search_results import Reach, SearchEntry
 from .state import GameState, Unit
 
 __all__ = [
     "NO_REACH",
     "Occupancy",
     "Reach",
+    "SearchEntry",
     "movable_reach",
     "move_cost",
     "occupancy",
@@ -93,48 +94,6 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
     _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
-class Reach(NamedTuple):
-    """What the search found for one unit: the least cost of every reachable cell.
-
-    Paths are not recorded while searching (the search is hot); `path` rebuilds one
-    cheapest path afterwards from the costs and the same step table.
-    """
-
-    costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
-    steps: StepTable
-    start: int
-    width: int
-    height: int
-
-    def path(self, cell: int) -> list[int]:
-        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last.
-
-        Walks back from ``cell``: each step goes to the first neighbour (in `DIRECTIONS`
-        order) from which the step's cost leads exactly to the cost of the cell it
-        enters, so every path is a real sequence of steps whose costs add up to
-        ``costs[cell]``, and the choice among equally cheap paths is fixed.
-        """
-        path = [cell]
-        while cell != self.start:
-            need = self.costs[cell]
-            x, y = cell % self.width, cell // self.width
-            for dx, dy in DIRECTIONS:
-                qx, qy = x + dx, y + dy
-                if not (0 <= qx < self.width and 0 <= qy < self.height):
-                    continue
-                q = qy * self.width + qx
-                spent = 0 if q == self.start else self.costs.get(q)
-                if spent is not None and any(n == cell and spent + c == need for n, c in self.steps[q]):
-                    cell = q
-                    break
-            else:  # pragma: no cover - the search reached ``cell`` by some step
-                raise AssertionError(f"no cheapest step into cell {cell}")
-            path.append(cell)
-        path.pop()  # the start
-        path.reverse()
-        return path
-
-
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
@@ -178,7 +137,8 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 _NO_REACH = NO_REACH
-SearchEntry = tuple[StepTable, Reach, int, int]  # table, result, examined mask, their occupancy then
+
+
 _MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}
 _MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
 _PER_START = 4
@@ -213,23 +173,20 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
 
 def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> Reach:
     """The memoised search: a stored result whose examined cells kept their occupancy, else a new search."""
-    return search_entry(steps, info, start, allowance, occupied)[1]
+    return search_entry(steps, info, start, allowance, occupied).reach
 
 
 def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
-    """`_reach` with what the result read: (table, result, examined mask, their occupancy then).
-
-    The result holds while ``occupied.mask & examined == occupancy then`` (`engine.move_lists` keeps it per unit).
-    """
+    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
     key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
-        if entry[0] is steps and mask & entry[2] == entry[3]:
+        if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    found = (steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
+    found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.

@@ -22,6 +22,7 @@ from engine.cards import CARDS
 from engine.condition_rules import Context
 from engine.tables import UNITS, unit_stats
 from tests.support import replace
+from tests.support import start as start_with
 
 STANDARD = {card.id for card in DECK_SOURCES["standard"][0]}
 VARIANT = tuple(card for card in DECK_SOURCES["field_manual"][0] if card.id not in STANDARD)
@@ -156,13 +157,58 @@ def test_an_enemy_count_holds_while_only_its_own_side_moves_and_is_asked_again_w
 
 
 def test_the_remembered_comparison_of_two_unit_tuples_answers_for_the_side_asked() -> None:
-    from engine.allowance import _same_read
-    from engine.condition_rules import READ_ATTACKERS, READ_DEFENDERS
+    from engine.allowance import _changed
+    from engine.condition_rules import READ_ATTACKERS, READ_DEFENDERS, READ_UNITS
     from tests.support import start
 
     then = start(units=("A1 L B2", "D1 L B8")).units
     now = (then[0], replace(then[1], cell="C8"))  # only the defender moved
-    assert _same_read(then, now, READ_ATTACKERS)
-    assert not _same_read(then, now, READ_DEFENDERS)
-    assert _same_read(then, now, READ_ATTACKERS)
-    assert not _same_read(then, then[:1], READ_ATTACKERS)  # a unit left: they no longer line up
+    assert _changed(then, now, READ_ATTACKERS) == ()
+    assert _changed(then, now, READ_DEFENDERS) == ("B8", "C8")
+    assert _changed(then, now, READ_ATTACKERS) == ()
+    assert _changed(then, now, READ_UNITS) == ("B8", "C8")
+    assert _changed(then, then[:1], READ_ATTACKERS) is None  # a unit left: they no longer line up
+
+
+def test_a_count_within_a_radius_holds_while_the_units_it_counts_move_outside_it() -> None:
+    from engine.allowance import units_unchanged
+    from engine.condition_rules import ANYWHERE, READ_DEFENDERS
+    from tests.support import start
+
+    state = start(units=("A1 M E5", "D1 L J10", "D2 L B8"))
+    info = board_info(state.board)
+    then = state.units
+
+    def after(cell: str, who: int = 1) -> tuple[Unit, ...]:
+        return tuple(replace(u, cell=cell) if i == who else u for i, u in enumerate(then))
+
+    assert units_unchanged(then, after("J9"), READ_DEFENDERS, "E5", 3, info)  # far from E5, before and after
+    assert not units_unchanged(then, after("H7"), READ_DEFENDERS, "E5", 3, info)  # steps into the radius
+    assert not units_unchanged(then, after("J9"), READ_DEFENDERS, "E5", ANYWHERE, info)  # a count of all of them
+    inside = after("F6")
+    assert not units_unchanged(inside, after("J9"), READ_DEFENDERS, "E5", 3, info)  # steps out of it
+    renewed = tuple(replace(u, has_moved=True) if u.id == "D2" else u for u in then)
+    assert units_unchanged(then, renewed, READ_DEFENDERS, "E5", 2, info)  # changed, but far away
+    assert not units_unchanged(then, renewed, READ_DEFENDERS, "C7", 2, info)  # the same change, near C7
+    assert not units_unchanged(then, then[:2], READ_DEFENDERS, "E5", 3, info)  # D2 destroyed: asked again
+
+
+def test_an_enemy_count_is_kept_while_enemies_move_outside_its_radius() -> None:
+    encircled = next(card for card in VARIANT if card.id == "encircled")
+    state = start_with(units=("A1 M E5", "A2 L A1", "D1 L F6", "D2 L D4", "D3 L J10"), phase="MOVEMENT")
+    state, _ = add_card_effects(state, encircled, Side.ATTACKER, ())
+    a1 = state.units[0]
+    full = 2 * unit_stats(a1.type, state.rules.tables).movement_mp
+    assert movement_allowance(state, a1) == folded(state, a1) == full - 2  # two enemies within 3
+
+    def moved(state: GameState, unit_id: str, cell: str) -> GameState:
+        return replace(state, units=tuple(replace(u, cell=cell) if u.id == unit_id else u for u in state.units))
+
+    state = moved(state, "D3", "J9")  # an enemy moves far away: the count is kept, and right
+    assert movement_allowance(state, a1) == folded(state, a1) == full - 2
+    state = moved(state, "D2", "J2")  # an enemy leaves the radius
+    assert movement_allowance(state, a1) == folded(state, a1) == full
+    state = moved(state, "D3", "G7")  # another enters it
+    assert movement_allowance(state, a1) == folded(state, a1) == full - 2
+    state = replace(state, units=tuple(u for u in state.units if u.id != "D1"))  # one is destroyed
+    assert movement_allowance(state, a1) == folded(state, a1) == full

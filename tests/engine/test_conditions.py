@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
 from engine.card_language import clause_text, sugar
 from engine.cards import CARDS, ConditionsDef, load_cards
-from engine.condition_rules import READ_GAME, Context, read_of_side
+from engine.condition_rules import ANYWHERE, READ_GAME, READ_UNITS, Context, read_of_side
 from engine.conditions import (
     CONDITION_NAMES,
     ActiveIs,
@@ -234,6 +234,30 @@ def test_a_compiled_tree_agrees_with_reading_the_tree_directly(tree: Condition, 
     assert compile_condition(tree)(world.context()) == reference(tree, world, world.subject)
 
 
+@settings(max_examples=200, deadline=None)
+@given(tree=trees, first=worlds(), second=worlds())
+def test_one_compiled_tree_asked_about_world_after_world_agrees_with_each(
+    tree: Condition, first: World, second: World
+) -> None:
+    """What a compiled ``near`` keeps of the last units it counted is never read for other units."""
+    pred = compile_condition(tree)
+    for world in (first, second, first):
+        assert pred(world.context()) == reference(tree, world, world.subject)
+
+
+def test_a_kept_enemy_count_follows_an_enemy_stepping_into_and_out_of_the_radius() -> None:
+    pred = compile_condition(Near(within=2, unit=Owner(is_="opponent"), at_least=2))
+    state = start(units=("A1 M C3", "D1 L C5", "D2 L F6"), terrain=MAP, phase="MOVEMENT", draw=[])
+    subject = state.units[0]
+    assert not pred(Context(state, Side.ATTACKER, subject))
+    closer = replace(state, units=(*state.units[:2], replace(state.units[2], cell="E4")))  # D2 within 2 of C3
+    assert pred(Context(closer, Side.ATTACKER, subject))
+    assert not pred(Context(closer, Side.DEFENDER, closer.units[1]))  # another controller: its own count
+    away = replace(closer, units=closer.units[:2])  # D2 destroyed: one enemy left
+    assert not pred(Context(away, Side.ATTACKER, subject))
+    assert pred(Context(closer, Side.ATTACKER, subject))
+
+
 def _in(world: World, state: GameState) -> Context:
     return Context(state, world.controller, world.subject, world.attacker, world.target, world.distance, world.named)
 
@@ -267,6 +291,20 @@ def test_a_tree_that_noted_no_unit_or_game_fact_holds_the_same_when_those_change
         )
         other = replace(world.state, units=moved)
         assert pred(_in(world, other)) == held
+    subject_cell = world.subject.cell
+    if ctx.read & READ_UNITS and ctx.window < ANYWHERE and subject_cell is not None:
+        # units it counted may move anywhere outside the window it noted, from outside it
+        sx, sy = _xy(subject_cell)
+        outside = [c for c in CELLS if max(abs(_xy(c)[0] - sx), abs(_xy(c)[1] - sy)) > ctx.window]
+        free = [c for c in outside if c not in {u.cell for u in world.state.units}]
+        moved = tuple(
+            replace(u, cell=data.draw(st.sampled_from(free)), has_moved=not u.has_moved)
+            if u.id != world.subject.id and u.cell in outside and free
+            else u
+            for u in world.state.units
+        )
+        if len({u.cell for u in moved}) == len(moved):
+            assert pred(_in(world, replace(world.state, units=moved))) == held
 
 
 @settings(max_examples=100, deadline=None)

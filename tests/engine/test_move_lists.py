@@ -148,3 +148,28 @@ def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -
     assert plain.units[0] is state.units[0] and plain.effects is state.effects
     assert _moves(plain, "A1") < on_road  # no road under it: no extra MP
     assert legal_actions(plain) == fresh_listing(plain)
+
+
+def test_a_derivation_made_again_for_a_moved_neighbour_keeps_its_allowance_until_an_enemy_comes_near() -> None:
+    from engine import DECK_SOURCES, add_card_effects
+
+    encircled = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "encircled")
+    state = start(units=("A1 M E5", "A2 L E8", "D1 L J10", "D2 L J9"), phase="MOVEMENT")
+    state, _ = add_card_effects(state, encircled, Side.ATTACKER, ())
+    free = _moves(state, "A1")  # listed: A1's allowance is kept with its derivation
+
+    def placed(state: GameState, **cells: str) -> GameState:
+        units = tuple(msgspec.structs.replace(u, cell=cells[u.id]) if u.id in cells else u for u in state.units)
+        return msgspec.structs.replace(state, units=units)
+
+    blocked = placed(state, A2="E6")  # a friend steps into A1's search: derived again, allowance kept
+    assert blocked.units[0] is state.units[0]
+    assert "E6" not in _moves(blocked, "A1") and "E6" in free and "E8" in _moves(blocked, "A1")
+    assert legal_actions(blocked) == fresh_listing(blocked)
+    legal_actions(blocked)  # kept again, from the cache-emptied listing
+    far = placed(blocked, D1="J2")  # an enemy moves far from A1: its count stands
+    assert legal_actions(far) == fresh_listing(far)
+    legal_actions(far)
+    near = placed(far, D1="G5", D2="G6")  # two enemies within 3 of A1: Encircled takes hold
+    assert _moves(near, "A1") < _moves(far, "A1")
+    assert legal_actions(near) == fresh_listing(near)

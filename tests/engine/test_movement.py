@@ -387,3 +387,27 @@ def test_the_occupancy_a_move_derives_is_the_one_built_from_scratch() -> None:
     movement_module._last_occupancy = None
     assert occupancy(after) == derived
     assert derived.flags[after.board.width * 5 + 5] == 1 and derived.flags[after.board.width * 4 + 7] == 0
+
+
+def test_search_results_and_the_memo_entries_holding_them_are_not_tracked_by_the_collector() -> None:
+    """A server keeps thousands of search results: the cyclic collector must not scan them at every collection."""
+    import gc
+
+    import engine.move_lists as move_lists
+    import engine.movement as movement_module
+
+    state = new_game(GameConfig(seed=5))
+    chooser = random.Random(5)
+    for _ in range(300):  # a few turns of a random game: searches, kept derivations, memo entries
+        legal = legal_actions(state)
+        if not legal:
+            break
+        state = reduce(state, chooser.choice(legal))
+    entries = [entry for entries in movement_module._MEMO.values() for entry in entries]
+    assert entries and move_lists._KEPT
+    assert not any(gc.is_tracked(e) or gc.is_tracked(e.reach) for e in entries)
+    assert not any(gc.is_tracked(found) for found in move_lists._KEPT.values())
+    gc.collect()  # tuples of untracked objects leave the collector at the first collection they meet
+    assert not any(gc.is_tracked(held) for held in movement_module._MEMO.values())
+    kinds = (movement_module.Reach, movement_module.SearchEntry, move_lists.Derivation)
+    assert sum(isinstance(o, kinds) for o in gc.get_objects()) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -17,8 +18,8 @@ from .victory import end_by_action_cap
 
 __all__ = ["cached_legal_actions", "gating_problem", "legal_actions", "reduce"]
 
-_LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
-_LEGAL_CACHE_LIMIT = 8
+_LEGAL_CACHE: Final[dict[int, tuple[GameState, list[Action]]]] = {}
+_LEGAL_CACHE_LIMIT: Final = 8
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -43,7 +44,7 @@ def legal_actions(state: GameState) -> list[Action]:
 
 
 _Offer = Callable[[GameState], list[Action]]
-_PLANS: dict[frozenset[type], tuple[_Offer, ...]] = {}
+_PLANS: Final[dict[frozenset[type], tuple[_Offer, ...]]] = {}
 
 
 def _plan(allowed: frozenset[type]) -> tuple[_Offer, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from msgspec.structs import replace
 
@@ -15,12 +15,13 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
+from ..state_reads import player_of
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
 
-_ROLL_DICE = RollDice()
-_RESOLVE_ATTACK = ResolveAttack()
+_ROLL_DICE: Final = RollDice()
+_RESOLVE_ATTACK: Final = ResolveAttack()
 
 
 def _offer_declare(state: GameState) -> list[Action]:
@@ -178,7 +179,7 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
         hp = target.hp - damage
         if hp <= 0:
             destroyed = True
-            owner = state.player(target.side)
+            owner = player_of(state, target.side)
             record = replace(target, hp=0, cell=None, has_moved=False, has_attacked=False)
             state = with_player(state, replace(owner, destroyed=(*owner.destroyed, record)))
             state = replace(state, units=tuple(u for u in state.units if u.id != target.id))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from ..actions import Action, AutoDeploy, ConfirmDeployment, DeployUnit
@@ -13,8 +15,8 @@ from ..movement import occupied_cells
 from ..state import Event, GameState
 from ..types import EventKind, Phase, Side
 
-_AUTO_DEPLOY = AutoDeploy()
-_CONFIRM = ConfirmDeployment()
+_AUTO_DEPLOY: Final = AutoDeploy()
+_CONFIRM: Final = ConfirmDeployment()
 
 
 def _deploying(state: GameState) -> Side:

@@ -15,7 +15,7 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
-from ..state_reads import player_of
+from ..state_reads import player_of, unit_by_id
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
@@ -51,13 +51,13 @@ def _offer_declare(state: GameState) -> list[Action]:
 def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | None:
     """Why ``action`` may not be declared now (rules §6.1), or None."""
     for unit_id in (action.attacker_id, action.target_id):
-        if state.unit(unit_id) is None:
+        if unit_by_id(state, unit_id) is None:
             return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
     limit = game_tables(state.rules.tables).max_attacks_per_turn
     if len(state.attack_queue) >= limit:
         declared = "1 attack is" if limit == 1 else f"{limit} attacks are"  # a variant may allow one
         return IllegalAction(f"{declared} already declared this turn", "attack_limit")
-    attacker, target = state.unit(action.attacker_id), state.unit(action.target_id)
+    attacker, target = unit_by_id(state, action.attacker_id), unit_by_id(state, action.target_id)
     assert attacker is not None and target is not None
     problem = attack_problem(state, attacker, target)
     return IllegalAction(problem, "cannot_attack") if problem else None

@@ -13,6 +13,7 @@ from ..errors import IllegalAction
 from ..flow import enter
 from ..movement import occupied_cells
 from ..state import Event, GameState
+from ..state_reads import unit_by_id
 from ..types import EventKind, Phase, Side
 
 _AUTO_DEPLOY: Final = AutoDeploy()
@@ -33,7 +34,7 @@ def _offer_deploy(state: GameState) -> list[Action]:
 
 def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
     side = _deploying(state)
-    unit = state.unit(action.unit_id)
+    unit = unit_by_id(state, action.unit_id)
     if unit is None:
         raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
     if unit.side is not side:

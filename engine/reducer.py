@@ -92,12 +92,12 @@ def gating_problem(state: GameState, action: Action) -> IllegalAction | None:
     action_type = type(action)
     if action_type not in APPLY:
         return IllegalAction(f"{action!r} is not a Taktik action", "unknown_action")
-    tag = action_type.__struct_config__.tag
     if state.phase is Phase.VICTORY:
+        tag = action_type.__struct_config__.tag
         return IllegalAction(f"the game is over ({state.victory_reason}); {tag} is not legal", "game_over")
     allowed = allowed_action_types(state)
     if action_type not in allowed:
-        return IllegalAction(_gating_reason(state, tag, allowed), "wrong_phase")
+        return IllegalAction(_gating_reason(state, action_type.__struct_config__.tag, allowed), "wrong_phase")
     return None
 
 

@@ -6,6 +6,8 @@ same options, so offering and accepting can never disagree.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import NO_PARAMS, Params
 from .attacks import attack_problem, placed_unit
 from .boardinfo import board_info
@@ -19,6 +21,8 @@ from .tables import UNITS, unit_stats
 from .types import Hook, Quadrant, Side, unit_order
 
 __all__ = ["TargetOption", "is_neutral", "playable_options", "target_options"]
+
+_QUADRANTS: Final = tuple(Quadrant)  # NW, NE, SW, SE; iterating an Enum class runs Python code
 
 TargetOption = tuple[tuple[str, ...], Params]
 """One legal aim of a card: ``(targets, params)`` exactly as the action spells them."""
@@ -62,7 +66,7 @@ def target_options(state: GameState, side: Side, card: CardDef) -> list[TargetOp
         destroyed = sorted({u.id: u for u in player_of(state, side).destroyed}.values(), key=lambda u: unit_order(u.id))
         return [((u.id,), Params(cell=info.labels[c])) for u in destroyed for c in cells]
     if kind == "quadrant":
-        return [((), Params(quadrant=q)) for q in Quadrant]
+        return [((), Params(quadrant=q)) for q in _QUADRANTS]
     if pending is None:
         return []
     if kind == "pending_attack":

@@ -7,15 +7,22 @@ these functions live here so that the build compiles them, and `tables.py` re-ex
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tables import HIT_THRESHOLDS, STANDARD_TABLES, UNITS, TableOverrides, UnitStats
 from .types import UnitType
 
 __all__ = ["game_tables", "required_roll", "unit_stats"]
 
+# The same objects, as C statics in the compiled build (an imported name is a dict lookup there).
+_STANDARD_TABLES: Final = STANDARD_TABLES
+_UNITS: Final = UNITS
+_HIT_THRESHOLDS: Final = HIT_THRESHOLDS
+
 
 def game_tables(tables: TableOverrides | None) -> TableOverrides:
     """The tables a game plays with, given its ``rules.tables`` (None: `STANDARD_TABLES`)."""
-    return STANDARD_TABLES if tables is None else tables
+    return _STANDARD_TABLES if tables is None else tables
 
 
 def unit_stats(unit_type: UnitType, tables: TableOverrides | None = None) -> UnitStats:
@@ -24,11 +31,11 @@ def unit_stats(unit_type: UnitType, tables: TableOverrides | None = None) -> Uni
         row = tables.units.get(unit_type)
         if row is not None:
             return row
-    return UNITS[unit_type]
+    return _UNITS[unit_type]
 
 
 def required_roll(distance: int, tables: TableOverrides | None = None) -> int:
     """Minimum modified roll that hits at ``distance`` (rules §6.2), as ``tables`` change it."""
-    thresholds = HIT_THRESHOLDS if tables is None or tables.hit_thresholds is None else tables.hit_thresholds
+    thresholds = _HIT_THRESHOLDS if tables is None or tables.hit_thresholds is None else tables.hit_thresholds
     return thresholds[min(max(distance, 1), len(thresholds)) - 1]
 

@@ -21,6 +21,8 @@ from .windows import OpenWindow
 
 __all__ = ["has_marked", "priority_holder", "reaction_windows", "tactic_plays", "tactic_rank"]
 
+_CARDS: Final = CARDS  # the same dict, as a C static in the compiled build (an imported name is a dict lookup there)
+
 
 def reaction_windows(state: GameState) -> tuple[OpenWindow, ...]:
     """The open reaction windows (rules §9.1): derived from the state, never stored."""
@@ -69,12 +71,12 @@ def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     if not open_now:
         return []
     role = "active" if side is state.active else "reacting"
-    fitting = [c for c in hand if CARDS[c].window in open_now and CARDS[c].side in (role, "either")]
+    fitting = [c for c in hand if _CARDS[c].window in open_now and _CARDS[c].side in (role, "either")]
     if not fitting or not can_play_tactic(state, side) or has_marked(state, side, reaction_windows(state)[0].instance):
         return []
     plays: list[PlayTactic] = []
     for card_id in sorted(fitting, key=tactic_rank):
-        card = CARDS[card_id]
+        card = _CARDS[card_id]
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
             for targets, params in target_options(state, side, card)
@@ -88,7 +90,7 @@ def priority_holder(state: GameState) -> Side | None:
     return reacting if tactic_plays(state, reacting) else None
 
 
-_TACTIC_ORDER: Final = {card_id: i for i, card_id in enumerate(c.id for c in CARDS.values() if c.kind == "tactic")}
+_TACTIC_ORDER: Final = {card_id: i for i, card_id in enumerate(c.id for c in _CARDS.values() if c.kind == "tactic")}
 
 
 def tactic_rank(card_id: str) -> tuple[int, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -107,7 +108,7 @@ def _cancels(bonus: CardDef, malus: CardDef) -> bool:
     return bonus.cancel_power == "any" or (bonus.cancel_power == "generic" and malus.card_class == "generic")
 
 
-_APPLIED: dict[tuple[int, Side], tuple[tuple[Effect, ...], list[tuple[int, CardDef]]]] = {}
+_APPLIED: Final[dict[tuple[int, Side], tuple[tuple[Effect, ...], list[tuple[int, CardDef]]]]] = {}
 
 
 def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:

@@ -66,22 +66,44 @@ def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
     hand = player_of(state, side).tactics
     if not hand:
-        return []  # the usual case, asked for both sides at every action: nothing else to look at
+        return []
     open_now = _open_windows(state)
     if not open_now:
         return []
-    role = "active" if side is state.active else "reacting"
-    fitting = [c for c in hand if _CARDS[c].window in open_now and _CARDS[c].side in (role, "either")]
+    fitting = _fitting(hand, open_now, side is state.active)
     if not fitting or not can_play_tactic(state, side) or has_marked(state, side, reaction_windows(state)[0].instance):
         return []
     plays: list[PlayTactic] = []
-    for card_id in sorted(fitting, key=tactic_rank):
+    for card_id in fitting:
         card = _CARDS[card_id]
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
             for targets, params in target_options(state, side, card)
         )
     return plays
+
+
+_FITTING: Final[dict[tuple[int, tuple[Window, ...], bool], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+
+
+def _fitting(hand: tuple[str, ...], open_now: tuple[Window, ...], active: bool) -> tuple[str, ...]:
+    """The tactics of ``hand`` made for the open windows and the side's role, in rank order.
+
+    Kept per hand tuple: both sides ask at every action, holding their hands for most of a
+    game (a hand tuple is carried from state to state until a tactic is played). A card id
+    names one card for the life of the process (a variant's id carries a digest of its data).
+    """
+    key = (id(hand), open_now, active)
+    kept = _FITTING.get(key)
+    if kept is not None and kept[0] is hand:  # the entry holds the tuple: its id is not reused meanwhile
+        return kept[1]
+    role = "active" if active else "reacting"
+    made_for = [c for c in hand if _CARDS[c].window in open_now and _CARDS[c].side in (role, "either")]
+    fitting = tuple(sorted(made_for, key=tactic_rank))
+    if len(_FITTING) >= 16:
+        _FITTING.clear()  # one atomic step (threads)
+    _FITTING[key] = (hand, fitting)
+    return fitting
 
 
 def priority_holder(state: GameState) -> Side | None:

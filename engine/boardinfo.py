@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from typing import Final
 
 from .board import TERRAIN_CHARS, Board
 from .config import MovementRule
@@ -202,7 +203,7 @@ def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: Uni
     return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)
 
 
-_CACHE: dict[int, tuple[weakref.ref[Board], BoardInfo]] = {}
+_CACHE: Final[dict[int, tuple[weakref.ref[Board], BoardInfo]]] = {}
 
 
 def board_info(board: Board) -> BoardInfo:

@@ -322,11 +322,6 @@ for _card in CARDS.values():  # compile every condition tree once, at load
             rule_of(_card, _index)
 
 
-def card_of(instance_id: str) -> CardDef:
-    """The definition of a card instance id such as ``"air_cover#2"`` (or a bare card id)."""
-    return CARDS[instance_id.partition("#")[0]]
-
-
 def deck_cards(cards: str = "standard") -> tuple[CardDef, ...]:
     """The common cards of deck source ``cards``, in canonical order."""
     return DECK_SOURCES[cards][0]
@@ -335,3 +330,8 @@ def deck_cards(cards: str = "standard") -> tuple[CardDef, ...]:
 def canonical_deck(deck: int, cards: str = "standard") -> tuple[str, ...]:
     """The common deck in canonical order: each card repeated ``copies`` times as ``id#n``."""
     return tuple(f"{card.id}#{n}" for card in deck_cards(cards) for n in range(1, card.copies(deck) + 1))
+
+
+# card_of is asked at every action; it lives in card_lookup.py, which the compiled build compiles
+# (this module's Structs keep it pure), and is imported last: card_lookup reads CARDS from here.
+from .card_lookup import card_of  # noqa: E402

@@ -7,6 +7,7 @@ them. This module only creates and removes them.
 from __future__ import annotations
 
 from operator import attrgetter, is_
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -83,9 +84,9 @@ def _bind(spec: ConditionsDef, targets: tuple[str, ...], quadrant: Quadrant | No
     )
 
 
-_EXPIRES = attrgetter("expires")
-_PLAY_ID = attrgetter("play_id")
-_UNTIL_PHASE = attrgetter("until_phase")
+_EXPIRES: Final = attrgetter("expires")
+_PLAY_ID: Final = attrgetter("play_id")
+_UNTIL_PHASE: Final = attrgetter("until_phase")
 
 
 def _with_duration(effect: Effect, duration: str, attack_seq: int) -> Effect:

@@ -8,6 +8,7 @@ derives who must decide (§4.4).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -65,7 +66,7 @@ NEXT_PHASE: dict[Phase, Phase] = {
 
 _Types = frozenset[type[ActionBase]]
 
-PHASE_ACTIONS: dict[Phase, _Types] = {
+PHASE_ACTIONS: Final[dict[Phase, _Types]] = {
     Phase.CARD_DRAW: frozenset({NextPhase, DrawCard}),
     Phase.CARD_RESOLUTION: frozenset({NextPhase, PlayBonus, StoreBonus, DiscardBonus, AcceptMalus, CancelMalus}),
     Phase.MOVEMENT: frozenset({NextPhase, EndTurn, PlayBonus, CancelMalus, MoveUnit, PlayTactic}),
@@ -74,11 +75,11 @@ PHASE_ACTIONS: dict[Phase, _Types] = {
 }
 """§4.5 gating: the action types the active player may use in each resting phase."""
 
-CHOOSER_ACTIONS: _Types = frozenset({ChooseMalusTargets})
+CHOOSER_ACTIONS: Final[_Types] = frozenset({ChooseMalusTargets})
 """While an accepted malus awaits its victims, only its chooser acts."""
-PRIORITY_ACTIONS: _Types = frozenset({PlayTactic, PassReaction})
+PRIORITY_ACTIONS: Final[_Types] = frozenset({PlayTactic, PassReaction})
 """While the reacting player holds priority, only these are legal."""
-DEPLOYMENT_ACTIONS: _Types = frozenset({DeployUnit, AutoDeploy, ConfirmDeployment})
+DEPLOYMENT_ACTIONS: Final[_Types] = frozenset({DeployUnit, AutoDeploy, ConfirmDeployment})
 
 
 def awaiting_victims(state: GameState) -> bool:
@@ -162,7 +163,7 @@ def _end_turn(state: GameState, came_from: Phase | None) -> tuple[GameState, Pha
     return state, Phase.TURN_START
 
 
-_ENTRY: dict[Phase, Callable[[GameState, Phase | None], tuple[GameState, Phase | None]]] = {
+_ENTRY: Final[dict[Phase, Callable[[GameState, Phase | None], tuple[GameState, Phase | None]]]] = {
     Phase.TURN_START: _turn_start,
     Phase.CARD_DRAW: _rest,
     Phase.CARD_RESOLUTION: _rest,
@@ -172,7 +173,9 @@ _ENTRY: dict[Phase, Callable[[GameState, Phase | None], tuple[GameState, Phase |
     Phase.END_TURN: _end_turn,
 }
 
-_MAX_TRANSITIONS = 8  # END_TURN → TURN_START → CARD_DRAW is the longest chain
+_PHASE_VALUES: Final = {phase: phase.value for phase in Phase}
+"""Each phase's value: `Enum.value` is a Python-level property, slow from compiled code."""
+_MAX_TRANSITIONS: Final = 8  # END_TURN → TURN_START → CARD_DRAW is the longest chain
 
 
 def enter(state: GameState, phase: Phase) -> GameState:
@@ -182,7 +185,7 @@ def enter(state: GameState, phase: Phase) -> GameState:
         if phase is not Phase.TURN_START:  # TURN_START expires after switching sides
             state = expire_phase_effects(state, phase)
         state = replace(
-            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=phase.value))
+            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=_PHASE_VALUES[phase]))
         )
         state, following = _ENTRY[phase](state, came_from)
         if following is None or state.phase is Phase.VICTORY:

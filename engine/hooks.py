@@ -110,6 +110,8 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
 def max_moves(state: GameState, side: Side) -> int:
     """Units ``side`` may move this turn: ``max_moves + Σ add`` (5 in the standard tables), then the smallest *cap*."""
     moves = game_tables(state.rules.tables).max_moves
+    if not state.effects:  # the usual case, asked by every MOVEMENT listing and move: nothing to fold
+        return max(0, moves)
     caps: list[int] = []
     for effect, rule in effects_of(state, Hook.MODIFY_MAX_MOVES):
         if _player_applies(effect, rule, side, None, state):

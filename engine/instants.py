@@ -29,6 +29,7 @@ from msgspec.structs import replace
 from .actions import NO_PARAMS, Params
 from .rng import roll_d6
 from .state import Event, GameState, Unit, with_player
+from .state_reads import player_of
 from .tables import unit_stats
 from .types import EventKind, Side, Window, unit_order
 
@@ -79,7 +80,7 @@ def _restore_hp(state: GameState, play: InstantPlay) -> GameState:
 def _return_unit(state: GameState, play: InstantPlay) -> GameState:
     unit_id, cell, side = play.targets[0], play.params.cell, play.side
     assert cell is not None, "a destroyed_unit op is only offered with a cell (targeting own_destroyed_unit)"
-    player = state.player(side)
+    player = player_of(state, side)
     record = next(u for u in player.destroyed if u.id == unit_id)
     hp = unit_stats(record.type, state.rules.tables).hp
     unit = Unit(id=unit_id, side=side, type=record.type, cell=cell, hp=hp, has_moved=True, has_attacked=True)

@@ -23,6 +23,8 @@ bot, a fuzzer or an RL agent choosing among legal moves can never resign by acci
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from .actions import (
@@ -46,7 +48,7 @@ from .victory import declare_winner
 
 __all__ = ["MATCH_ACTION_TYPES", "acting_side", "apply_match_action", "match_actions", "match_problem"]
 
-MATCH_ACTION_TYPES: frozenset[type] = frozenset({Resign, Timeout, ClaimVictory})
+MATCH_ACTION_TYPES: Final[frozenset[type]] = frozenset({Resign, Timeout, ClaimVictory})
 
 _SIDES = (Side.ATTACKER, Side.DEFENDER)
 

@@ -15,9 +15,9 @@ The engine uses no `random`: the caller supplies the source of the index.
 from __future__ import annotations
 
 from itertools import islice
-from typing import Protocol
+from typing import Final, Protocol
 
-from .actions import ACTION_ORDER, Action, MoveUnit
+from .actions import ACTION_ORDER, Action, ActionBase, MoveUnit
 from .boardinfo import board_info
 from .flow import allowed_action_types
 from .move_lists import unit_reaches
@@ -46,11 +46,8 @@ _Group = tuple[int, list[Action] | Unit]
 
 def _groups(state: GameState) -> list[_Group]:
     """The listing of `legal_actions`, in its order, as counted groups (moves left unbuilt)."""
-    allowed = allowed_action_types(state)
     groups: list[_Group] = []
-    for action_type in ACTION_ORDER:
-        if action_type not in allowed:
-            continue
+    for action_type in _types_in_order(allowed_action_types(state)):
         if action_type is MoveUnit:
             units = movers(state)
             if units:
@@ -63,6 +60,19 @@ def _groups(state: GameState) -> list[_Group]:
         if offers:
             groups.append((len(offers), offers))
     return groups
+
+
+_IN_ORDER: Final[dict[frozenset[type], tuple[type[ActionBase], ...]]] = {}
+
+
+def _types_in_order(allowed: frozenset[type]) -> tuple[type[ActionBase], ...]:
+    """The ``allowed`` action types in `ACTION_ORDER` (a handful of sets: kept, as `reducer._plan` keeps its offers)."""
+    types = _IN_ORDER.get(allowed)
+    if types is None:
+        if len(_IN_ORDER) >= 32:
+            _IN_ORDER.clear()  # never in play (the flow has a handful of sets); one atomic step (threads)
+        types = _IN_ORDER[allowed] = tuple(t for t in ACTION_ORDER if t in allowed)
+    return types
 
 
 def legal_action_count(state: GameState) -> int:

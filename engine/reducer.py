@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -17,8 +18,8 @@ from .victory import end_by_action_cap
 
 __all__ = ["cached_legal_actions", "gating_problem", "legal_actions", "reduce"]
 
-_LEGAL_CACHE: dict[int, tuple[GameState, list[Action]]] = {}
-_LEGAL_CACHE_LIMIT = 8
+_LEGAL_CACHE: Final[dict[int, tuple[GameState, list[Action]]]] = {}
+_LEGAL_CACHE_LIMIT: Final = 8
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -43,7 +44,7 @@ def legal_actions(state: GameState) -> list[Action]:
 
 
 _Offer = Callable[[GameState], list[Action]]
-_PLANS: dict[frozenset[type], tuple[_Offer, ...]] = {}
+_PLANS: Final[dict[frozenset[type], tuple[_Offer, ...]]] = {}
 
 
 def _plan(allowed: frozenset[type]) -> tuple[_Offer, ...]:
@@ -91,12 +92,12 @@ def gating_problem(state: GameState, action: Action) -> IllegalAction | None:
     action_type = type(action)
     if action_type not in APPLY:
         return IllegalAction(f"{action!r} is not a Taktik action", "unknown_action")
-    tag = action_type.__struct_config__.tag
     if state.phase is Phase.VICTORY:
+        tag = action_type.__struct_config__.tag
         return IllegalAction(f"the game is over ({state.victory_reason}); {tag} is not legal", "game_over")
     allowed = allowed_action_types(state)
     if action_type not in allowed:
-        return IllegalAction(_gating_reason(state, tag, allowed), "wrong_phase")
+        return IllegalAction(_gating_reason(state, action_type.__struct_config__.tag, allowed), "wrong_phase")
     return None
 
 

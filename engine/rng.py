@@ -14,7 +14,7 @@ the next seed, which the caller writes back into the state (rules §1.3, seed th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 __all__ = [
     "DEFAULT_SEED", "draw_index", "mix_seed", "next_seed", "pick", "rand_float", "rand_int", "roll_d6", "shuffle",
@@ -23,10 +23,11 @@ __all__ = [
 T = TypeVar("T")
 
 DEFAULT_SEED = 1
-_MULTIPLIER = 1664525
-_INCREMENT = 1013904223
-_MASK = 0xFFFFFFFF
-_TWO_POW_32 = 4294967296.0
+# Final: the compiled build inlines them (a plain module name is a dict lookup there, at every step)
+_MULTIPLIER: Final = 1664525
+_INCREMENT: Final = 1013904223
+_MASK: Final = 0xFFFFFFFF
+_TWO_POW_32: Final = 4294967296.0
 
 
 def next_seed(seed: int) -> int:

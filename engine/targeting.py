@@ -6,6 +6,8 @@ same options, so offering and accepting can never disagree.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import NO_PARAMS, Params
 from .attacks import attack_problem, placed_unit
 from .boardinfo import board_info
@@ -14,10 +16,13 @@ from .deployment import entry_cells
 from .hooks import can_move_unit, can_resupply
 from .movement import occupied_cells
 from .state import GameState, Unit
+from .state_reads import player_of
 from .tables import UNITS, unit_stats
 from .types import Hook, Quadrant, Side, unit_order
 
 __all__ = ["TargetOption", "is_neutral", "playable_options", "target_options"]
+
+_QUADRANTS: Final = tuple(Quadrant)  # NW, NE, SW, SE; iterating an Enum class runs Python code
 
 TargetOption = tuple[tuple[str, ...], Params]
 """One legal aim of a card: ``(targets, params)`` exactly as the action spells them."""
@@ -58,10 +63,10 @@ def target_options(state: GameState, side: Side, card: CardDef) -> list[TargetOp
     if kind == "own_destroyed_unit":
         info = board_info(state.board)
         cells = entry_cells(info, side, occupied_cells(state))
-        destroyed = sorted({u.id: u for u in state.player(side).destroyed}.values(), key=lambda u: unit_order(u.id))
+        destroyed = sorted({u.id: u for u in player_of(state, side).destroyed}.values(), key=lambda u: unit_order(u.id))
         return [((u.id,), Params(cell=info.labels[c])) for u in destroyed for c in cells]
     if kind == "quadrant":
-        return [((), Params(quadrant=q)) for q in Quadrant]
+        return [((), Params(quadrant=q)) for q in _QUADRANTS]
     if pending is None:
         return []
     if kind == "pending_attack":
@@ -94,6 +99,6 @@ def playable_options(state: GameState, side: Side, card: CardDef) -> list[Target
         e.source_card == card.id and e.controller is side and e.hook is not Hook.INSTANT for e in state.effects
     ):
         return []
-    if card.targeting.kind == "own_destroyed_unit" and not state.player(side).destroyed:
+    if card.targeting.kind == "own_destroyed_unit" and not player_of(state, side).destroyed:
         return []  # the usual case, asked at every listing: no unit to bring back, no cells to look at
     return target_options(state, side, card)

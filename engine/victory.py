@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from .boardinfo import board_info
 from .deployment import home_side
 from .state import Event, GameState, PointControl, with_player
+from .state_reads import player_of
 from .tables import unit_stats
 from .types import EventKind, Phase, Side
 
@@ -40,12 +41,12 @@ VICTORY_REASONS = (
 
 def unit_vp(state: GameState, side: Side) -> int:
     """VP ``side`` holds from enemy units currently in the enemy's destroyed list."""
-    return sum(unit_stats(u.type, state.rules.tables).vp for u in state.player(side.other).destroyed)
+    return sum(unit_stats(u.type, state.rules.tables).vp for u in player_of(state, side.other).destroyed)
 
 
 def total_vp(state: GameState, side: Side) -> int:
     """Unit VP plus VP earned from controlled points."""
-    return unit_vp(state, side) + state.player(side).point_vp
+    return unit_vp(state, side) + player_of(state, side).point_vp
 
 
 def _has_units(state: GameState, side: Side) -> bool:
@@ -83,7 +84,7 @@ def check_after_removal(state: GameState) -> GameState:
     leaders = state.rules.victory.leaders
     if leaders is not None:
         for side in (Side.ATTACKER, Side.DEFENDER):
-            if any(u.id == leaders.of(side) for u in state.player(side).destroyed):
+            if any(u.id == leaders.of(side) for u in player_of(state, side).destroyed):
                 return declare_winner(state, side.other, "target_elimination")
     winner = _vp_winner(state)
     return declare_winner(state, winner, "victory_points") if winner else state
@@ -97,7 +98,7 @@ def check_end_turn(state: GameState) -> GameState:
         owned = {c.cell for c in state.control if c.side is state.active}
         gained = sum(1 for cell in victory.victory_points.points if cell in owned)
         if gained:
-            player = state.player(state.active)
+            player = player_of(state, state.active)
             state = with_player(state, replace(player, point_vp=player.point_vp + gained))
             event = Event(kind=EventKind.POINTS_SCORED, side=state.active, value=gained)
             state = replace(state, events=(*state.events, event))

@@ -241,3 +241,61 @@ def test_without_a_working_c_compiler_the_build_says_so_and_is_pure(tmp_path: Pa
     probe = "import sys; sys.path.insert(0, sys.argv[1]); import engine; print(engine.ENGINE_BUILD)"
     ran = subprocess.run([sys.executable, "-I", "-c", probe, str(lib)], capture_output=True, text=True, timeout=120)
     assert ran.stdout.strip() == "pure", ran.stderr
+
+
+# --- What runs at every action is compiled ------------------------------------------------------
+
+PER_ACTION = {
+    "window_plays": ("has_marked", "priority_holder", "reaction_windows", "tactic_plays", "tactic_rank"),
+    "table_lookup": ("game_tables", "required_roll", "unit_stats"),
+    "card_lookup": ("card_of",),
+    "attack_checks": ("advance_queue", "attack_problem", "attack_valid", "cancel_pending", "placed_unit"),
+    "state_reads": ("player_of", "unit_by_id"),
+}
+"""Functions asked at every action that used to live in a module with a msgspec Struct (pure in the
+compiled build), by the plain module that holds them now."""
+
+REEXPORTED_FROM = {
+    "window_plays": "windows", "table_lookup": "tables", "card_lookup": "cards", "attack_checks": "attacks",
+}
+
+
+def test_the_per_action_functions_stay_importable_from_their_old_modules() -> None:
+    import importlib
+
+    for module, names in PER_ACTION.items():
+        holder = importlib.import_module(f"engine.{module}")
+        old = REEXPORTED_FROM.get(module)
+        for name in names:
+            assert getattr(holder, name).__module__ == f"engine.{module}"
+            if old is not None:
+                assert getattr(importlib.import_module(f"engine.{old}"), name) is getattr(holder, name)
+
+
+def test_the_modules_of_the_per_action_functions_are_ones_the_build_compiles() -> None:
+    # setup.py's rule (mypyc_drops_their_class_options): a class statement with keywords keeps a module pure.
+    import ast
+
+    for module in PER_ACTION:
+        tree = ast.parse((ROOT / "engine" / f"{module}.py").read_text(encoding="utf-8"))
+        assert not [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.keywords], module
+
+
+_KINDS = """
+import importlib, json, sys
+sys.path.insert(0, sys.argv[1])
+names = json.loads(sys.argv[2])
+print(json.dumps({f"{m}.{n}": type(getattr(importlib.import_module("engine." + m), n)).__name__
+                  for m, ns in names.items() for n in ns}))
+"""
+
+
+def test_the_compiled_build_compiles_the_per_action_functions(compiled_lib: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", _KINDS, str(compiled_lib), json.dumps(PER_ACTION)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    kinds = json.loads(done.stdout)
+    assert kinds == dict.fromkeys(kinds, "builtin_function_or_method")  # a mypyc function; pure ones are "function"
+    assert len(kinds) == sum(len(names) for names in PER_ACTION.values())

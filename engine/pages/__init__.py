@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 from ..actions import ACTION_ORDER, Action, ActionBase
 from ..state import GameState
@@ -42,4 +42,6 @@ def _build() -> tuple[dict[type[ActionBase], OfferFn], dict[type[ActionBase], Ap
     return {t: owner[t].OFFERS[t] for t in ACTION_ORDER}, {t: owner[t].APPLY[t] for t in ACTION_ORDER}
 
 
-OFFERS, APPLY = _build()
+_TABLES = _build()
+OFFERS: Final = _TABLES[0]  # Final: the compiled build reads them without a lookup of the module's names
+APPLY: Final = _TABLES[1]

@@ -13,6 +13,7 @@ from ..flow import enter
 from ..hooks import can_play_card, storage_limit
 from ..instants import InstantPlay, apply_instants
 from ..state import Event, GameState, PendingCard, with_player
+from ..state_reads import player_of
 from ..targeting import is_neutral, playable_options
 from ..types import EventKind, Phase
 
@@ -74,14 +75,14 @@ def _offer_play_bonus(state: GameState) -> list[Action]:
     if drawn is not None and state.phase is Phase.CARD_RESOLUTION:
         plays.extend(_bonus_plays(state, None, drawn))
     if state.pending_card is None:
-        for i, card in enumerate(state.player(state.active).stored):
+        for i, card in enumerate(player_of(state, state.active).stored):
             plays.extend(_bonus_plays(state, i, card_of(card)))
     return plays
 
 
 def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
     side = state.active
-    stored = state.player(side).stored
+    stored = player_of(state, side).stored
     if action.stored_index is None:
         if drawn_card(state, "bonus") is None or state.phase is not Phase.CARD_RESOLUTION:
             raise IllegalAction("there is no drawn bonus to play (use stored_index for a stored card)", "precondition")
@@ -111,7 +112,7 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
     if action.stored_index is None:
         state = replace(state, pending_card=None)
     else:
-        player = state.player(side)
+        player = player_of(state, side)
         kept = player.stored[: action.stored_index] + player.stored[action.stored_index + 1 :]
         state = with_player(state, replace(player, stored=kept))
     event = Event(
@@ -130,7 +131,7 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
 def _offer_store(state: GameState) -> list[Action]:
     if drawn_card(state, "bonus") is None:
         return []
-    count = len(state.player(state.active).stored)
+    count = len(player_of(state, state.active).stored)
     if count < storage_limit(state, state.active):
         return [StoreBonus()]
     return [StoreBonus(replace_index=i) for i in range(count)]
@@ -141,7 +142,7 @@ def _apply_store(state: GameState, action: StoreBonus) -> GameState:
         raise IllegalAction("there is no drawn bonus to store", "precondition")
     assert state.pending_card is not None
     side = state.active
-    player = state.player(side)
+    player = player_of(state, side)
     limit = storage_limit(state, side)
     card = state.pending_card.card
     events = [Event(kind=EventKind.BONUS_STORED, side=side, card=card, private_to=side)]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from msgspec.structs import replace
 
@@ -15,12 +15,13 @@ from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
 from ..state import Attack, Event, GameState, with_player
+from ..state_reads import player_of, unit_by_id
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal
 
-_ROLL_DICE = RollDice()
-_RESOLVE_ATTACK = ResolveAttack()
+_ROLL_DICE: Final = RollDice()
+_RESOLVE_ATTACK: Final = ResolveAttack()
 
 
 def _offer_declare(state: GameState) -> list[Action]:
@@ -50,13 +51,13 @@ def _offer_declare(state: GameState) -> list[Action]:
 def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | None:
     """Why ``action`` may not be declared now (rules §6.1), or None."""
     for unit_id in (action.attacker_id, action.target_id):
-        if state.unit(unit_id) is None:
+        if unit_by_id(state, unit_id) is None:
             return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
     limit = game_tables(state.rules.tables).max_attacks_per_turn
     if len(state.attack_queue) >= limit:
         declared = "1 attack is" if limit == 1 else f"{limit} attacks are"  # a variant may allow one
         return IllegalAction(f"{declared} already declared this turn", "attack_limit")
-    attacker, target = state.unit(action.attacker_id), state.unit(action.target_id)
+    attacker, target = unit_by_id(state, action.attacker_id), unit_by_id(state, action.target_id)
     assert attacker is not None and target is not None
     problem = attack_problem(state, attacker, target)
     return IllegalAction(problem, "cannot_attack") if problem else None
@@ -178,7 +179,7 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
         hp = target.hp - damage
         if hp <= 0:
             destroyed = True
-            owner = state.player(target.side)
+            owner = player_of(state, target.side)
             record = replace(target, hp=0, cell=None, has_moved=False, has_attacked=False)
             state = with_player(state, replace(owner, destroyed=(*owner.destroyed, record)))
             state = replace(state, units=tuple(u for u in state.units if u.id != target.id))

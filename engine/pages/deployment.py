@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from ..actions import Action, AutoDeploy, ConfirmDeployment, DeployUnit
@@ -11,10 +13,11 @@ from ..errors import IllegalAction
 from ..flow import enter
 from ..movement import occupied_cells
 from ..state import Event, GameState
+from ..state_reads import unit_by_id
 from ..types import EventKind, Phase, Side
 
-_AUTO_DEPLOY = AutoDeploy()
-_CONFIRM = ConfirmDeployment()
+_AUTO_DEPLOY: Final = AutoDeploy()
+_CONFIRM: Final = ConfirmDeployment()
 
 
 def _deploying(state: GameState) -> Side:
@@ -31,7 +34,7 @@ def _offer_deploy(state: GameState) -> list[Action]:
 
 def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
     side = _deploying(state)
-    unit = state.unit(action.unit_id)
+    unit = unit_by_id(state, action.unit_id)
     if unit is None:
         raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
     if unit.side is not side:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from msgspec.structs import replace
 
@@ -13,6 +14,7 @@ from ..errors import IllegalAction
 from ..hooks import can_play_card
 from ..instants import InstantPlay, apply_instants
 from ..state import Effect, Event, GameState, Unit, with_player
+from ..state_reads import player_of
 from ..tables import UNITS
 from ..types import EventKind, Phase, Side
 from .bonuses import drawn_card
@@ -106,7 +108,7 @@ def _cancels(bonus: CardDef, malus: CardDef) -> bool:
     return bonus.cancel_power == "any" or (bonus.cancel_power == "generic" and malus.card_class == "generic")
 
 
-_APPLIED: dict[tuple[int, Side], tuple[tuple[Effect, ...], list[tuple[int, CardDef]]]] = {}
+_APPLIED: Final[dict[tuple[int, Side], tuple[tuple[Effect, ...], list[tuple[int, CardDef]]]]] = {}
 
 
 def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
@@ -139,7 +141,7 @@ def _find_applied(effects: tuple[Effect, ...], side: Side) -> list[tuple[int, Ca
 
 def _cancel_options(state: GameState) -> list[CancelMalus]:
     side = state.active
-    stored = [card_of(c) for c in state.player(side).stored]
+    stored = [card_of(c) for c in player_of(state, side).stored]
     if not stored:
         return []  # nothing to cancel with: the maluses need not be looked at
     targets: list[tuple[int | None, CardDef]] = []
@@ -164,7 +166,7 @@ def _offer_cancel(state: GameState) -> list[Action]:
 
 def _apply_cancel(state: GameState, action: CancelMalus) -> GameState:
     side = state.active
-    stored = state.player(side).stored
+    stored = player_of(state, side).stored
     if action.stored_index >= len(stored):
         raise IllegalAction(
             f"stored_index {action.stored_index} is out of range: you store {len(stored)} card(s)", "bad_index"
@@ -178,7 +180,7 @@ def _apply_cancel(state: GameState, action: CancelMalus) -> GameState:
             "cannot_cancel",
         )
     spent = stored[action.stored_index]
-    player = state.player(side)
+    player = player_of(state, side)
     state = with_player(
         state, replace(player, stored=stored[: action.stored_index] + stored[action.stored_index + 1 :])
     )

@@ -12,6 +12,7 @@ from ..errors import IllegalAction
 from ..hooks import can_play_tactic
 from ..instants import InstantPlay, apply_instants
 from ..state import Event, GameState, ReactionMark, with_player
+from ..state_reads import player_of
 from ..types import EventKind, Phase, Side
 from ..windows import has_marked, reaction_windows, tactic_plays
 
@@ -28,7 +29,7 @@ def _tactic_problem(state: GameState, side: Side, action: PlayTactic) -> str:
     card = CARDS.get(action.card_id)
     if card is None or card.kind != "tactic":
         return f"{action.card_id} is not a tactic card"
-    if action.card_id not in state.player(side).tactics:
+    if action.card_id not in player_of(state, side).tactics:
         return f"{card.name} is not in your hand"
     windows = reaction_windows(state)
     if card.window not in {w.window for w in windows}:
@@ -51,7 +52,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
         raise IllegalAction(_tactic_problem(state, side, action), "cannot_play_tactic")
     card = CARDS[action.card_id]
     instance = reaction_windows(state)[0].instance
-    player = state.player(side)
+    player = player_of(state, side)
     hand = tuple(t for t in player.tactics if t != action.card_id)
     state = with_player(state, replace(player, tactics=hand, played_tactics=(*player.played_tactics, action.card_id)))
     state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)

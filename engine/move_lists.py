@@ -23,6 +23,8 @@ Nothing else is read, so a kept entry is exactly what the full derivation would 
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import MoveUnit
 from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
 from .board import Board
@@ -77,10 +79,10 @@ class _Effects:
 _last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
-_KEPT: dict[str, Derivation] = {}  # unit id → its last derivation
-_KEPT_LIMIT = 1_024
-_MADE: dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]] = {}  # unit id → (the board's labels, cell → move)
-_MADE_LIMIT = 512
+_KEPT: Final[dict[str, Derivation]] = {}  # unit id → its last derivation
+_KEPT_LIMIT: Final = 1_024
+_MADE: Final[dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]]] = {}  # unit id → (the board's labels, cell → move)
+_MADE_LIMIT: Final = 512
 
 
 def _basis(state: GameState) -> Basis:

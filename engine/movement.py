@@ -16,7 +16,7 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
@@ -139,9 +139,9 @@ NO_REACH = Reach({}, (), -1, 0, 0)
 _NO_REACH = NO_REACH
 
 
-_MEMO: dict[tuple[int, int, int], tuple[SearchEntry, ...]] = {}
-_MEMO_LIMIT = 5_000  # start cells; up to `_PER_START` results each
-_PER_START = 4
+_MEMO: Final[dict[tuple[int, int, int], tuple[SearchEntry, ...]]] = {}
+_MEMO_LIMIT: Final = 5_000  # start cells; up to `_PER_START` results each
+_PER_START: Final = 4
 
 
 def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:

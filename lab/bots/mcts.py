@@ -58,6 +58,12 @@ STYLES: tuple[Style, ...] = (
 )
 """The evaluation styles the MCTS bot drafts its turn plans in."""
 
+MARCH_STYLES: tuple[Style, ...] = (
+    Style(rival_approach=False),  # march: only the seat's own pull, so walking towards many enemies pays
+    Style(approach=3.0, rival_approach=False),  # forced march
+)
+"""Extra drafts with the ``march`` option: the approach judged as the seat's own pull only."""
+
 _SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
 _MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
 _MEMO_SIZE = 4096  # remembered plan positions, over all games a shared bot plays
@@ -116,6 +122,8 @@ class MCTSBot:
     travel: bool = False  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
     own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
+    march: bool = False  # also draft `MARCH_STYLES` (own pull only); the simulations still judge every plan alike
+    standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -152,8 +160,11 @@ class MCTSBot:
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
-        for style in self.styles:
-            plan = self._draft(world, side, self._own(style))
+        drafts = [self._own(style) for style in self.styles]
+        if self.march:
+            drafts += [replace(style, travel=self.travel, standoff=self.standoff) for style in MARCH_STYLES]
+        for style in drafts:
+            plan = self._draft(world, side, style)
             if plan and plan not in plans:
                 plans.append(plan)
         stats = SearchStats(plans=len(plans))
@@ -167,8 +178,14 @@ class MCTSBot:
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
 
     def _own(self, style: Style) -> Style:
-        """``style`` as the seat plays it: with its travel, own-pull and travel-threat options."""
-        return replace(style, travel=self.travel, rival_approach=not self.own_pull, travel_threat=self.travel_threat)
+        """``style`` as the seat plays it: with its travel, own-pull, travel-threat and standoff options."""
+        return replace(
+            style,
+            travel=self.travel,
+            rival_approach=not self.own_pull,
+            travel_threat=self.travel_threat,
+            standoff=self.standoff,
+        )
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""

@@ -122,7 +122,7 @@ class MCTSBot:
     travel: bool = False  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
     own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
-    march: bool = False  # also draft `MARCH_STYLES` (own pull only); the simulations still judge every plan alike
+    march: int = 0  # draft `MARCH_STYLES` too when the styles drafted at most this many plans (0: never)
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -136,6 +136,8 @@ class MCTSBot:
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
         if self.race < 0:
             raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
+        if isinstance(self.march, bool) or not isinstance(self.march, int) or self.march < 0:
+            raise ValueError("march must be a whole number of plans >= 0 (0: never draft the march styles)")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
@@ -160,13 +162,15 @@ class MCTSBot:
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
-        drafts = [self._own(style) for style in self.styles]
-        if self.march:
-            drafts += [replace(style, travel=self.travel, standoff=self.standoff) for style in MARCH_STYLES]
-        for style in drafts:
-            plan = self._draft(world, side, style)
+        for style in self.styles:
+            plan = self._draft(world, side, self._own(style))
             if plan and plan not in plans:
                 plans.append(plan)
+        if len(plans) <= self.march:  # the styles agree (often all "end the phase"): give the search a march
+            for style in MARCH_STYLES:
+                plan = self._draft(world, side, replace(style, travel=self.travel, standoff=self.standoff))
+                if plan and plan not in plans:
+                    plans.append(plan)
         stats = SearchStats(plans=len(plans))
         best = plans[0]
         if len(plans) > 1:

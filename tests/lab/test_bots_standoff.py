@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import GameState, Side, legal_actions, new_game, player_view
 from lab.bots import MCTSBot
 from lab.bots.evaluate import BALANCED, Style, evaluate, standoff
@@ -51,8 +53,14 @@ def test_march_drafts_widen_the_plans_where_every_style_stays_put() -> None:
     state = field("A1 L A1", *FIVE_DEFENDERS)
     view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
     _, plain = MCTSBot(iterations=8).search(view, legal, 3)
-    action, marching = MCTSBot(iterations=8, march=True).search(view, legal, 3)
+    action, marching = MCTSBot(iterations=8, march=1).search(view, legal, 3)
     assert plain.plans == 1
     assert marching.plans == 2 and marching.iterations >= 2
     assert action in legal
-    assert action == MCTSBot(iterations=8, march=True).search(view, legal, 3)[0]
+    assert action == MCTSBot(iterations=8, march=1).search(view, legal, 3)[0]
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.5, "1"])
+def test_march_refuses_anything_but_a_whole_number_of_plans(bad: object) -> None:
+    with pytest.raises(ValueError, match="march must be a whole number"):
+        MCTSBot(march=bad)  # type: ignore[arg-type]

@@ -64,6 +64,12 @@ MARCH_STYLES: tuple[Style, ...] = (
 )
 """Extra drafts with the ``march`` option: the approach judged as the seat's own pull only."""
 
+WIDE_STYLES: tuple[Style, ...] = (
+    Style(threat=0.0, approach=3.0),  # charge: ignore the enemy's reply and close in hard
+    Style(threat=1.5, approach=0.0),  # hold: fear the reply most and feel no pull
+)
+"""Extra drafts with the ``wide`` option: the corners the default styles leave out."""
+
 _SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
 _MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
 _MEMO_SIZE = 4096  # remembered plan positions, over all games a shared bot plays
@@ -123,6 +129,7 @@ class MCTSBot:
     own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
     march: int = 0  # draft `MARCH_STYLES` too when the styles drafted at most this many plans (0: never)
+    wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -162,7 +169,7 @@ class MCTSBot:
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
-        for style in self.styles:
+        for style in self.styles + (WIDE_STYLES if self.wide else ()):
             plan = self._draft(world, side, self._own(style))
             if plan and plan not in plans:
                 plans.append(plan)

@@ -143,6 +143,9 @@ class MCTSBot:
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
         if self.race < 0:
             raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
+        for switch in ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide", "standoff"):
+            if not isinstance(getattr(self, switch), bool):
+                raise ValueError(f"{switch} must be true or false, not {getattr(self, switch)!r}")
         if isinstance(self.march, bool) or not isinstance(self.march, int) or self.march < 0:
             raise ValueError("march must be a whole number of plans >= 0 (0: never draft the march styles)")
         if self.time_budget is not None and self.clock is None:

@@ -64,3 +64,9 @@ def test_march_drafts_widen_the_plans_where_every_style_stays_put() -> None:
 def test_march_refuses_anything_but_a_whole_number_of_plans(bad: object) -> None:
     with pytest.raises(ValueError, match="march must be a whole number"):
         MCTSBot(march=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("switch", ["wide", "standoff", "travel"])
+def test_switches_refuse_anything_but_true_or_false(switch: str) -> None:
+    with pytest.raises(ValueError, match=f"{switch} must be true or false, not 'yes'"):
+        MCTSBot(**{switch: "yes"})  # type: ignore[arg-type]

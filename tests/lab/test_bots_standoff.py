@@ -70,3 +70,16 @@ def test_march_refuses_anything_but_a_whole_number_of_plans(bad: object) -> None
 def test_switches_refuse_anything_but_true_or_false(switch: str) -> None:
     with pytest.raises(ValueError, match=f"{switch} must be true or false, not 'yes'"):
         MCTSBot(**{switch: "yes"})  # type: ignore[arg-type]
+
+
+def test_pressed_marches_only_the_seat_that_would_lose_the_round_limit() -> None:
+    """Level on VP the tie goes to the DEFENDER: a pressed ATTACKER drafts the march, a pressed DEFENDER does not."""
+    five_attackers = tuple(spec.replace("D", "A", 1) for spec in FIVE_DEFENDERS)
+    attacker = field("A1 L A1", *FIVE_DEFENDERS)
+    defender = new_game(config(terrain=OPEN_10x15, unit_specs=("D1 L A1", *five_attackers), phase="MOVEMENT",
+                               side=Side.DEFENDER))
+    for state, side, plans in ((attacker, Side.ATTACKER, 2), (defender, Side.DEFENDER, 1)):
+        view, legal = player_view(state, side), legal_actions(state)
+        assert MCTSBot(iterations=8, march=1, pressed=True).search(view, legal, 3)[1].plans == plans
+    defender_view = player_view(defender, Side.DEFENDER)
+    assert MCTSBot(iterations=8, march=1).search(defender_view, legal_actions(defender), 3)[1].plans == 2

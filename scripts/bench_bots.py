@@ -3,7 +3,11 @@
 Random playouts are measured by scripts/bench_engine.py and the RL environment by
 scripts/bench_rl.py: one figure per claim.
 
-    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48]
+    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48] [--option march=1] [--cpu]
+
+``--option KEY=VALUE`` (repeatable, the value read as JSON) sets an MCTS option, as
+``taktik selfplay --option mcts.KEY=VALUE`` does; ``--cpu`` times with the process's CPU
+clock instead of the wall clock, for comparisons on a machine whose load changes.
 
 Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
 self-play, where the search actually runs. An MCTS iteration is one simulation: a turn plan
@@ -15,11 +19,13 @@ follows its plan).
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
+from collections.abc import Callable
 
 from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
-from lab.bots import GreedyBot, MCTSBot, seat_seed
+from lab.bots import GreedyBot, MCTSBot, get_bot, seat_seed
 
 
 def search_positions(config: GameConfig, wanted: int) -> list[GameState]:
@@ -38,29 +44,30 @@ def search_positions(config: GameConfig, wanted: int) -> list[GameState]:
     return found
 
 
-def mcts_rates(positions: list[GameState], iterations: int) -> tuple[list[float], list[float]]:
+def mcts_rates(
+    positions: list[GameState], bot: MCTSBot, clock: Callable[[], float] = time.perf_counter
+) -> tuple[list[float], list[float]]:
     """Simulations per second and seconds per search, for each position with several plans."""
-    bot = MCTSBot(iterations=iterations)
     rates, seconds = [], []
     for state in positions:
         view = player_view(state, state.to_act)
-        start = time.perf_counter()
+        start = clock()
         _, stats = bot.search(view, legal_actions(state), 7)
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if stats.iterations:
             rates.append(stats.iterations / elapsed)
             seconds.append(elapsed)
     return rates, seconds
 
 
-def greedy_rates(positions: list[GameState]) -> list[float]:
+def greedy_rates(positions: list[GameState], clock: Callable[[], float] = time.perf_counter) -> list[float]:
     bot = GreedyBot()
     rates = []
     for state in positions:
         view, legal = player_view(state, state.to_act), legal_actions(state)
-        start = time.perf_counter()
+        start = clock()
         bot.choose(view, legal, 7)
-        rates.append(1 / (time.perf_counter() - start))
+        rates.append(1 / max(clock() - start, 1e-9))
     return rates
 
 
@@ -70,18 +77,38 @@ def main() -> None:
     parser.add_argument("--size", default="20x30", help="board size WxH (default 20x30, generated terrain)")
     parser.add_argument("--iterations", type=int, default=MCTSBot.iterations, help="MCTS iterations per search")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="an MCTS option (JSON value)"
+    )
+    parser.add_argument("--cpu", action="store_true", help="time with the process's CPU clock, not the wall clock")
     args = parser.parse_args()
+    options: dict[str, object] = {}
+    for item in args.option:
+        key, sep, text = item.partition("=")
+        if not sep:
+            parser.error(f"--option {item!r} is not KEY=VALUE")
+        try:
+            options[key] = json.loads(text)
+        except json.JSONDecodeError:
+            options[key] = text
+    try:
+        bot = get_bot("mcts", iterations=args.iterations, **options)
+    except (TypeError, ValueError) as error:
+        parser.error(f"bad MCTS options {json.dumps(options)}: {error}")
+    assert isinstance(bot, MCTSBot)
+    clock = time.process_time if args.cpu else time.perf_counter
     width, height = (int(v) for v in args.size.lower().split("x"))
     configs = [GameConfig(seed=args.seed + i, width=width, height=height) for i in range(args.games)]
 
     positions = [p for c in configs for p in search_positions(c, 6)]
-    rates, seconds = mcts_rates(positions, args.iterations)
+    rates, seconds = mcts_rates(positions, bot, clock)
+    extra = (f", options {json.dumps(options)}" if options else "") + (", CPU time" if args.cpu else "")
     print(
         f"MCTS search:     median {statistics.median(rates):9.1f} iterations/s  "
         f"{statistics.median(seconds):.2f} s/search (max {max(seconds):.2f} s)  "
-        f"({len(rates)} positions, {args.iterations} iterations each)"
+        f"({len(rates)} positions, {args.iterations} iterations each{extra})"
     )
-    decisions = greedy_rates(positions)
+    decisions = greedy_rates(positions, clock)
     print(f"greedy decision: median {statistics.median(decisions):9.1f} decisions/s  ({len(decisions)} positions)")
 
 

@@ -61,6 +61,7 @@ __all__ = [
     "evaluate",
     "far_cells",
     "far_travel",
+    "standoff",
 ]
 
 WIN_SCORE = 50.0
@@ -89,6 +90,7 @@ class Style:
     travel: bool = False  # measure the approach in MP of travel (`lab.bots.travel`), not in a straight line
     travel_threat: bool = False  # an enemy threatens only where it can walk into range (`lab.bots.travel`)
     rival_approach: bool = True  # count the enemy's approach pull too (zero-sum); False: only the judged side's
+    standoff: bool = False  # drop the enemy's approach pull while no unit is within reach of an enemy (`standoff`)
 
 
 BALANCED = Style()
@@ -292,6 +294,21 @@ def _approach(pos: Position, side: Side, style: Style) -> float:
     return approach_weight(pos.state, side, style) * total
 
 
+def standoff(pos: Position) -> bool:
+    """True when no placed unit of either side stands within reach (MP + range, straight line) of an enemy.
+
+    In a standoff the zero-sum approach term pays a side for keeping away: a unit walking towards
+    many enemies shortens their approach term more than its own. `Style.standoff` then judges
+    only the judged side's own pull, so a side that must close in drafts a march.
+    """
+    stats = pos.stats
+    for unit, nearest in pos.nearest_enemy().items():
+        unit_stats = stats[pos.by_id[unit].type]
+        if nearest <= unit_stats.movement_mp + unit_stats.range:
+            return False
+    return True
+
+
 def _losses(state: GameState, side: Side, stats: UnitTable) -> float:
     lost = sum(float(stats[u.type].vp) for u in state.player(side).destroyed)
     return lost + sum(loss_value(stats[u.type], u.hp) for u in state.units if u.side is side and u.cell is not None)
@@ -329,7 +346,7 @@ def evaluate(
     score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
     offense, dists = _offense(pos, active)
     score += offense - style.threat * _threat(pos, other, dists, style.travel_threat)
-    if style.rival_approach:
+    if style.rival_approach and not (style.standoff and standoff(pos)):
         score += _approach(pos, other, style) - _approach(pos, active, style)
     elif side is active:  # only the judged side's own pull: the enemy's does not shrink because we came closer
         score -= _approach(pos, active, style)

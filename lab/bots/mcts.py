@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
-from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
+from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce, unit_vp
 
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
@@ -57,6 +57,18 @@ STYLES: tuple[Style, ...] = (
     Style(threat=0.8, approach=3.0),  # careful but pushing
 )
 """The evaluation styles the MCTS bot drafts its turn plans in."""
+
+MARCH_STYLES: tuple[Style, ...] = (
+    Style(rival_approach=False),  # march: only the seat's own pull, so walking towards many enemies pays
+    Style(approach=3.0, rival_approach=False),  # forced march
+)
+"""Extra drafts with the ``march`` option: the approach judged as the seat's own pull only."""
+
+WIDE_STYLES: tuple[Style, ...] = (
+    Style(threat=0.0, approach=3.0),  # charge: ignore the enemy's reply and close in hard
+    Style(threat=1.5, approach=0.0),  # hold: fear the reply most and feel no pull
+)
+"""Extra drafts with the ``wide`` option: the corners the default styles leave out."""
 
 _SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
 _MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
@@ -116,6 +128,10 @@ class MCTSBot:
     travel: bool = False  # the seat's approach pull counts MP of travel, not a straight line (`Style.travel`)
     own_pull: bool = False  # the seat judges only its own approach pull, not the enemy's (`Style.rival_approach`)
     travel_threat: bool = False  # the seat fears an enemy only where it can walk into range (`Style.travel_threat`)
+    march: int = 0  # draft `MARCH_STYLES` too when the styles drafted at most this many plans (0: never)
+    wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
+    standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
+    pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -128,6 +144,11 @@ class MCTSBot:
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
         if self.race < 0:
             raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
+        for switch in ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide", "standoff", "pressed"):
+            if not isinstance(getattr(self, switch), bool):
+                raise ValueError(f"{switch} must be true or false, not {getattr(self, switch)!r}")
+        if isinstance(self.march, bool) or not isinstance(self.march, int) or self.march < 0:
+            raise ValueError("march must be a whole number of plans >= 0 (0: never draft the march styles)")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
@@ -152,23 +173,36 @@ class MCTSBot:
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit), SearchStats()
         plans: list[Plan] = []
-        for style in self.styles:
-            plan = self._draft(world, side, self._own(style))
+        pressed = not self.pressed or _losing_the_limit(view, side)  # only a seat the tie rule goes against marches
+        march, standoff = (self.march, self.standoff) if pressed else (0, False)
+        for style in self.styles + (WIDE_STYLES if self.wide else ()):
+            plan = self._draft(world, side, self._own(style, standoff))
             if plan and plan not in plans:
                 plans.append(plan)
+        if len(plans) <= march:  # the styles agree (often all "end the phase"): give the search a march
+            for style in MARCH_STYLES:
+                plan = self._draft(world, side, replace(style, travel=self.travel, standoff=standoff))
+                if plan and plan not in plans:
+                    plans.append(plan)
         stats = SearchStats(plans=len(plans))
         best = plans[0]
         if len(plans) > 1:
-            best = self._select(view, side, plans, mix_seed(rng, 3), stats)
+            best = self._select(view, side, plans, mix_seed(rng, 3), stats, standoff)
         if len(self._memo) > _MEMO_SIZE:
             self._memo.clear()
         self._memo.update(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
 
-    def _own(self, style: Style) -> Style:
-        """``style`` as the seat plays it: with its travel, own-pull and travel-threat options."""
-        return replace(style, travel=self.travel, rival_approach=not self.own_pull, travel_threat=self.travel_threat)
+    def _own(self, style: Style, standoff: bool = False) -> Style:
+        """``style`` as the seat plays it: with its travel, own-pull, travel-threat and standoff options."""
+        return replace(
+            style,
+            travel=self.travel,
+            rival_approach=not self.own_pull,
+            travel_threat=self.travel_threat,
+            standoff=standoff,
+        )
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""
@@ -186,7 +220,9 @@ class MCTSBot:
             state = reduce(state, action)
         return tuple(plan)
 
-    def _select(self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats) -> Plan:
+    def _select(
+        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool
+    ) -> Plan:
         """The plan with the best total over the same sampled worlds (at least one world)."""
         totals = [0.0] * len(plans)
         worlds = max(1, self.iterations // len(plans))
@@ -198,15 +234,15 @@ class MCTSBot:
             world, _ = sample_world(view, mix_seed(rng, done))
             done += 1
             for i, plan in enumerate(plans):
-                totals[i] += self._simulate(world, side, plan)
+                totals[i] += self._simulate(world, side, plan, standoff)
         stats.iterations = done * len(plans)
         stats.scores = [total / done for total in totals]
         return plans[max(range(len(plans)), key=lambda i: (round(totals[i], 9), -i))]
 
-    def _simulate(self, world: GameState, side: Side, plan: Plan) -> float:
+    def _simulate(self, world: GameState, side: Side, plan: Plan, standoff: bool = False) -> float:
         """Play ``plan`` in ``world`` and the following ``turns`` by greedy; score the result for ``side``."""
         planned = dict(plan)
-        own = self._own(BALANCED)
+        own = self._own(BALANCED, standoff)
         last = world.turn + self.turns
         state = world
         for _ in range(_MAX_STEPS * self.turns):
@@ -225,6 +261,12 @@ class MCTSBot:
                     action = greedy_action(state, legal, self.reply_move_limit, style)
             state = reduce(state, action)
         return race_value(state, side, self.race, own) if self.race > 0 else evaluate(state, side, style=own)
+
+
+def _losing_the_limit(view: GameState, side: Side) -> bool:
+    """True when ``side`` would not win if the round limit came now: behind on VP, or level as the ATTACKER."""
+    mine, theirs = unit_vp(view, side), unit_vp(view, side.other)
+    return mine < theirs or (mine == theirs and side is Side.ATTACKER)
 
 
 def _is_searched(view: GameState, side: Side) -> bool:

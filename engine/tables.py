@@ -133,7 +133,6 @@ STANDARD_TABLES = TableOverrides()
 """The standard tables (a game whose ``rules.tables`` is None plays with these)."""
 
 
-
 # The lookups asked at every action live in table_lookup.py, which the compiled build compiles
 # (this module's Structs keep it pure); imported last, as table_lookup reads the data above.
 from .table_lookup import game_tables, required_roll, unit_stats  # noqa: E402

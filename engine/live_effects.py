@@ -84,10 +84,15 @@ def unit_fits(effect: Effect, unit: Unit) -> bool:
 
 def unit_conditions(effect: Effect, unit: Unit) -> bool:
     """``unit`` passes the effect's flat ``unit_types`` and ``unit_tags``."""
+    return _kind_passes(effect, unit.type)
+
+
+def _kind_passes(effect: Effect, kind: UnitType) -> bool:
+    """A unit of type ``kind`` passes the effect's flat ``unit_types`` and ``unit_tags``."""
     cond = effect.conditions
-    if cond.unit_types and unit.type not in cond.unit_types:
+    if cond.unit_types and kind not in cond.unit_types:
         return False
-    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[kind].tags)
 
 
 _WHEN_KINDS: dict[tuple[str, int, Side], tuple[object, frozenset[tuple[Side, UnitType]]]] = {}
@@ -101,11 +106,9 @@ def kind_may_fit(effect: Effect, side: Side, kind: UnitType) -> bool:
         return False
     if scope == "enemy_units" and side is effect.controller:
         return False
+    if not _kind_passes(effect, kind):
+        return False
     cond = effect.conditions
-    if cond.unit_types and kind not in cond.unit_types:
-        return False
-    if cond.unit_tags and not any(tag in cond.unit_tags for tag in UNITS[kind].tags):
-        return False
     if cond.clause is None:
         return True
     card = CARDS[effect.source_card]

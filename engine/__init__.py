@@ -129,7 +129,7 @@ from .tables import (
 from .text import describe_event, encode_text
 from .threats import CellThreat, ThreatMap, threat_map
 from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
-from .victory import VICTORY_REASONS, unit_vp
+from .victory import VICTORY_REASONS, points_leader, unit_vp
 from .views import player_view
 from .windows import OpenWindow, reaction_windows
 
@@ -295,6 +295,7 @@ __all__ = [
     "parse_label",
     "parse_terrain_map",
     "player_view",
+    "points_leader",
     "random_legal_action",
     "reaction_windows",
     "record_game",

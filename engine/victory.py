@@ -18,6 +18,7 @@ __all__ = [
     "declare_winner",
     "end_by_action_cap",
     "initial_control",
+    "points_leader",
     "total_vp",
     "unit_vp",
 ]
@@ -61,9 +62,13 @@ def declare_winner(state: GameState, winner: Side, reason: str) -> GameState:
     )
 
 
+def points_leader(state: GameState) -> Side:
+    """The side that wins if the game is decided on unit VP now (rules §10): a level count goes to the DEFENDER."""
+    return Side.ATTACKER if unit_vp(state, Side.ATTACKER) > unit_vp(state, Side.DEFENDER) else Side.DEFENDER
+
+
 def _points_winner(state: GameState, reason: str) -> GameState:
-    attacker, defender = unit_vp(state, Side.ATTACKER), unit_vp(state, Side.DEFENDER)
-    return declare_winner(state, Side.ATTACKER if attacker > defender else Side.DEFENDER, reason)
+    return declare_winner(state, points_leader(state), reason)
 
 
 def _vp_winner(state: GameState) -> Side | None:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
-from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce, unit_vp
+from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, points_leader, reduce
 
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
@@ -265,8 +265,7 @@ class MCTSBot:
 
 def _losing_the_limit(view: GameState, side: Side) -> bool:
     """True when ``side`` would not win if the round limit came now: behind on VP, or level as the ATTACKER."""
-    mine, theirs = unit_vp(view, side), unit_vp(view, side.other)
-    return mine < theirs or (mine == theirs and side is Side.ATTACKER)
+    return points_leader(view) is not side
 
 
 def _is_searched(view: GameState, side: Side) -> bool:

@@ -22,6 +22,7 @@ from engine import (
     VictoryConfig,
     VictoryPoints,
     legal_actions,
+    points_leader,
     reduce,
 )
 from tests.support import pass_turns, play, seed_rolling, start
@@ -147,6 +148,12 @@ def test_round_limit_decides_by_unit_vp_ties_to_the_defender() -> None:
     )
     state = pass_turns(kill(state, "A1", "D1"), 4)  # type: ignore[arg-type]
     assert (state.winner, state.victory_reason) == (Side.ATTACKER, "round_limit")
+
+
+def test_points_leader_is_who_the_round_limit_would_crown_now() -> None:
+    state = start(units=("A1 L A1", "D1 L B2", "D2 L J10"), phase="ATTACK", seed=seed_rolling(6), draw=[])
+    assert points_leader(state) is Side.DEFENDER  # level: the tie goes to the DEFENDER
+    assert points_leader(kill(state, "A1", "D1")) is Side.ATTACKER  # type: ignore[arg-type]
 
 
 def test_conditions_run_in_table_order_at_the_same_end_turn() -> None:

@@ -3,10 +3,10 @@
 Random playouts are measured by scripts/bench_engine.py and the RL environment by
 scripts/bench_rl.py: one figure per claim.
 
-    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48] [--option march=1] [--cpu]
+    python scripts/bench_bots.py [--games 5] [--size 20x30] [--iterations 48] [--option mcts.march=1] [--cpu]
 
-``--option KEY=VALUE`` (repeatable, the value read as JSON) sets an MCTS option, as
-``taktik selfplay --option mcts.KEY=VALUE`` does; ``--cpu`` times with the process's CPU
+``--option mcts.KEY=VALUE`` (repeatable, the value read as JSON) sets an MCTS option, exactly as
+``taktik selfplay --option`` does (the same parser); ``--cpu`` times with the process's CPU
 clock instead of the wall clock, for comparisons on a machine whose load changes.
 
 Positions for the MCTS and greedy figures are the MOVEMENT and ATTACK decisions of greedy
@@ -24,6 +24,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from cli.cmd_selfplay import parse_bot_options
+from cli.errors import CommandError
 from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
 from lab.bots import GreedyBot, MCTSBot, get_bot, seat_seed
 
@@ -78,23 +80,15 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=MCTSBot.iterations, help="MCTS iterations per search")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="an MCTS option (JSON value)"
+        "--option", action="append", default=[], metavar="mcts.KEY=VALUE", help="an MCTS option (JSON value)"
     )
     parser.add_argument("--cpu", action="store_true", help="time with the process's CPU clock, not the wall clock")
     args = parser.parse_args()
-    options: dict[str, object] = {}
-    for item in args.option:
-        key, sep, text = item.partition("=")
-        if not sep:
-            parser.error(f"--option {item!r} is not KEY=VALUE")
-        try:
-            options[key] = json.loads(text)
-        except json.JSONDecodeError:
-            options[key] = text
     try:
-        bot = get_bot("mcts", iterations=args.iterations, **options)
-    except (TypeError, ValueError) as error:
-        parser.error(f"bad MCTS options {json.dumps(options)}: {error}")
+        options = parse_bot_options(args.option, ["mcts"]).get("mcts", {})
+        bot = get_bot("mcts", **{"iterations": args.iterations, **options})
+    except CommandError as error:
+        parser.error(str(error))
     assert isinstance(bot, MCTSBot)
     clock = time.process_time if args.cpu else time.perf_counter
     width, height = (int(v) for v in args.size.lower().split("x"))

@@ -89,8 +89,11 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
     picker = page.locator("[name=bot]")
     picker.locator("option[value=mcts]").wait_for(state="attached")  # the server's bots are listed
     assert picker.input_value() == "greedy"  # the server's default comes selected
-    assert "plans its whole turn" in picker.inner_text()
+    about = page.locator("label.wide .about")
+    assert about.inner_text() == "Greedy: quick, takes the best-looking action"  # the chosen bot, described
+    assert picker.locator("option[value=mcts]").inner_text() == "Strong"  # short enough for a phone
     picker.select_option("mcts")
+    assert about.inner_text() == "Strong: plans its whole turn (slower)"
     page.get_by_role("button", name="Against the bot").click()
     board = Board(page)
     board.wait_ready()

@@ -38,7 +38,7 @@ const PAGE = `
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="25"></label>
           <label>You play (vs bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
-          <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select></label>
+          <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select><small class="about muted"></small></label>
         </div>
       </details>
       <p class="error" hidden></p>
@@ -54,12 +54,26 @@ const PAGE = `
   </div>
 </div>`;
 
-/** Fill the bot picker from the server's policies, its default first and selected. @param {HTMLSelectElement} select */
+/**
+ * Fill the bot picker from the server's policies, its default first and selected. An option
+ * names the bot ("Greedy", the words before the colon of its description) so it fits a phone's
+ * width; the whole description shows under the picker for the bot chosen.
+ * @param {HTMLSelectElement} select
+ */
 async function listBots(select) {
+  const about = /** @type {HTMLElement} */ (select.nextElementSibling);
+  /** @type {Map<string, string>} */
+  const described = new Map();
+  const describe = () => { about.textContent = described.get(select.value) ?? ""; };
   try {
     const { default: chosen, bots } = await request("/api/bots");
-    select.innerHTML = bots.map((/** @type {{name: string, about: string}} */ b) =>
-      `<option value="${esc(b.name)}"${b.name === chosen ? " selected" : ""}>${esc(b.about)}</option>`).join("");
+    select.innerHTML = bots.map((/** @type {{name: string, about: string}} */ b) => {
+      described.set(b.name, b.about);
+      const title = b.about.includes(":") ? b.about.slice(0, b.about.indexOf(":")) : b.about;
+      return `<option value="${esc(b.name)}"${b.name === chosen ? " selected" : ""}>${esc(title)}</option>`;
+    }).join("");
+    select.addEventListener("change", describe);
+    describe();
   } catch {
     // the server's default option stays
   }

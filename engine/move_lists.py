@@ -79,6 +79,11 @@ class _Effects:
 _last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
+# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
+# use, a `Final` one from a C static.
+_DERIVATION: Final = Derivation
+_MOVE_UNIT: Final = MoveUnit
+
 _KEPT: Final[dict[str, Derivation]] = {}  # unit id → its last derivation
 _KEPT_LIMIT: Final = 1_024
 # unit id → (the board's labels, the move to each cell index or None): a list, not a dict keyed by cell, because
@@ -184,7 +189,7 @@ def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
     entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = Derivation(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
+    found = _DERIVATION(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.
@@ -204,5 +209,5 @@ def _moves(unit_id: str, reach: Reach, labels: tuple[str, ...]) -> tuple[MoveUni
 
 
 def _made(known: list[MoveUnit | None], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
-    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
+    move = known[cell] = _MOVE_UNIT(unit_id=unit_id, to=labels[cell])
     return move

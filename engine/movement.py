@@ -175,12 +175,17 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     return costs, int.from_bytes(examined, "little")
 
 
+# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
+# use, a `Final` one from a C static.
+_REACH: Final = Reach
+_SEARCH_ENTRY: Final = SearchEntry
+
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 _NO_REACH = NO_REACH
 
 
-_MEMO: Final[dict[tuple[int, int, int], tuple[SearchEntry, ...]]] = {}
+_MEMO: Final[dict[object, tuple[SearchEntry, ...]]] = {}  # (id of the step table, start, allowance) → entries
 _MEMO_LIMIT: Final = 5_000  # start cells; up to `_PER_START` results each
 _PER_START: Final = 4
 
@@ -219,7 +224,7 @@ def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupi
 
 def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
     """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
-    key = (id(steps), start, allowance)
+    key: object = (id(steps), start, allowance)  # an object: compiled, a typed tuple is boxed anew at each use
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
@@ -227,7 +232,7 @@ def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, 
         if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
+    found = _SEARCH_ENTRY(steps, _REACH(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.

@@ -79,9 +79,16 @@ class _Effects:
 _last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
+# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
+# use, a `Final` one from a C static.
+_DERIVATION: Final = Derivation
+_MOVE_UNIT: Final = MoveUnit
+
 _KEPT: Final[dict[str, Derivation]] = {}  # unit id → its last derivation
 _KEPT_LIMIT: Final = 1_024
-_MADE: Final[dict[str, tuple[tuple[str, ...], dict[int, MoveUnit]]]] = {}  # unit id → (the board's labels, cell → move)
+# unit id → (the board's labels, the move to each cell index or None): a list, not a dict keyed by cell, because
+# compiled code indexes a list with the unboxed cell, where a dict lookup boxes it again and hashes it
+_MADE: Final[dict[str, tuple[tuple[str, ...], list[MoveUnit | None]]]] = {}
 _MADE_LIMIT: Final = 512
 
 
@@ -116,12 +123,18 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Der
             continue
         typed = by_type.get(unit.type) or basis.of(unit.type)
         found = kept.get(unit.id)
-        if found is not None and found.unit is not unit:
+        # Each field read once: compiled code reads a Struct's fields by generic attribute lookup.
+        if found is not None and (found.unit is not unit or found.basis is not basis):
             found = None
-        held = None if found is None or found.basis is not basis else found.held
         if not varies:
-            allowance = typed[1]
-        elif (  # `Derivation.held` inline: asked for every mover of every listing while movement effects live
+            if found is None or found.allowance != typed[1] or mask & found.examined != found.seen:
+                before, found = found, _derive(unit, basis, typed[0], typed[1], occupied)
+                if before is not None and found is not None and before.held is not None:
+                    found.held = before.held  # kept for when movement effects come back (as below)
+            out.append(found)
+            continue
+        held = None if found is None else found.held
+        if (  # `Derivation.held` inline: asked for every mover of every listing while movement effects live
             held is not None
             and held[0] is key
             and (
@@ -138,12 +151,7 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Der
         else:
             allowance, reads, window = allowance_and_reads(state, unit)
             held = None if reads == ASK_AGAIN else (key, reads, state.units, allowance, window)
-        if (
-            found is None
-            or found.basis is not basis
-            or found.allowance != allowance
-            or mask & found.examined != found.seen
-        ):
+        if found is None or found.allowance != allowance or mask & found.examined != found.seen:
             found = _derive(unit, basis, typed[0], allowance, occupied)
         if found is not None and held is not None and found.held is not held:
             # One atomic store (threads). A derivation made again because a cell its search examined
@@ -181,7 +189,7 @@ def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
     entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = Derivation(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
+    found = _DERIVATION(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.
@@ -195,11 +203,11 @@ def _moves(unit_id: str, reach: Reach, labels: tuple[str, ...]) -> tuple[MoveUni
     if made is None or made[0] is not labels:
         if len(_MADE) >= _MADE_LIMIT:
             _MADE.clear()  # one atomic step (threads)
-        made = _MADE[unit_id] = (labels, {})
+        made = _MADE[unit_id] = (labels, [None] * len(labels))
     known = made[1]
-    return tuple([known.get(cell) or _made(known, unit_id, cell, labels) for cell in reach.costs])  # by cell
+    return tuple([known[cell] or _made(known, unit_id, cell, labels) for cell in reach.costs])  # by cell
 
 
-def _made(known: dict[int, MoveUnit], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
-    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
+def _made(known: list[MoveUnit | None], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
+    move = known[cell] = _MOVE_UNIT(unit_id=unit_id, to=labels[cell])
     return move

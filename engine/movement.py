@@ -16,7 +16,7 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final, SupportsIndex, cast
 
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
@@ -47,11 +47,27 @@ def occupied_cells(state: GameState) -> frozenset[int]:
     return frozenset(index[u.cell] for u in state.units if u.cell is not None)
 
 
-class Occupancy(NamedTuple):
-    """Which cells hold a unit, in the two forms the search reads."""
+class Occupancy:
+    """Which cells hold a unit, in the two forms the search reads. Treat as immutable.
 
-    flags: bytes  # one byte per cell index, 1 where a unit stands
-    mask: int  # ``flags`` read as one little-endian integer: byte i is cell i
+    A plain class, not a NamedTuple: compiled, it is a native class (its fields read
+    directly), where a NamedTuple's constructor runs interpreted at every new occupancy.
+    """
+
+    __slots__ = ("flags", "mask")
+
+    def __init__(self, flags: bytes, mask: int) -> None:
+        self.flags = flags  # one byte per cell index, 1 where a unit stands
+        self.mask = mask  # ``flags`` read as one little-endian integer: byte i is cell i
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Occupancy) and self.flags == other.flags and self.mask == other.mask
+
+    def __hash__(self) -> int:
+        return hash(self.flags)
+
+    def __repr__(self) -> str:
+        return f"Occupancy(cells={self.flags.count(1)})"
 
 
 _last_occupancy: tuple[tuple[Unit, ...], Board, Occupancy] | None = None
@@ -94,6 +110,13 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
     _last_occupancy = (units, state.board, Occupancy(bytes(flags), mask))
 
 
+_UNREACHED: Final = 1 << 30  # a cost no search reaches: the scratch lists' "not reached"
+_SCRATCH: Final[list[list[int]]] = []  # cost lists to reuse, all _UNREACHED; each search takes its own (threads)
+
+_BoxedSteps = tuple[tuple[tuple[SupportsIndex, int], ...], ...]
+"""A `StepTable` as the search reads it: each neighbour the very int object of the table."""
+
+
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
@@ -102,44 +125,67 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     occupancy the search examined, as a mask like `Occupancy.mask`: the result depends
     on no other cell's occupancy.
     """
-    # Flat arrays indexed by cell: a list lookup is cheaper than a dict's, and `limit`
-    # stands for "not reached" so one comparison also enforces the allowance.
-    limit = allowance + 1
-    best = [limit] * len(steps)
+    # Flat per-cell lists: a list lookup is cheaper than a dict's. The cost list is taken
+    # from `_SCRATCH` and put back with only the settled cells reset (a new one per search
+    # cost more to fill and free than the search itself); list pop and append are atomic,
+    # so two threads never share one.
+    size = len(steps)
+    scratch = _SCRATCH
+    best = scratch.pop() if scratch else [_UNREACHED] * size
+    if len(best) != size:
+        best = [_UNREACHED] * size
     best[start] = 0
-    examined = bytearray(len(steps))
-    buckets: list[list[int]] = [[] for _ in range(limit)]
+    examined = bytearray(size)
+    # Compiled, a cell read as an ``int`` is unboxed, and putting it in a list boxes it again:
+    # a new object for every index above 256. The queues and the settled list hold the step
+    # table's own int objects instead (typed as SupportsIndex), read as ``int`` where indexed.
+    table = cast(_BoxedSteps, steps)
+    buckets: list[list[SupportsIndex]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(start)
-    settled: list[int] = []
-    for spent in range(limit):
-        for cell in buckets[spent]:
+    settled: list[SupportsIndex] = []
+    for spent, bucket in enumerate(buckets):
+        for boxed_cell in bucket:
+            cell: int = boxed_cell  # type: ignore[assignment]  # an int: see above
             if best[cell] != spent:
                 continue  # a cheaper route reached it first
-            settled.append(cell)
-            examined[cell] = 1
-            for neighbour, cost in steps[cell]:
+            settled.append(boxed_cell)
+            examined[boxed_cell] = 1
+            for neighbour, cost in table[cell]:
                 total = spent + cost
                 if total > allowance:
                     break  # a cell's steps come cheapest first: the rest cost more still
-                if total < best[neighbour]:
-                    if occupied[neighbour]:
+                index: int = neighbour  # type: ignore[assignment]  # an int: see above
+                if total < best[index]:
+                    if occupied[index]:
                         examined[neighbour] = 1
                     else:
-                        best[neighbour] = total
+                        best[index] = total
                         buckets[total].append(neighbour)
     # Every unoccupied cell looked at within the allowance was settled, so the examined
-    # cells are the settled ones (the start included) and the occupied ones marked above.
-    settled.sort()
-    costs = {cell: best[cell] for cell in settled if cell != start}
+    # cells are the settled ones (the start included) and the occupied ones marked above;
+    # and only settled cells got a cost, so resetting them leaves the list all _UNREACHED.
+    cells = cast(list[int], settled)
+    cells.sort()
+    costs: dict[int, int] = {}
+    for cell in cells:
+        costs[cell] = best[cell]
+        best[cell] = _UNREACHED
+    del costs[start]
+    scratch.append(best)
     return costs, int.from_bytes(examined, "little")
 
+
+# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
+# use, a `Final` one from a C static.
+_REACH: Final = Reach
+_SEARCH_ENTRY: Final = SearchEntry
 
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 _NO_REACH = NO_REACH
 
 
-_MEMO: Final[dict[tuple[int, int, int], tuple[SearchEntry, ...]]] = {}
+_MEMO: Final[dict[object, tuple[SearchEntry, ...]]] = {}  # (id of the step table, start, allowance) → entries
 _MEMO_LIMIT: Final = 5_000  # start cells; up to `_PER_START` results each
 _PER_START: Final = 4
 
@@ -178,7 +224,7 @@ def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupi
 
 def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
     """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
-    key = (id(steps), start, allowance)
+    key: object = (id(steps), start, allowance)  # an object: compiled, a typed tuple is boxed anew at each use
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
@@ -186,7 +232,7 @@ def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, 
         if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
+    found = _SEARCH_ENTRY(steps, _REACH(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.

@@ -23,7 +23,7 @@ from engine import (
 from engine.grid import chebyshev
 from engine.movement import reachable_cells
 from engine.state import Conditions, Effect
-from engine.types import Hook, Side
+from engine.types import Hook, Side, UnitType
 from tests.support import OPEN_10, config, fresh_listing, play, replace, snapshot, start, unit
 
 
@@ -301,6 +301,32 @@ def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed:
                 spent += dict(steps[at])[step]  # a real step of the table
                 at = step
             assert spent == cost, (piece.id, cell)
+
+
+def test_the_search_returns_its_pooled_cost_list_unreached_and_never_reads_a_stale_one() -> None:
+    """The search reuses its cost lists (`movement._SCRATCH`): each must come back all "not reached",
+    whatever the board size, so that the next search, on this board or another, finds its own costs."""
+    import engine.movement as movement_module
+    from engine.boardinfo import board_info
+    from engine.movement import search_reachable
+
+    rnd = random.Random(7)
+    boards = []
+    for size in (12, 7):
+        rows = ["." * size] + ["".join(rnd.choice("....=~#rf") for _ in range(size)) for _ in range(size - 1)]
+        boards.append(board_info(start(terrain="\n".join(rows), units=("A1 L A1", "D1 L B1"), draw=[]).board))
+    for _ in range(40):  # alternate boards of two sizes, starts and allowances
+        info = rnd.choice(boards)
+        steps = info.steps(rnd.choice(list(UnitType)), ())
+        occupied = {rnd.randrange(info.size) for _ in range(rnd.randrange(8))}
+        start_cell = rnd.choice([cell for cell in range(info.size) if cell not in occupied])
+        allowance = rnd.randrange(1, 12)
+        flags = bytes(1 if cell in occupied else 0 for cell in range(info.size))
+        costs, _ = search_reachable(steps, start_cell, allowance, flags)
+        assert costs == _least_costs(steps, start_cell, allowance, frozenset(occupied))
+        assert list(costs) == sorted(costs)
+        assert movement_module._SCRATCH
+        assert all(cost == movement_module._UNREACHED for kept in movement_module._SCRATCH for cost in kept)
 
 
 # --- What the listing keeps between positions never goes stale ------------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import astuple, fields
+from dataclasses import fields
 from typing import Any, TypeVar, cast
 
 import asyncpg
@@ -100,6 +100,15 @@ _MATCH_COLUMNS = (
 _ACTION_FIELDS = tuple(f.name for f in fields(ActionRow))
 _ACTION_COLUMNS = ", ".join(_ACTION_FIELDS)
 _N = len(_ACTION_FIELDS)
+
+def _values(row: ActionRow) -> tuple[Any, ...]:
+    """The columns of ``row`` in field order (``dataclasses.astuple`` deep-copies each value: a
+    visible part of an append's CPU)."""
+    return row.ply, row.seat, row.client_seq, row.action, row.state_hash, row.elapsed_ms
+
+
+assert [f.name for f in fields(ActionRow)] == ["ply", "seat", "client_seq", "action", "state_hash", "elapsed_ms"], \
+    "pgstore: ActionRow fields changed (see _values)"
 
 _APPEND = f"""
 WITH moved AS (
@@ -235,7 +244,7 @@ class PgDatabase:
                     await conn.executemany(
                         f"INSERT INTO actions (match_id, created_at, {_ACTION_COLUMNS}) "
                         f"VALUES ($1, $2, {', '.join(f'${i + 3}' for i in range(_N))})",
-                        [(row.id, now, *astuple(a)) for a in prefix],
+                        [(row.id, now, *_values(a)) for a in prefix],
                     )
 
         await self._run(work)
@@ -257,7 +266,7 @@ class PgDatabase:
             try:
                 return cast(str, await conn.execute(
                     _APPEND, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason, time.time(),
-                    match_id, action.ply, *astuple(action),
+                    match_id, action.ply, *_values(action),
                 ))
             except asyncpg.UniqueViolationError as err:  # a client seq used twice: as SQLite's IntegrityError
                 raise StoreConflict(f"match {match_id}: {err}") from None

@@ -205,8 +205,14 @@ class PgDatabase:
 
     async def _on(self, pool: Any, work: Callable[[Any], Awaitable[T]]) -> T:
         try:
-            async with pool.acquire(timeout=self.settings.connect_timeout) as conn:
+            # The deadline is ours, not asyncpg's: given a timeout, asyncpg waits for a connection
+            # in a task of its own (`wait_for`), one more task and timer for every statement.
+            async with asyncio.timeout(self.settings.connect_timeout):
+                conn = await pool.acquire()
+            try:
                 return await work(conn)
+            finally:
+                await pool.release(conn)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
 

@@ -26,7 +26,7 @@ import asyncpg
 
 from engine import canonical_rules_version
 
-from .pgbatch import WRITERS, AppendBatcher, Batched
+from .pgbatch import AppendBatcher, Batched, Reserved
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -163,11 +163,12 @@ class PgSettings:
 class PgDatabase:
     """The `Storage` of a PostgreSQL database, through a pool of connections."""
 
-    def __init__(self, pool: Any, url: str, settings: PgSettings, writer: Any = None) -> None:
+    def __init__(self, pool: Any, url: str, settings: PgSettings) -> None:
         self._pool = pool
         # The appends have connections of their own: they never wait behind loads and reads
         # (a thousand clients reconnecting at once load as many matches).
-        self._writer = writer if writer is not None else pool
+        self._writer = Reserved(lambda: asyncpg.connect(url, timeout=settings.connect_timeout,
+                                                        command_timeout=settings.command_timeout))
         self.url = url
         self.settings = settings
         self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgbatch.py)
@@ -183,10 +184,9 @@ class PgDatabase:
         chosen = settings or PgSettings()
         try:
             pool = await _pool(url, chosen, chosen.max_size)
-            writer = await _pool(url, chosen, WRITERS)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
-        database = cls(pool, url, chosen, writer)
+        database = cls(pool, url, chosen)
         try:
             await database._run(_migrate)  # the first connection (the pool keeps no minimum)
         except StoreUnavailable as err:
@@ -201,7 +201,19 @@ class PgDatabase:
         return await self._on(self._pool, work)
 
     async def _write(self, work: Callable[[Any], Awaitable[T]]) -> T:
-        return await self._on(self._writer, work)
+        """``work`` on a connection reserved for appends (`Reserved`)."""
+        try:
+            async with asyncio.timeout(self.settings.connect_timeout):
+                conn = await self._writer.acquire()
+            try:
+                result = await work(conn)
+            except BaseException as failure:
+                await self._writer.release(conn, failure)
+                raise
+            await self._writer.release(conn)
+            return result
+        except _UNREACHABLE as err:
+            raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
 
     async def _on(self, pool: Any, work: Callable[[Any], Awaitable[T]]) -> T:
         try:
@@ -219,14 +231,12 @@ class PgDatabase:
     def close(self) -> None:
         """Close every connection now (call once the work in flight has finished)."""
         self._pool.terminate()
-        if self._writer is not self._pool:
-            self._writer.terminate()
+        self._writer.terminate()
 
     async def aclose(self) -> None:
         """Close the pools, waiting for connections in use to be released."""
         await asyncio.wait_for(self._pool.close(), 10)
-        if self._writer is not self._pool:
-            await asyncio.wait_for(self._writer.close(), 10)
+        await asyncio.wait_for(self._writer.close(), 10)
 
     # -- the Storage contract --------------------------------------------------------
 

@@ -184,15 +184,21 @@ def _settle(waiting: _Waiting, outcome: BaseException | None) -> None:
         waiting.done.set_exception(outcome)
 
 
+_REFUSED = (StoreConflict, asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
+"""The failures after which a connection is still in step with its server: PostgreSQL answered the
+statement with a refusal (a seq used twice, a deadlock). After anything else (a shutdown, a
+timeout, a cut connection) it is closed rather than reused."""
+
+
 class Reserved:
     """The connections reserved for the appends: one per writer, opened when first needed.
 
     `AppendBatcher` never runs more than ``WRITERS`` writers, each using one connection at a
     time, so a writer never waits for a connection and none is needed to queue them: an
     asyncpg pool would add, per statement, a proxy object and a task to return the connection
-    (``shield``). A connection that failed in any way but a refusal by PostgreSQL itself (it
-    may be half-way through a statement, or gone) is closed, not reused; the next append opens
-    a fresh one, so appends resume by themselves once PostgreSQL is back.
+    (``shield``). A connection that failed in any way but a refusal of its statement
+    (`_REFUSED`) is closed, not reused; the next append opens a fresh one, so appends resume
+    by themselves once PostgreSQL is back.
     """
 
     def __init__(self, connect: Callable[[], Awaitable[Any]]) -> None:
@@ -212,8 +218,7 @@ class Reserved:
 
     async def release(self, conn: Any, failure: BaseException | None = None) -> None:
         """Take ``conn`` back after its work ended, with ``failure`` if the work raised it."""
-        refused = isinstance(failure, (asyncpg.PostgresError, StoreConflict))  # answered: in step with the server
-        if conn.is_closed() or (failure is not None and not refused):
+        if conn.is_closed() or (failure is not None and not isinstance(failure, _REFUSED)):
             self._open.discard(conn)
             conn.terminate()
         else:

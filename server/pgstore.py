@@ -142,6 +142,7 @@ _UNREACHABLE: tuple[type[BaseException], ...] = (
     asyncpg.InterfaceError,  # the connection closed under us
     asyncpg.PostgresConnectionError,
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
+    asyncpg.exceptions.InternalClientError,  # used while its server's shutdown notice is being read
 )
 
 

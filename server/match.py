@@ -23,6 +23,7 @@ from engine import (
     Action,
     Attack,
     ClaimVictory,
+    Event,
     GameConfig,
     GameState,
     Resign,
@@ -66,9 +67,27 @@ from .protocol import (
 from .rematch import Rematch
 from .store import ActionRow, MatchRow, Progress
 
-__all__ = ["Match", "Viewer", "hash_token", "progress_of", "shown_status"]
+__all__ = ["EVENT_TEXTS_LIMIT", "Match", "Viewer", "event_text", "hash_token", "progress_of", "shown_status"]
 
 _HINT_SALT = 0x4817  # a hint's seed: mix_seed(version, _HINT_SALT)
+
+EVENT_TEXTS_LIMIT = 20_000
+"""Event texts kept (`event_text`): far more than the distinct events of the live matches' latest
+positions, and a few MB at most; when full the memo starts afresh."""
+
+_event_texts: dict[Event, EventText] = {}
+
+
+def event_text(event: Event) -> EventText:
+    """``event`` with its sentence (`describe_event`), remembered: every viewer kind of every process
+    holding the match describes the same events of a position, and a sentence built its way cost
+    about 10 µs, a twentieth of a worker's CPU (docs/deploy.md, "CPU per action")."""
+    found = _event_texts.get(event)
+    if found is None:
+        if len(_event_texts) >= EVENT_TEXTS_LIMIT:
+            _event_texts.clear()
+        found = _event_texts[event] = EventText(event=event, text=describe_event(event))
+    return found
 
 
 class Viewer(Protocol):
@@ -367,7 +386,7 @@ class Match:
             legal_actions=self.legal() if mine else (),
             last_seq=self.last_seq.get(seat, 0) if seat is not None else 0,
             view=view,
-            events=tuple(EventText(event=e, text=describe_event(e)) for e in view.events),
+            events=tuple(map(event_text, view.events)),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=game_tables(self.state.rules.tables).max_attacks_per_turn,
             decision=decision(self.state, view),

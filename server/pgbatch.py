@@ -36,7 +36,7 @@ import asyncpg
 
 from .store import ActionRow, Progress, StoreConflict, StoreUnavailable
 
-__all__ = ["BATCH_LIMIT", "WRITERS", "AppendBatcher", "Batched"]
+__all__ = ["BATCH_LIMIT", "WRITERS", "AppendBatcher", "Batched", "Reserved"]
 
 BATCH_LIMIT = 500  # rows per statement: a bound on the statement's size, far above a batch's usual size
 WRITERS = 4  # batches in flight at once: an append need not wait for a whole batch ahead of it
@@ -182,6 +182,61 @@ def _settle(waiting: _Waiting, outcome: BaseException | None) -> None:
         waiting.done.set_result(None)
     else:
         waiting.done.set_exception(outcome)
+
+
+_REFUSED = (StoreConflict, asyncpg.IntegrityConstraintViolationError, asyncpg.TransactionRollbackError)
+"""The failures after which a connection is still in step with its server: PostgreSQL answered the
+statement with a refusal (a seq used twice, a deadlock). After anything else (a shutdown, a
+timeout, a cut connection) it is closed rather than reused."""
+
+
+class Reserved:
+    """The connections reserved for the appends: one per writer, opened when first needed.
+
+    `AppendBatcher` never runs more than ``WRITERS`` writers, each using one connection at a
+    time, so a writer never waits for a connection and none is needed to queue them: an
+    asyncpg pool would add, per statement, a proxy object and a task to return the connection
+    (``shield``). A connection that failed in any way but a refusal of its statement
+    (`_REFUSED`) is closed, not reused; the next append opens a fresh one, so appends resume
+    by themselves once PostgreSQL is back.
+    """
+
+    def __init__(self, connect: Callable[[], Awaitable[Any]]) -> None:
+        self._connect = connect
+        self._idle: list[Any] = []
+        self._open: set[Any] = set()  # idle or in use, to close them all
+
+    async def acquire(self) -> Any:
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.is_closed():
+                return conn
+            self._open.discard(conn)
+        conn = await self._connect()
+        self._open.add(conn)
+        return conn
+
+    async def release(self, conn: Any, failure: BaseException | None = None) -> None:
+        """Take ``conn`` back after its work ended, with ``failure`` if the work raised it."""
+        if conn.is_closed() or (failure is not None and not isinstance(failure, _REFUSED)):
+            self._open.discard(conn)
+            conn.terminate()
+        else:
+            self._idle.append(conn)
+
+    def terminate(self) -> None:
+        for conn in self._open:
+            conn.terminate()
+        self._open.clear()
+        self._idle.clear()
+
+    async def close(self) -> None:
+        """Close the idle connections, then any still in use (the server is stopping)."""
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            self._open.discard(conn)
+            await conn.close()
+        self.terminate()
 
 
 T = TypeVar("T")

@@ -19,14 +19,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import astuple, fields
+from dataclasses import fields
 from typing import Any, TypeVar, cast
 
 import asyncpg
 
 from engine import canonical_rules_version
 
-from .pgbatch import WRITERS, AppendBatcher, Batched
+from .pgbatch import AppendBatcher, Batched, Reserved
 from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
@@ -101,6 +101,15 @@ _ACTION_FIELDS = tuple(f.name for f in fields(ActionRow))
 _ACTION_COLUMNS = ", ".join(_ACTION_FIELDS)
 _N = len(_ACTION_FIELDS)
 
+def _values(row: ActionRow) -> tuple[Any, ...]:
+    """The columns of ``row`` in field order (``dataclasses.astuple`` deep-copies each value: a
+    visible part of an append's CPU)."""
+    return row.ply, row.seat, row.client_seq, row.action, row.state_hash, row.elapsed_ms
+
+
+assert [f.name for f in fields(ActionRow)] == ["ply", "seat", "client_seq", "action", "state_hash", "elapsed_ms"], \
+    "pgstore: ActionRow fields changed (see _values)"
+
 _APPEND = f"""
 WITH moved AS (
     UPDATE matches SET status=$1, version=$2, turn=$3, phase=$4, to_act=$5, winner=$6, victory_reason=$7,
@@ -133,6 +142,7 @@ _UNREACHABLE: tuple[type[BaseException], ...] = (
     asyncpg.InterfaceError,  # the connection closed under us
     asyncpg.PostgresConnectionError,
     asyncpg.exceptions.OperatorInterventionError,  # admin shutdown, cannot connect now
+    asyncpg.exceptions.InternalClientError,  # used while its server's shutdown notice is being read
 )
 
 
@@ -154,11 +164,12 @@ class PgSettings:
 class PgDatabase:
     """The `Storage` of a PostgreSQL database, through a pool of connections."""
 
-    def __init__(self, pool: Any, url: str, settings: PgSettings, writer: Any = None) -> None:
+    def __init__(self, pool: Any, url: str, settings: PgSettings) -> None:
         self._pool = pool
         # The appends have connections of their own: they never wait behind loads and reads
         # (a thousand clients reconnecting at once load as many matches).
-        self._writer = writer if writer is not None else pool
+        self._writer = Reserved(lambda: asyncpg.connect(url, timeout=settings.connect_timeout,
+                                                        command_timeout=settings.command_timeout))
         self.url = url
         self.settings = settings
         self.appends = AppendBatcher(self._write, self._append_one)  # group commit (server/pgbatch.py)
@@ -174,10 +185,9 @@ class PgDatabase:
         chosen = settings or PgSettings()
         try:
             pool = await _pool(url, chosen, chosen.max_size)
-            writer = await _pool(url, chosen, WRITERS)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"cannot reach PostgreSQL at {_safe(url)}: {err}") from None
-        database = cls(pool, url, chosen, writer)
+        database = cls(pool, url, chosen)
         try:
             await database._run(_migrate)  # the first connection (the pool keeps no minimum)
         except StoreUnavailable as err:
@@ -192,26 +202,42 @@ class PgDatabase:
         return await self._on(self._pool, work)
 
     async def _write(self, work: Callable[[Any], Awaitable[T]]) -> T:
-        return await self._on(self._writer, work)
+        """``work`` on a connection reserved for appends (`Reserved`)."""
+        try:
+            async with asyncio.timeout(self.settings.connect_timeout):
+                conn = await self._writer.acquire()
+            try:
+                result = await work(conn)
+            except BaseException as failure:
+                await self._writer.release(conn, failure)
+                raise
+            await self._writer.release(conn)
+            return result
+        except _UNREACHABLE as err:
+            raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
 
     async def _on(self, pool: Any, work: Callable[[Any], Awaitable[T]]) -> T:
         try:
-            async with pool.acquire(timeout=self.settings.connect_timeout) as conn:
+            # The deadline is ours, not asyncpg's: given a timeout, asyncpg waits for a connection
+            # in a task of its own (`wait_for`), one more task and timer for every statement.
+            async with asyncio.timeout(self.settings.connect_timeout):
+                conn = await pool.acquire()
+            try:
                 return await work(conn)
+            finally:
+                await pool.release(conn)
         except _UNREACHABLE as err:
             raise StoreUnavailable(f"PostgreSQL cannot be reached: {type(err).__name__}: {err}") from None
 
     def close(self) -> None:
         """Close every connection now (call once the work in flight has finished)."""
         self._pool.terminate()
-        if self._writer is not self._pool:
-            self._writer.terminate()
+        self._writer.terminate()
 
     async def aclose(self) -> None:
         """Close the pools, waiting for connections in use to be released."""
         await asyncio.wait_for(self._pool.close(), 10)
-        if self._writer is not self._pool:
-            await asyncio.wait_for(self._writer.close(), 10)
+        await asyncio.wait_for(self._writer.close(), 10)
 
     # -- the Storage contract --------------------------------------------------------
 
@@ -235,7 +261,7 @@ class PgDatabase:
                     await conn.executemany(
                         f"INSERT INTO actions (match_id, created_at, {_ACTION_COLUMNS}) "
                         f"VALUES ($1, $2, {', '.join(f'${i + 3}' for i in range(_N))})",
-                        [(row.id, now, *astuple(a)) for a in prefix],
+                        [(row.id, now, *_values(a)) for a in prefix],
                     )
 
         await self._run(work)
@@ -257,7 +283,7 @@ class PgDatabase:
             try:
                 return cast(str, await conn.execute(
                     _APPEND, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason, time.time(),
-                    match_id, action.ply, *astuple(action),
+                    match_id, action.ply, *_values(action),
                 ))
             except asyncpg.UniqueViolationError as err:  # a client seq used twice: as SQLite's IntegrityError
                 raise StoreConflict(f"match {match_id}: {err}") from None

@@ -161,6 +161,49 @@ def test_appends_waiting_together_commit_in_one_statement_each_with_its_own_answ
     arun(run())
 
 
+def test_appends_keep_at_most_one_connection_per_writer_and_replace_one_that_was_cut(postgres: Postgres) -> None:
+    import asyncpg
+
+    from server.pgbatch import WRITERS
+    from server.pgstore import PgDatabase
+
+    url = postgres.new_database()
+
+    async def backends(admin: Any) -> int:
+        return int(await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+
+    async def run() -> None:
+        db = await PgDatabase.connect(url)
+        admin = await asyncpg.connect(url)
+        try:
+            ids = [f"m{i:02}" for i in range(40)]
+            for match_id in ids:
+                await db.create_match(match_row(match_id), {}, ())
+            for ply in range(3):  # 40 appends at once, three times over
+                await asyncio.gather(*(db.append(m, step(ply, seq=ply + 1), progress(ply + 1)) for m in ids))
+            reads_and_writes = await backends(admin)
+            assert reads_and_writes <= 10 + WRITERS  # the read pool's size, and one connection per writer
+            # Every server connection of the database is cut: the next appends open fresh ones.
+            await admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            answers = []
+            for _ in range(WRITERS + 1):  # the first ones may still meet cut connections: refused, nothing logged
+                try:
+                    await db.append("m00", step(3, seq=4), progress(4))
+                    answers.append("ok")
+                    break
+                except StoreUnavailable:
+                    answers.append("unavailable")
+            assert answers[-1] == "ok", answers
+            assert await db.versions(["m00"]) == {"m00": 4}
+        finally:
+            await admin.close()
+            db.close()
+
+    arun(run())
+
+
 def test_loads_asked_together_share_one_query_and_each_gets_its_own_match(postgres: Postgres) -> None:
     from server.pgstore import PgDatabase
 

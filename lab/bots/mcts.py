@@ -40,6 +40,7 @@ import msgspec
 
 from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, points_leader, reduce
 
+from .deploy import deployment_action
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
@@ -132,6 +133,7 @@ class MCTSBot:
     wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
+    deploy: bool = False  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -144,7 +146,9 @@ class MCTSBot:
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
         if self.race < 0:
             raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
-        for switch in ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide", "standoff", "pressed"):
+        switches: tuple[str, ...] = ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide")
+        switches += ("standoff", "pressed", "deploy")
+        for switch in switches:
             if not isinstance(getattr(self, switch), bool):
                 raise ValueError(f"{switch} must be true or false, not {getattr(self, switch)!r}")
         if isinstance(self.march, bool) or not isinstance(self.march, int) or self.march < 0:
@@ -159,6 +163,8 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0], rng
         side = seat_of(view)
+        if self.deploy and view.phase is Phase.DEPLOYMENT:
+            return deployment_action(view, legal), rng
         planned = self._memo.get(_signature(view, side)) if _is_searched(view, side) else None
         if planned is None or planned not in legal:
             planned, _ = self.search(view, legal, rng)

@@ -24,6 +24,10 @@ its turn: at a later decision whose position the plan foresaw, it plays the plan
 action without searching again. Any other position (an enemy reaction changed things)
 gets a fresh search.
 
+With the ``deploy`` option, a seat that deploys by hand (manual deployment only; the default
+game deploys inside `new_game`) places its units by `deploy.deployment_plan` instead of
+AUTO_DEPLOY: out of the enemy's first strike, as close to the fight as that allows.
+
 Only the seat's own MOVEMENT and ATTACK decisions are searched; card resolution,
 dice-phase tactics, reactions and victim choices use the greedy lookahead, which averages
 dice exactly. The budget is a number of simulations (``iterations``), so the same

@@ -24,7 +24,7 @@ its turn: at a later decision whose position the plan foresaw, it plays the plan
 action without searching again. Any other position (an enemy reaction changed things)
 gets a fresh search.
 
-With the ``deploy`` option, a seat that deploys by hand (manual deployment only; the default
+With the ``deploy`` option (on by default), a seat that deploys by hand (manual deployment only; the default
 game deploys inside `new_game`) places its units by `deploy.deployment_plan` instead of
 AUTO_DEPLOY: out of the enemy's first strike, as close to the fight as that allows.
 
@@ -137,7 +137,7 @@ class MCTSBot:
     wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
-    deploy: bool = False  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
+    deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 

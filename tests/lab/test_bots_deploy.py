@@ -6,6 +6,7 @@ import pytest
 
 from engine import (
     AutoDeploy,
+    DeployUnit,
     GameConfig,
     GameState,
     Phase,
@@ -69,9 +70,10 @@ def test_the_plan_is_a_function_of_the_view() -> None:
     assert MCTSBot(deploy=True).choose(view, legal, 5) == (MCTSBot(deploy=True).choose(view, legal, 9)[0], 5)
 
 
-def test_the_option_is_off_by_default_and_a_switch() -> None:
+def test_the_option_is_on_by_default_and_a_switch() -> None:
     state = new_game(GameConfig(seed=3, terrain=OPEN_10x15, deployment="manual"))
     view, legal = player_view(state, Side.DEFENDER), legal_actions(state)
-    assert isinstance(MCTSBot(iterations=4).choose(view, legal, 1)[0], AutoDeploy)
+    assert isinstance(MCTSBot(iterations=4).choose(view, legal, 1)[0], DeployUnit)
+    assert isinstance(MCTSBot(iterations=4, deploy=False).choose(view, legal, 1)[0], AutoDeploy)
     with pytest.raises(ValueError, match="deploy must be true or false"):
         MCTSBot(deploy=1)  # type: ignore[arg-type]

@@ -24,6 +24,10 @@ its turn: at a later decision whose position the plan foresaw, it plays the plan
 action without searching again. Any other position (an enemy reaction changed things)
 gets a fresh search.
 
+With the ``deploy`` option (on by default), a seat that deploys by hand (manual deployment only; the default
+game deploys inside `new_game`) places its units by `deploy.deployment_plan` instead of
+AUTO_DEPLOY: out of the enemy's first strike, as close to the fight as that allows.
+
 Only the seat's own MOVEMENT and ATTACK decisions are searched; card resolution,
 dice-phase tactics, reactions and victim choices use the greedy lookahead, which averages
 dice exactly. The budget is a number of simulations (``iterations``), so the same
@@ -40,6 +44,7 @@ import msgspec
 
 from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, points_leader, reduce
 
+from .deploy import deployment_action
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
@@ -132,6 +137,7 @@ class MCTSBot:
     wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
+    deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "mcts"
     _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -144,7 +150,9 @@ class MCTSBot:
             raise ValueError("styles must be one or more lab.bots.evaluate.Style values")
         if self.race < 0:
             raise ValueError("race must be 0 (plain VP leaves) or a positive spread in VP")
-        for switch in ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide", "standoff", "pressed"):
+        switches: tuple[str, ...] = ("quick", "greedy_reply", "travel", "own_pull", "travel_threat", "wide")
+        switches += ("standoff", "pressed", "deploy")
+        for switch in switches:
             if not isinstance(getattr(self, switch), bool):
                 raise ValueError(f"{switch} must be true or false, not {getattr(self, switch)!r}")
         if isinstance(self.march, bool) or not isinstance(self.march, int) or self.march < 0:
@@ -159,6 +167,8 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0], rng
         side = seat_of(view)
+        if self.deploy and view.phase is Phase.DEPLOYMENT:
+            return deployment_action(view, legal), rng
         planned = self._memo.get(_signature(view, side)) if _is_searched(view, side) else None
         if planned is None or planned not in legal:
             planned, _ = self.search(view, legal, rng)

@@ -268,7 +268,7 @@ def test_a_single_legal_action_is_returned_without_thinking() -> None:
         assert bot.choose(player_view(state, Side.ATTACKER), legal, 9) == (NextPhase(), 9)
 
 
-@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=4)], ids=["greedy", "mcts"])
+@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=4, deploy=False)], ids=["greedy", "mcts"])
 def test_bots_deploy_by_the_automatic_rule_and_confirm(bot: object) -> None:
     state = new_game(GameConfig(seed=2, terrain=config().terrain, deployment="manual"))
     seeds = 1

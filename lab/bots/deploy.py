@@ -138,7 +138,6 @@ def deployment_plan(view: GameState, legal: Sequence[Action]) -> dict[str, str]:
         if not free:
             continue
         safe = [c for c in free if c not in unsafe] or free
-
         cell = min(safe, key=lambda c: (walk[c], -min(_spread(info, c, mine), 3), c))
         plan[unit.id] = info.labels[cell]
         taken.add(cell)

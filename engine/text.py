@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from .board import TERRAIN_CHARS
 from .cards import card_of
 from .grid import column_letters
@@ -121,55 +124,62 @@ def _combat_lines(state: GameState) -> list[str]:
     return lines
 
 
+_SENTENCES: Final[dict[EventKind, Callable[[Event, str, str], str]]] = {
+    EventKind.TURN_STARTED: lambda e, who, card: f"turn {e.value}: {who} to play",
+    EventKind.PHASE_ENTERED: lambda e, who, card: f"phase {e.detail}",
+    EventKind.CARD_DRAWN: lambda e, who, card: f"{who} drew {card}",
+    EventKind.DECK_RECYCLED: lambda e, who, card: (
+        f"the discard pile was shuffled into a new draw pile ({e.value} cards)"
+    ),
+    EventKind.BONUS_PLAYED: lambda e, who, card: (
+        f"{who} played {card}" + (f" on {e.unit}" if e.unit else "") + (f" at {e.cell}" if e.cell else "")
+    ),
+    EventKind.BONUS_STORED: lambda e, who, card: f"{who} stored {card}",
+    EventKind.BONUS_DISCARDED: lambda e, who, card: f"{who} discarded {card}",
+    EventKind.MALUS_ACCEPTED: lambda e, who, card: f"{who} accepted {card}; the opponent picks the victims",
+    EventKind.MALUS_APPLIED: lambda e, who, card: f"{card} hits {who}",
+    EventKind.MALUS_VICTIM: lambda e, who, card: f"{card} hits {e.unit}",
+    EventKind.MALUS_FIZZLED: lambda e, who, card: f"{card} fizzled: {who} has no eligible unit",
+    EventKind.MALUS_CANCELLED: lambda e, who, card: f"{who} cancelled {card}",
+    EventKind.UNIT_MOVED: lambda e, who, card: f"{who} moved {e.unit} from {e.from_cell} to {e.cell}",
+    EventKind.ATTACK_DECLARED: lambda e, who, card: f"{who} declared {e.unit} → {e.target}",
+    EventKind.ATTACK_WITHDRAWN: lambda e, who, card: f"{who} withdrew {e.unit}'s attack on {e.target}",
+    EventKind.ATTACK_PENDING: lambda e, who, card: f"attack #{e.value}: {e.unit} → {e.target}",
+    EventKind.ATTACK_SKIPPED: lambda e, who, card: f"{e.unit} → {e.target} skipped (no longer possible)",
+    EventKind.ATTACK_CANCELLED: lambda e, who, card: f"{e.unit} → {e.target} cancelled: {e.detail}",
+    EventKind.ATTACK_DROPPED: lambda e, who, card: f"{e.unit} → {e.target} dropped at the end of the turn",
+    EventKind.DICE_ROLLED: lambda e, who, card: f"{e.unit} rolled {e.value} against {e.target}: {e.detail}",
+    EventKind.DICE_REROLLED: lambda e, who, card: f"{who} re-rolled: {e.value}",
+    EventKind.ROLL_CHANGED: lambda e, who, card: f"the roll is now {e.value}: {e.detail}",
+    EventKind.CARD_RULE: lambda e, who, card: f"{e.detail}",
+    EventKind.ATTACK_HIT: lambda e, who, card: f"{e.unit} hit {e.target}",
+    EventKind.ATTACK_MISSED: lambda e, who, card: f"{e.unit} missed {e.target}",
+    EventKind.UNIT_DAMAGED: lambda e, who, card: f"{e.unit} was damaged ({e.value} HP)",
+    EventKind.UNIT_DESTROYED: lambda e, who, card: f"{e.unit} was destroyed at {e.cell}",
+    EventKind.UNIT_RETURNED: lambda e, who, card: f"{e.unit} returned at {e.cell}",
+    EventKind.UNIT_RESTORED: lambda e, who, card: f"{e.unit} was restored to full strength",
+    EventKind.TACTIC_PLAYED: lambda e, who, card: (
+        f"{who} played {card}" + (f" on {e.unit}" if e.unit else "") + (f" ({e.detail})" if e.detail else "")
+    ),
+    EventKind.REACTION_PASSED: lambda e, who, card: f"{who} passed ({e.detail})",
+    EventKind.EFFECT_EXPIRED: lambda e, who, card: f"{card} expired",
+    EventKind.POINTS_SCORED: lambda e, who, card: f"{who} scored {e.value} VP from points",
+    EventKind.POINT_CAPTURED: lambda e, who, card: f"{who} took {e.cell}",
+    EventKind.UNIT_DEPLOYED: lambda e, who, card: f"{who} deployed {e.unit} at {e.cell}",
+    EventKind.DEPLOYMENT_CONFIRMED: lambda e, who, card: f"{who} finished deploying",
+    EventKind.TIME_RAN_OUT: lambda e, who, card: (
+        f"{who} ran out of time" + (f"; {card} is discarded" if e.card else "")
+    ),
+    EventKind.VICTORY: lambda e, who, card: f"{who} wins ({e.detail})",
+}
+"""Each event kind's sentence, from the event, its side's name and its card's name (`describe_event`)."""
+
+
 def describe_event(event: Event) -> str:
     """One event in words, for logs: ``"ATTACKER moved A7 from C3 to C5"``.
 
-    Every `EventKind` has its sentence here, so a new kind without words fails its test.
+    Every `EventKind` has its sentence in `_SENTENCES`, so a new kind without words fails its test.
     """
     who = event.side.value if event.side else ""
     card = ("a card" if event.card == HIDDEN else card_of(event.card).name) if event.card else ""
-    text = {
-        EventKind.TURN_STARTED: f"turn {event.value}: {who} to play",
-        EventKind.PHASE_ENTERED: f"phase {event.detail}",
-        EventKind.CARD_DRAWN: f"{who} drew {card}",
-        EventKind.DECK_RECYCLED: f"the discard pile was shuffled into a new draw pile ({event.value} cards)",
-        EventKind.BONUS_PLAYED: f"{who} played {card}"
-        + (f" on {event.unit}" if event.unit else "")
-        + (f" at {event.cell}" if event.cell else ""),
-        EventKind.BONUS_STORED: f"{who} stored {card}",
-        EventKind.BONUS_DISCARDED: f"{who} discarded {card}",
-        EventKind.MALUS_ACCEPTED: f"{who} accepted {card}; the opponent picks the victims",
-        EventKind.MALUS_APPLIED: f"{card} hits {who}",
-        EventKind.MALUS_VICTIM: f"{card} hits {event.unit}",
-        EventKind.MALUS_FIZZLED: f"{card} fizzled: {who} has no eligible unit",
-        EventKind.MALUS_CANCELLED: f"{who} cancelled {card}",
-        EventKind.UNIT_MOVED: f"{who} moved {event.unit} from {event.from_cell} to {event.cell}",
-        EventKind.ATTACK_DECLARED: f"{who} declared {event.unit} → {event.target}",
-        EventKind.ATTACK_WITHDRAWN: f"{who} withdrew {event.unit}'s attack on {event.target}",
-        EventKind.ATTACK_PENDING: f"attack #{event.value}: {event.unit} → {event.target}",
-        EventKind.ATTACK_SKIPPED: f"{event.unit} → {event.target} skipped (no longer possible)",
-        EventKind.ATTACK_CANCELLED: f"{event.unit} → {event.target} cancelled: {event.detail}",
-        EventKind.ATTACK_DROPPED: f"{event.unit} → {event.target} dropped at the end of the turn",
-        EventKind.DICE_ROLLED: f"{event.unit} rolled {event.value} against {event.target}: {event.detail}",
-        EventKind.DICE_REROLLED: f"{who} re-rolled: {event.value}",
-        EventKind.ROLL_CHANGED: f"the roll is now {event.value}: {event.detail}",
-        EventKind.CARD_RULE: f"{event.detail}",
-        EventKind.ATTACK_HIT: f"{event.unit} hit {event.target}",
-        EventKind.ATTACK_MISSED: f"{event.unit} missed {event.target}",
-        EventKind.UNIT_DAMAGED: f"{event.unit} was damaged ({event.value} HP)",
-        EventKind.UNIT_DESTROYED: f"{event.unit} was destroyed at {event.cell}",
-        EventKind.UNIT_RETURNED: f"{event.unit} returned at {event.cell}",
-        EventKind.UNIT_RESTORED: f"{event.unit} was restored to full strength",
-        EventKind.TACTIC_PLAYED: f"{who} played {card}"
-        + (f" on {event.unit}" if event.unit else "")
-        + (f" ({event.detail})" if event.detail else ""),
-        EventKind.REACTION_PASSED: f"{who} passed ({event.detail})",
-        EventKind.EFFECT_EXPIRED: f"{card} expired",
-        EventKind.POINTS_SCORED: f"{who} scored {event.value} VP from points",
-        EventKind.POINT_CAPTURED: f"{who} took {event.cell}",
-        EventKind.UNIT_DEPLOYED: f"{who} deployed {event.unit} at {event.cell}",
-        EventKind.DEPLOYMENT_CONFIRMED: f"{who} finished deploying",
-        EventKind.TIME_RAN_OUT: f"{who} ran out of time" + (f"; {card} is discarded" if event.card else ""),
-        EventKind.VICTORY: f"{who} wins ({event.detail})",
-    }
-    return text[event.kind]  # every EventKind has its words here (tests/engine/test_text.py checks it)
+    return _SENTENCES[event.kind](event, who, card)  # tests/engine/test_text.py checks every EventKind

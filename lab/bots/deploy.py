@@ -1,9 +1,10 @@
 """Planned deployment: place units out of the enemy's first strike but close to the fight.
 
 Only games with manual deployment (``GameConfig(deployment="manual")``, rules §3.4) give a
-seat this decision; the default game deploys automatically inside `new_game`. By default
-every bot answers it with AUTO_DEPLOY (`greedy.sensible_actions`). `deployment_plan` is
-the MCTS bot's ``deploy`` option instead, one rule for both seats:
+seat this decision; the default game deploys automatically inside `new_game`. The greedy
+and MCTS bots answer it with `deployment_plan` (their ``deploy`` option, on by default;
+with ``deploy=false`` they press AUTO_DEPLOY, `greedy.sensible_actions`), one rule for
+both seats:
 
 * a unit must not stand where an enemy unit could fire at it before it has moved: when the
   enemy takes the first turn (the DEFENDER's case, §3.4), no cell within an enemy unit's

@@ -26,6 +26,7 @@ from engine import (
     MoveUnit,
     NextPhase,
     PassReaction,
+    Phase,
     PlayTactic,
     RollDice,
     Side,
@@ -35,6 +36,7 @@ from engine import (
     rolls_dice,
 )
 
+from .deploy import deployment_action
 from .determinize import sample_world
 from .evaluate import BALANCED, Style, evaluate
 from .policy import MoveScorer
@@ -100,7 +102,14 @@ class GreedyBot:
     """Play the action whose one-ply result evaluates best for the deciding seat."""
 
     move_limit: int = 16  # moves played out per decision (the best by quick score)
+    deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "greedy"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.move_limit, bool) or not isinstance(self.move_limit, int) or self.move_limit < 1:
+            raise ValueError(f"move_limit must be a whole number of moves >= 1, not {self.move_limit!r}")
+        if not isinstance(self.deploy, bool):
+            raise ValueError(f"deploy must be true or false, not {self.deploy!r}")
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the best-scoring legal action and the next seed (the seed drives determinization)."""
@@ -108,6 +117,8 @@ class GreedyBot:
             raise ValueError("no legal action to choose from (the game is over)")
         if len(legal) == 1:
             return legal[0], rng
+        if self.deploy and view.phase is Phase.DEPLOYMENT:
+            return deployment_action(view, legal), rng
         world, rng = sample_world(view, rng)
         return greedy_action(world, legal, self.move_limit), rng
 
@@ -139,9 +150,9 @@ def sensible_actions(legal: Sequence[Action]) -> list[Action]:
     END_TURN goes when NEXT_PHASE is legal: ending the turn early only throws attacks
     away (and the evaluation cannot compare positions across a turn boundary).
     WITHDRAW_ATTACK goes: a bot declares what it means, and declaring and withdrawing
-    in turn would only burn the action cap. In manual deployment a bot places its units
-    by the automatic rule (AUTO_DEPLOY) and confirms: re-placing units one by one could
-    go on until the action cap.
+    in turn would only burn the action cap. In manual deployment a bot that does not plan
+    its deployment (``deploy=false``) places its units by the automatic rule (AUTO_DEPLOY)
+    and confirms: re-placing units one by one could go on until the action cap.
     """
     settling: tuple[type, ...] = (AutoDeploy, ConfirmDeployment)
     for settled in settling:

@@ -248,6 +248,9 @@ def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() ->
         get_bot("mcts", styles=[[0.3, 1.0]])
     with pytest.raises(ValueError, match="turns must be at least 1"):
         get_bot("mcts", turns=0)
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="move_limit must be a whole number"):
+            get_bot("greedy", move_limit=bad)
 
 
 def test_mcts_time_budget_uses_the_injected_clock() -> None:
@@ -268,7 +271,7 @@ def test_a_single_legal_action_is_returned_without_thinking() -> None:
         assert bot.choose(player_view(state, Side.ATTACKER), legal, 9) == (NextPhase(), 9)
 
 
-@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=4, deploy=False)], ids=["greedy", "mcts"])
+@pytest.mark.parametrize("bot", [GreedyBot(deploy=False), MCTSBot(iterations=4, deploy=False)], ids=["greedy", "mcts"])
 def test_bots_deploy_by_the_automatic_rule_and_confirm(bot: object) -> None:
     state = new_game(GameConfig(seed=2, terrain=config().terrain, deployment="manual"))
     seeds = 1

@@ -1,4 +1,4 @@
-"""Planned deployment (lab/bots/deploy.py, the MCTS bot's ``deploy`` option): out of the first strike, close in."""
+"""Planned deployment (lab/bots/deploy.py, the bots' ``deploy`` option): out of the first strike, close in."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from engine import (
     player_view,
     reduce,
 )
-from lab.bots import MCTSBot
+from lab.bots import Bot, GreedyBot, MCTSBot
 from lab.bots.deploy import deployment_action, first_strike_cells
 
 OPEN_10x15 = "\n".join(["." * 10] * 15)  # ATTACKER zone rows 0-4, DEFENDER zone rows 5-14
 
 
-def deploy(bot: MCTSBot, seed: int = 3) -> tuple[GameState, int]:
+def deploy(bot: Bot, seed: int = 3) -> tuple[GameState, int]:
     """A manual-deployment game on an open board, both seats deployed by ``bot``; also the actions taken."""
     state = new_game(GameConfig(seed=seed, terrain=OPEN_10x15, deployment="manual"))
     actions = 0
@@ -70,10 +70,17 @@ def test_the_plan_is_a_function_of_the_view() -> None:
     assert MCTSBot(deploy=True).choose(view, legal, 5) == (MCTSBot(deploy=True).choose(view, legal, 9)[0], 5)
 
 
-def test_the_option_is_on_by_default_and_a_switch() -> None:
+@pytest.mark.parametrize("bot", [GreedyBot, MCTSBot], ids=["greedy", "mcts"])
+def test_the_option_is_on_by_default_and_a_switch(bot: type[GreedyBot] | type[MCTSBot]) -> None:
     state = new_game(GameConfig(seed=3, terrain=OPEN_10x15, deployment="manual"))
     view, legal = player_view(state, Side.DEFENDER), legal_actions(state)
-    assert isinstance(MCTSBot(iterations=4).choose(view, legal, 1)[0], DeployUnit)
-    assert isinstance(MCTSBot(iterations=4, deploy=False).choose(view, legal, 1)[0], AutoDeploy)
+    assert isinstance(bot().choose(view, legal, 1)[0], DeployUnit)
+    assert isinstance(bot(deploy=False).choose(view, legal, 1)[0], AutoDeploy)
     with pytest.raises(ValueError, match="deploy must be true or false"):
-        MCTSBot(deploy=1)  # type: ignore[arg-type]
+        bot(deploy=1)  # type: ignore[arg-type]
+
+
+def test_greedy_and_mcts_deploy_by_the_same_plan() -> None:
+    by_greedy, _ = deploy(GreedyBot())
+    by_mcts, _ = deploy(MCTSBot(iterations=4))
+    assert by_greedy.units == by_mcts.units

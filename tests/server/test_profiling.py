@@ -47,6 +47,9 @@ def _profile(directory: Path, monkeypatch: pytest.MonkeyPatch, cpu: str, work: C
             await _until(lambda: any(type(getattr(c, "__self__", None)).__name__ == "_Window" for c in gc.callbacks))
             await asyncio.sleep(0.02)  # the window's lag probe has started
             work()
+            # Let the lag probe wake before the window closes: a closing signal handled first would cancel the
+            # probe before it records how late it woke (under load both are due in the same loop iteration).
+            await asyncio.sleep(0.05)
             os.kill(os.getpid(), signal.SIGUSR1)
             await _until(written.exists)
         finally:

@@ -151,6 +151,16 @@ def test_a_match_of_other_rules_is_listed_and_shown_as_read_only_not_broken(tmp_
         assert "broken" not in row.inner_text()
         assert "0.0ldrul3s" in (status.get_attribute("title") or "")
         shot(page, "lobby-other-rules")
+        phone = new_page(360, 740, is_mobile=True, has_touch=True)  # the table becomes one card per match
+        phone.goto(server.base + "/")
+        phone.locator(f"tr[data-match='{created['match_id']}'] .status-other_rules").wait_for()
+        overflowing = phone.eval_on_selector_all(  # a cell squeezed narrower than its words spills onto its neighbour
+            f"tr[data-match='{created['match_id']}'] td",
+            "tds => tds.filter(td => td.scrollWidth > td.clientWidth + 1).map(td => td.innerText)",
+        )
+        assert overflowing == []
+        phone.locator(f"tr[data-match='{created['match_id']}']").scroll_into_view_if_needed()
+        shot(phone, "lobby-other-rules-phone")
         row.get_by_role("link", name="Watch").click()
         board = Board(page)
         board.wait_ready()

@@ -12,9 +12,6 @@ Everything random comes from the config's seed through the state's LCG, so a
 
 from __future__ import annotations
 
-from .compiled import ENGINE_BUILD  # first: a stale compiled module is refused before any is imported
-
-# isort: split
 from .actions import (
     ACTION_ORDER,
     MATCH_ACTION_ORDER,
@@ -138,7 +135,6 @@ __all__ = [
     "CARDS",
     "COMMON_CARDS",
     "DECK_SOURCES",
-    "ENGINE_BUILD",
     "HIDDEN",
     "HIT_THRESHOLDS",
     "ILLEGAL_ACTION_CODES",

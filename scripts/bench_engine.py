@@ -22,7 +22,6 @@ import msgspec
 
 from engine import (
     DECK_SOURCES,
-    ENGINE_BUILD,
     Action,
     CardDef,
     GameConfig,
@@ -166,7 +165,6 @@ def main() -> None:
         _clock = time.process_time
 
     configs = [GameConfig(seed=seed) for seed in range(1, args.games + 1)]
-    print(f"engine build: {ENGINE_BUILD} (docs/engine.md, \"Compiled build\")")
     bench_new_game(configs)
     bench_calls(configs)
     bench_playouts(configs, args.repeat)

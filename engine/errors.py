@@ -29,9 +29,11 @@ ILLEGAL_ACTION_CODES = (
     "not_your_unit",
     "off_board",
     "precondition",
+    "redeploy_limit",
     "unknown_action",
     "unknown_unit",
     "unreachable",
+    "withdraw_limit",
     "wrong_phase",
 )
 """Every `IllegalAction.code` the engine raises (the fuzzer's coverage universe; a test keeps it complete)."""

@@ -125,6 +125,7 @@ def _turn_start(state: GameState, came_from: Phase | None) -> tuple[GameState, P
         moves_this_turn=0,
         drawn_this_turn=False,
         attack_queue=(),
+        withdrawals=0,
         pending_attack=None,
         last_roll=None,
         attack_seq=0,

@@ -202,10 +202,12 @@ class GameState(_Data, frozen=True, kw_only=True):
     discard_pile: tuple[str, ...]  # oldest first; the top is the last
     rng: int  # the LCG state
     deploying: Side | None = None  # manual deployment: the side placing units
+    redeployments: int = 0  # DEPLOY_UNITs of an already placed unit by `deploying`: at most its units (§3.4)
     pending_card: PendingCard | None = None
     drawn_this_turn: bool = False
     moves_this_turn: int = 0
     attack_queue: tuple[Attack, ...] = ()  # declared, not yet pending
+    withdrawals: int = 0  # WITHDRAW_ATTACKs this turn: at most `max_attacks_per_turn` (rules §6.1)
     pending_attack: Attack | None = None
     attack_seq: int = 0  # number of the pending attack this turn
     last_roll: Roll | None = None

@@ -157,6 +157,6 @@ def initial_control(state: GameState) -> tuple[PointControl, ...]:
     return tuple(PointControl(cell=c, side=home_side(info.index[c] // info.width, info.height)) for c in ordered)
 
 
-def end_by_action_cap(state: GameState) -> GameState:
-    """The action cap ends the game like the round limit does (rules §10)."""
-    return _points_winner(state, "action_cap")
+def end_by_action_cap(state: GameState, capped_by: Side) -> GameState:
+    """The action cap ends the game against ``capped_by``, the side whose action reached it (rules §10)."""
+    return declare_winner(state, capped_by.other, "action_cap")

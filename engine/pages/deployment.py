@@ -25,11 +25,22 @@ def _deploying(state: GameState) -> Side:
     return state.deploying
 
 
+def _may_redeploy(state: GameState, side: Side) -> bool:
+    """A side may move placed units again as many times in all as it has units (rules §3.4)."""
+    return state.redeployments < sum(1 for u in state.units if u.side is side)
+
+
 def _offer_deploy(state: GameState) -> list[Action]:
     side = _deploying(state)
     info = board_info(state.board)
     cells = [info.labels[i] for i in deployment_cells(info, side, occupied_cells(state))]
-    return [DeployUnit(unit_id=u.id, cell=c) for u in state.units if u.side is side for c in cells]
+    again = _may_redeploy(state, side)
+    return [
+        DeployUnit(unit_id=u.id, cell=c)
+        for u in state.units
+        if u.side is side and (u.cell is None or again)
+        for c in cells
+    ]
 
 
 def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
@@ -39,6 +50,11 @@ def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
         raise IllegalAction(f"there is no unit {action.unit_id} in this game", "unknown_unit")
     if unit.side is not side:
         raise IllegalAction(f"{unit.id} belongs to {unit.side.value}; {side.value} is deploying", "not_your_unit")
+    if unit.cell is not None and not _may_redeploy(state, side):
+        raise IllegalAction(
+            f"{side.value} has moved placed units as often as it has units: place the rest or confirm",
+            "redeploy_limit",
+        )
     info = board_info(state.board)
     cell = info.index.get(action.cell)
     if cell is None or cell not in deployment_cells(info, side, occupied_cells(state)):
@@ -48,7 +64,8 @@ def _apply_deploy(state: GameState, action: DeployUnit) -> GameState:
         )
     units = tuple(replace(u, cell=action.cell) if u.id == unit.id else u for u in state.units)
     event = Event(kind=EventKind.UNIT_DEPLOYED, side=side, unit=unit.id, cell=action.cell, from_cell=unit.cell)
-    return replace(state, units=units, events=(*state.events, event))
+    redeployments = state.redeployments + (unit.cell is not None)
+    return replace(state, units=units, redeployments=redeployments, events=(*state.events, event))
 
 
 def _unplaced(state: GameState) -> list[str]:
@@ -79,8 +96,8 @@ def _apply_confirm(state: GameState, action: ConfirmDeployment) -> GameState:
     event = Event(kind=EventKind.DEPLOYMENT_CONFIRMED, side=side)
     state = replace(state, events=(*state.events, event))
     if side is Side.DEFENDER:
-        return replace(state, deploying=Side.ATTACKER)
-    return enter(replace(state, deploying=None), Phase.TURN_START)
+        return replace(state, deploying=Side.ATTACKER, redeployments=0)
+    return enter(replace(state, deploying=None, redeployments=0), Phase.TURN_START)
 
 
 OFFERS = {DeployUnit: _offer_deploy, AutoDeploy: _offer_auto, ConfirmDeployment: _offer_confirm}

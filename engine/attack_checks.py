@@ -10,8 +10,7 @@ from msgspec.structs import replace
 
 from .effects import expire_attack_effects
 from .hooks import can_attack, can_attack_after_move, unit_distance
-from .state import Attack, Event, GameState, Unit
-from .state_reads import unit_by_id
+from .state import Attack, Event, GameState, Unit, unit_by_id
 from .tables import UNITS, unit_stats
 from .types import EventKind
 

@@ -21,8 +21,7 @@ units, one AUTO_DEPLOY and one CONFIRM_DEPLOYMENT.
 
 from __future__ import annotations
 
-from .state import GameState
-from .state_reads import player_of
+from .state import GameState, player_of
 from .tables import game_tables
 from .types import Side
 

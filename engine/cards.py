@@ -332,6 +332,6 @@ def canonical_deck(deck: int, cards: str = "standard") -> tuple[str, ...]:
     return tuple(f"{card.id}#{n}" for card in deck_cards(cards) for n in range(1, card.copies(deck) + 1))
 
 
-# card_of is asked at every action; it lives in card_lookup.py, which the compiled build compiles
-# (this module's Structs keep it pure), and is imported last: card_lookup reads CARDS from here.
-from .card_lookup import card_of  # noqa: E402
+def card_of(instance_id: str) -> CardDef:
+    """The definition of a card instance id such as ``"air_cover#2"`` (or a bare card id)."""
+    return CARDS[instance_id.partition("#")[0]]

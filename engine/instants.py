@@ -28,8 +28,7 @@ from msgspec.structs import replace
 
 from .actions import NO_PARAMS, Params
 from .rng import roll_d6
-from .state import Event, GameState, Unit, with_player
-from .state_reads import player_of
+from .state import Event, GameState, Unit, player_of, with_player
 from .tables import unit_stats
 from .types import EventKind, Side, Window, unit_order
 

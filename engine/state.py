@@ -32,6 +32,8 @@ __all__ = [
     "Roll",
     "Rules",
     "Unit",
+    "player_of",
+    "unit_by_id",
     "with_player",
 ]
 
@@ -228,18 +230,28 @@ class GameState(_Data, frozen=True, kw_only=True):
         return (self.turn + 1) // 2
 
     def player(self, side: Side) -> PlayerState:
-        """The `PlayerState` of ``side``."""
-        return self.players[0 if side is Side.ATTACKER else 1]
+        """The `PlayerState` of ``side`` (`player_of`)."""
+        return player_of(self, side)
 
     def unit(self, unit_id: str) -> Unit | None:
-        """The unit with ``unit_id`` on the board (or undeployed), else None."""
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        return None
+        """The unit with ``unit_id`` on the board (or undeployed), else None (`unit_by_id`)."""
+        return unit_by_id(self, unit_id)
 
 
 def with_player(state: GameState, player: PlayerState) -> GameState:
     """``state`` with ``player`` replacing the record of its side."""
     players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
     return msgspec.structs.replace(state, players=players)
+
+
+def player_of(state: GameState, side: Side) -> PlayerState:
+    """The `PlayerState` of ``side``."""
+    return state.players[0 if side is Side.ATTACKER else 1]
+
+
+def unit_by_id(state: GameState, unit_id: str) -> Unit | None:
+    """The unit with ``unit_id`` on the board (or undeployed), else None."""
+    for unit in state.units:
+        if unit.id == unit_id:
+            return unit
+    return None

@@ -15,8 +15,7 @@ from .cards import CardDef
 from .deployment import entry_cells
 from .hooks import can_move_unit, can_resupply
 from .movement import occupied_cells
-from .state import GameState, Unit
-from .state_reads import player_of
+from .state import GameState, Unit, player_of
 from .tables import UNITS, unit_stats
 from .types import Hook, Quadrant, Side, unit_order
 

@@ -6,8 +6,7 @@ from msgspec.structs import replace
 
 from .boardinfo import board_info
 from .deployment import home_side
-from .state import Event, GameState, PointControl, with_player
-from .state_reads import player_of
+from .state import Event, GameState, PointControl, player_of, with_player
 from .tables import unit_stats
 from .types import EventKind, Phase, Side
 

@@ -12,8 +12,7 @@ from ..errors import IllegalAction
 from ..flow import enter
 from ..hooks import can_play_card, storage_limit
 from ..instants import InstantPlay, apply_instants
-from ..state import Event, GameState, PendingCard, with_player
-from ..state_reads import player_of
+from ..state import Event, GameState, PendingCard, player_of, with_player
 from ..targeting import is_neutral, playable_options
 from ..types import EventKind, Phase
 

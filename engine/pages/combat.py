@@ -14,8 +14,7 @@ from ..dice_rules import roll_attack_die, rule_events, save_hit
 from ..effects import expire_attack_effects
 from ..errors import IllegalAction
 from ..hooks import attack_damage, unit_distance
-from ..state import Attack, Event, GameState, with_player
-from ..state_reads import player_of, unit_by_id
+from ..state import Attack, Event, GameState, player_of, unit_by_id, with_player
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
 from ..victory import check_after_removal

@@ -12,8 +12,7 @@ from ..deployment import auto_deploy, deployment_cells
 from ..errors import IllegalAction
 from ..flow import enter
 from ..movement import occupied_cells
-from ..state import Event, GameState
-from ..state_reads import unit_by_id
+from ..state import Event, GameState, unit_by_id
 from ..types import EventKind, Phase, Side
 
 _AUTO_DEPLOY: Final = AutoDeploy()

@@ -13,8 +13,7 @@ from ..effects import add_card_effects, remove_play
 from ..errors import IllegalAction
 from ..hooks import can_play_card
 from ..instants import InstantPlay, apply_instants
-from ..state import Effect, Event, GameState, Unit, with_player
-from ..state_reads import player_of
+from ..state import Effect, Event, GameState, Unit, player_of, with_player
 from ..tables import UNITS
 from ..types import EventKind, Phase, Side
 from .bonuses import drawn_card

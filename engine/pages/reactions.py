@@ -11,8 +11,7 @@ from ..effects import add_card_effects
 from ..errors import IllegalAction
 from ..hooks import can_play_tactic
 from ..instants import InstantPlay, apply_instants
-from ..state import Event, GameState, ReactionMark, with_player
-from ..state_reads import player_of
+from ..state import Event, GameState, ReactionMark, player_of, with_player
 from ..types import EventKind, Phase, Side
 from ..windows import has_marked, reaction_windows, tactic_plays
 

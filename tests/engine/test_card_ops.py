@@ -35,7 +35,7 @@ from engine import (
     UnitType,
     legal_actions,
 )
-from engine import window_plays as engine_windows
+from engine import windows as engine_windows
 from engine.card_checks import HOOK_RULES
 from engine.cards import CARDS, load_cards
 from engine.flow import decide_to_act

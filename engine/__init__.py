@@ -40,6 +40,7 @@ from .actions import (
     Timeout,
     WithdrawAttack,
 )
+from .allowance import movement_allowance
 from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
 from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
 from .boardinfo import BoardInfo, board_info
@@ -89,7 +90,7 @@ from .errors import ILLEGAL_ACTION_CODES, CardDataError, IllegalAction, InvalidA
 from .explain import explain
 from .flow import decide_to_act
 from .grid import label, parse_label
-from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance, storage_limit
+from .hooks import can_attack_after_move, can_move_unit, max_moves, storage_limit
 from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from .match_actions import acting_side, match_actions
 from .preview import (

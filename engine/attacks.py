@@ -10,7 +10,7 @@ from typing import Literal
 
 import msgspec
 
-from .attack_checks import advance_queue, attack_problem, attack_valid, cancel_pending, placed_unit
+from .attack_checks import placed_unit
 from .boardinfo import board_info
 from .config import CombatRule
 from .dice_rules import forced_outcome, has_dice_rules, hit_probability
@@ -33,16 +33,11 @@ __all__ = [
     "DamageModifier",
     "ModifierKind",
     "RollModifier",
-    "advance_queue",
-    "attack_problem",
-    "attack_valid",
-    "cancel_pending",
     "compute_roll",
     "damage_modifiers",
     "hit_chance_and_damage",
     "hit_faces",
     "modified_roll",
-    "placed_unit",
     "roll_modifiers",
 ]
 

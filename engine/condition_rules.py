@@ -109,7 +109,6 @@ class Context:
 
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
-        # The constructor, not Context.__new__: compiled (docs/engine.md), that runs __init__ without arguments.
         return Context(
             self.state, self.controller, subject, self.attacker, self.target, self.distance, self.named, self.info
         )

@@ -1,15 +1,11 @@
-"""Deployment zones, legal deployment cells and the automatic placement rule (rules §3.4)."""
+"""Deployment zones: which side a row belongs to and the legal deployment cells (rules §3.4)."""
 
 from __future__ import annotations
 
-from msgspec.structs import replace
+from .boardinfo import BoardInfo
+from .types import Side, TerrainType
 
-from .boardinfo import BoardInfo, board_info
-from .rng import pick
-from .state import Event, GameState, Unit
-from .types import EventKind, Side, TerrainType
-
-__all__ = ["auto_deploy", "deployment_cells", "entry_cells", "home_side", "preferred_cells"]
+__all__ = ["deployment_cells", "entry_cells", "home_side", "preferred_cells"]
 
 
 def home_side(y: int, height: int) -> Side:
@@ -47,24 +43,3 @@ def entry_cells(info: BoardInfo, side: Side, occupied: frozenset[int] | set[int]
     """International Aid entry cells: the side's home edge row, free, not WATER or non-bridge river."""
     y = 0 if side is Side.ATTACKER else info.height - 1
     return [i for i in range(y * info.width, (y + 1) * info.width) if i not in occupied and _open_cell(info, i)]
-
-
-def auto_deploy(state: GameState, unit_ids: list[str]) -> GameState:
-    """Place each unit of ``unit_ids`` in order with one uniform pick (rules §3.4)."""
-    info = board_info(state.board)
-    occupied = {info.index[u.cell] for u in state.units if u.cell is not None}
-    units = {u.id: u for u in state.units}
-    rng = state.rng
-    events = list(state.events)
-    for unit_id in unit_ids:
-        unit = units[unit_id]
-        candidates = preferred_cells(info, unit.side, occupied) or deployment_cells(info, unit.side, occupied)
-        if not candidates:
-            raise ValueError(f"no legal deployment cell left for {unit_id}")
-        choice, rng = pick(len(candidates), rng)
-        cell = candidates[choice]
-        occupied.add(cell)
-        units[unit_id] = replace(unit, cell=info.labels[cell])
-        events.append(Event(kind=EventKind.UNIT_DEPLOYED, side=unit.side, unit=unit_id, cell=info.labels[cell]))
-    ordered: tuple[Unit, ...] = tuple(units[u.id] for u in state.units)
-    return replace(state, units=ordered, rng=rng, events=tuple(events))

@@ -34,7 +34,7 @@ from .actions import (
     StoreBonus,
     WithdrawAttack,
 )
-from .attacks import advance_queue, cancel_pending
+from .attack_checks import advance_queue, cancel_pending
 from .deck import shuffle_draw_pile
 from .effects import expire_phase_effects, expire_turn_end_effects
 from .state import Event, GameState
@@ -174,8 +174,6 @@ _ENTRY: Final[dict[Phase, Callable[[GameState, Phase | None], tuple[GameState, P
     Phase.END_TURN: _end_turn,
 }
 
-_PHASE_VALUES: Final = {phase: phase.value for phase in Phase}
-"""Each phase's value: `Enum.value` is a Python-level property, slow from compiled code."""
 _MAX_TRANSITIONS: Final = 8  # END_TURN → TURN_START → CARD_DRAW is the longest chain
 
 
@@ -186,7 +184,7 @@ def enter(state: GameState, phase: Phase) -> GameState:
         if phase is not Phase.TURN_START:  # TURN_START expires after switching sides
             state = expire_phase_effects(state, phase)
         state = replace(
-            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=_PHASE_VALUES[phase]))
+            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=phase.value))
         )
         state, following = _ENTRY[phase](state, came_from)
         if following is None or state.phase is Phase.VICTORY:

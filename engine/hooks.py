@@ -7,7 +7,6 @@ product) is order-independent, so the result never depends on effect order.
 
 from __future__ import annotations
 
-from .allowance import movement_allowance
 from .boardinfo import board_info
 from .cards import CardDef
 from .condition_rules import Context, Predicate
@@ -36,7 +35,6 @@ __all__ = [
     "ignore_hit_effects",
     "ignores_defender_terrain",
     "max_moves",
-    "movement_allowance",
     "storage_limit",
     "unit_distance",
 ]

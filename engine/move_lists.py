@@ -25,14 +25,15 @@ from __future__ import annotations
 
 from typing import Final
 
+import msgspec
+
 from .actions import MoveUnit
 from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
 from .board import Board
 from .boardinfo import StepTable, board_info
 from .hooks import can_move_unit
 from .live_effects import effects_of
-from .movement import NO_REACH, Occupancy, search_entry
-from .search_results import Derivation, Reach
+from .movement import NO_REACH, Occupancy, Reach, search_entry
 from .state import Effect, GameState, Rules, Unit
 from .tables import unit_stats
 from .types import Hook, UnitType
@@ -79,17 +80,32 @@ class _Effects:
 _last_basis: Basis | None = None
 _last_effects: _Effects | None = None
 
-# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
-# use, a `Final` one from a C static.
-_DERIVATION: Final = Derivation
-_MOVE_UNIT: Final = MoveUnit
-
 _KEPT: Final[dict[str, Derivation]] = {}  # unit id → its last derivation
 _KEPT_LIMIT: Final = 1_024
-# unit id → (the board's labels, the move to each cell index or None): a list, not a dict keyed by cell, because
-# compiled code indexes a list with the unboxed cell, where a dict lookup boxes it again and hashes it
+# unit id → (the board's labels, the move to each cell index or None)
 _MADE: Final[dict[str, tuple[tuple[str, ...], list[MoveUnit | None]]]] = {}
 _MADE_LIMIT: Final = 512
+
+
+class Derivation(msgspec.Struct, gc=False):
+    """One unit's moves as `engine.move_lists` derived them, with what they read: kept until one of those changes.
+
+    Nothing it holds refers back to a derivation (a unit, the per-board step tables, a
+    `Reach`, moves, the movement effects' key and a units tuple), so it can be part of no
+    reference cycle.
+    """
+
+    unit: Unit
+    basis: Basis  # the board's and rules' step tables (`engine.move_lists`)
+    allowance: int
+    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
+    seen: int  # their occupancy then
+    reach: Reach
+    moves: tuple[MoveUnit, ...] | None = None  # built when first listed (a draw only counts them)
+    # How ``allowance`` is known to hold for this unit object: (the `movement_key`, what its rules read,
+    # the units then, the allowance, the radius of what they read; see `allowance_and_reads`), so later
+    # listings need not ask again.
+    held: tuple[object, int, tuple[Unit, ...], int, int] | None = None
 
 
 def _basis(state: GameState) -> Basis:
@@ -123,7 +139,6 @@ def _found(state: GameState, units: list[Unit], occupied: Occupancy) -> list[Der
             continue
         typed = by_type.get(unit.type) or basis.of(unit.type)
         found = kept.get(unit.id)
-        # Each field read once: compiled code reads a Struct's fields by generic attribute lookup.
         if found is not None and (found.unit is not unit or found.basis is not basis):
             found = None
         if not varies:
@@ -189,7 +204,7 @@ def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied
     if cell is None or allowance <= 0:
         return None  # not kept: nothing to save
     entry = search_entry(steps, basis.info, basis.info.index[cell], allowance, occupied)
-    found = _DERIVATION(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
+    found = Derivation(unit, basis, allowance, entry.examined, entry.seen, entry.reach)
     if len(_KEPT) >= _KEPT_LIMIT:
         _KEPT.clear()  # one atomic step (threads)
     # The entry holds the unit and the basis: their ids are not reused while it lives.
@@ -209,5 +224,5 @@ def _moves(unit_id: str, reach: Reach, labels: tuple[str, ...]) -> tuple[MoveUni
 
 
 def _made(known: list[MoveUnit | None], unit_id: str, cell: int, labels: tuple[str, ...]) -> MoveUnit:
-    move = known[cell] = _MOVE_UNIT(unit_id=unit_id, to=labels[cell])
+    move = known[cell] = MoveUnit(unit_id=unit_id, to=labels[cell])
     return move

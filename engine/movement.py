@@ -16,12 +16,15 @@ that check is a single AND of two integers however large the board.
 
 from __future__ import annotations
 
-from typing import Final, SupportsIndex, cast
+from typing import Final
 
+import msgspec
+
+from .allowance import movement_allowance
 from .board import Board
 from .boardinfo import BoardInfo, StepTable, board_info
-from .hooks import can_move_unit, movement_allowance
-from .search_results import Reach, SearchEntry
+from .grid import DIRECTIONS
+from .hooks import can_move_unit
 from .state import GameState, Unit
 
 __all__ = [
@@ -47,12 +50,62 @@ def occupied_cells(state: GameState) -> frozenset[int]:
     return frozenset(index[u.cell] for u in state.units if u.cell is not None)
 
 
-class Occupancy:
-    """Which cells hold a unit, in the two forms the search reads. Treat as immutable.
+class Reach(msgspec.Struct, frozen=True, gc=False):
+    """What the search found for one unit: the least cost of every reachable cell.
 
-    A plain class, not a NamedTuple: compiled, it is a native class (its fields read
-    directly), where a NamedTuple's constructor runs interpreted at every new occupancy.
+    Paths are not recorded while searching (the search is hot); `path` rebuilds one
+    cheapest path afterwards from the costs and the same step table.
+
+    It holds only its own dict of ints, a step table of ints and ints: no reference cycle.
     """
+
+    costs: dict[int, int]  # cell index → least cost in half-points (the start cell excluded)
+    steps: StepTable
+    start: int
+    width: int
+    height: int
+
+    def path(self, cell: int) -> list[int]:
+        """The cells of one cheapest path to ``cell``, the start excluded, ``cell`` last.
+
+        Walks back from ``cell``: each step goes to the first neighbour (in `DIRECTIONS`
+        order) from which the step's cost leads exactly to the cost of the cell it
+        enters, so every path is a real sequence of steps whose costs add up to
+        ``costs[cell]``, and the choice among equally cheap paths is fixed.
+        """
+        path = [cell]
+        while cell != self.start:
+            need = self.costs[cell]
+            x, y = cell % self.width, cell // self.width
+            for dx, dy in DIRECTIONS:
+                qx, qy = x + dx, y + dy
+                if not (0 <= qx < self.width and 0 <= qy < self.height):
+                    continue
+                q = qy * self.width + qx
+                spent = 0 if q == self.start else self.costs.get(q)
+                if spent is not None and any(n == cell and spent + c == need for n, c in self.steps[q]):
+                    cell = q
+                    break
+            else:  # pragma: no cover - the search reached ``cell`` by some step
+                raise AssertionError(f"no cheapest step into cell {cell}")
+            path.append(cell)
+        path.pop()  # the start
+        path.reverse()
+        return path
+
+
+class SearchEntry(msgspec.Struct, frozen=True, gc=False):
+    """One memoised search: what it read and found. Its result holds while ``mask & examined == seen``
+    for the occupancy mask now. It holds a table of ints, a `Reach` and ints: no reference cycle."""
+
+    steps: StepTable
+    reach: Reach
+    examined: int  # the cells whose occupancy the search examined, as an occupancy mask
+    seen: int  # their occupancy then
+
+
+class Occupancy:
+    """Which cells hold a unit, in the two forms the search reads. Treat as immutable."""
 
     __slots__ = ("flags", "mask")
 
@@ -113,10 +166,6 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
 _UNREACHED: Final = 1 << 30  # a cost no search reaches: the scratch lists' "not reached"
 _SCRATCH: Final[list[list[int]]] = []  # cost lists to reuse, all _UNREACHED; each search takes its own (threads)
 
-_BoxedSteps = tuple[tuple[tuple[SupportsIndex, int], ...], ...]
-"""A `StepTable` as the search reads it: each neighbour the very int object of the table."""
-
-
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
@@ -136,38 +185,31 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
         best = [_UNREACHED] * size
     best[start] = 0
     examined = bytearray(size)
-    # Compiled, a cell read as an ``int`` is unboxed, and putting it in a list boxes it again:
-    # a new object for every index above 256. The queues and the settled list hold the step
-    # table's own int objects instead (typed as SupportsIndex), read as ``int`` where indexed.
-    table = cast(_BoxedSteps, steps)
-    buckets: list[list[SupportsIndex]] = [[] for _ in range(allowance + 1)]
+    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(start)
-    settled: list[SupportsIndex] = []
+    settled: list[int] = []
     for spent, bucket in enumerate(buckets):
-        for boxed_cell in bucket:
-            cell: int = boxed_cell  # type: ignore[assignment]  # an int: see above
+        for cell in bucket:
             if best[cell] != spent:
                 continue  # a cheaper route reached it first
-            settled.append(boxed_cell)
-            examined[boxed_cell] = 1
-            for neighbour, cost in table[cell]:
+            settled.append(cell)
+            examined[cell] = 1
+            for neighbour, cost in steps[cell]:
                 total = spent + cost
                 if total > allowance:
                     break  # a cell's steps come cheapest first: the rest cost more still
-                index: int = neighbour  # type: ignore[assignment]  # an int: see above
-                if total < best[index]:
-                    if occupied[index]:
+                if total < best[neighbour]:
+                    if occupied[neighbour]:
                         examined[neighbour] = 1
                     else:
-                        best[index] = total
+                        best[neighbour] = total
                         buckets[total].append(neighbour)
     # Every unoccupied cell looked at within the allowance was settled, so the examined
     # cells are the settled ones (the start included) and the occupied ones marked above;
     # and only settled cells got a cost, so resetting them leaves the list all _UNREACHED.
-    cells = cast(list[int], settled)
-    cells.sort()
+    settled.sort()
     costs: dict[int, int] = {}
-    for cell in cells:
+    for cell in settled:
         costs[cell] = best[cell]
         best[cell] = _UNREACHED
     del costs[start]
@@ -175,17 +217,12 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     return costs, int.from_bytes(examined, "little")
 
 
-# The classes as `Final` names: compiled code reads an imported name from the module's dict at every
-# use, a `Final` one from a C static.
-_REACH: Final = Reach
-_SEARCH_ENTRY: Final = SearchEntry
-
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
-_NO_REACH = NO_REACH
 
 
-_MEMO: Final[dict[object, tuple[SearchEntry, ...]]] = {}  # (id of the step table, start, allowance) → entries
+# (id of the step table, start, allowance) → entries
+_MEMO: Final[dict[tuple[int, int, int], tuple[SearchEntry, ...]]] = {}
 _MEMO_LIMIT: Final = 5_000  # start cells; up to `_PER_START` results each
 _PER_START: Final = 4
 
@@ -200,17 +237,17 @@ def unit_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) 
     The result is shared: do not change it.
     """
     if unit.cell is None or not can_move_unit(state, unit):
-        return _NO_REACH
+        return NO_REACH
     return movable_reach(state, unit, occupied)
 
 
 def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = None) -> Reach:
     """`unit_reach` of a unit ``can_move_unit`` allows to move (the caller asked; nothing asks twice)."""
     if unit.cell is None:
-        return _NO_REACH
+        return NO_REACH
     allowance = movement_allowance(state, unit)
     if allowance <= 0:
-        return _NO_REACH
+        return NO_REACH
     info = board_info(state.board)
     tables = state.rules.tables
     steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
@@ -224,7 +261,7 @@ def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupi
 
 def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
     """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
-    key: object = (id(steps), start, allowance)  # an object: compiled, a typed tuple is boxed anew at each use
+    key = (id(steps), start, allowance)
     entries = _MEMO.get(key, ())
     mask = occupied.mask
     for entry in entries:
@@ -232,7 +269,7 @@ def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, 
         if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
-    found = _SEARCH_ENTRY(steps, _REACH(costs, steps, start, info.width, info.height), examined, mask & examined)
+    found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:
         _MEMO.clear()  # one atomic step: a server's bot thread may use the memo at the same time
     # A few results per start: a search tree comes back to the same surroundings again and again.

@@ -15,20 +15,14 @@ import msgspec
 from msgspec.structs import replace
 
 from .actions import DeclareAttack, PlayTactic
-from .attacks import (
-    DamageModifier,
-    RollModifier,
-    damage_modifiers,
-    hit_faces,
-    modified_roll,
-    placed_unit,
-    roll_modifiers,
-)
+from .allowance import movement_allowance
+from .attack_checks import placed_unit
+from .attacks import DamageModifier, RollModifier, damage_modifiers, hit_faces, modified_roll, roll_modifiers
 from .boardinfo import board_info
 from .cards import CARDS, CardDef
 from .dice_rules import has_dice_rules, hit_probability, save_factor
 from .effects import add_card_effects
-from .hooks import attack_damage, can_attack, can_play_tactic, movement_allowance, unit_distance
+from .hooks import attack_damage, can_attack, can_play_tactic, unit_distance
 from .movement import unit_reach
 from .state import Attack, GameState, Unit
 from .tables import required_roll, unit_stats

@@ -8,9 +8,10 @@ from .board import Board, parse_terrain_map
 from .boardinfo import board_info
 from .cards import CARDS, DECK_SOURCES, canonical_deck, card_of
 from .config import GameConfig
-from .deployment import auto_deploy, deployment_cells
+from .deployment import deployment_cells
 from .flow import decide_to_act, enter
 from .mapgen import GeneratedTerrain, generate_terrain
+from .pages.deployment import auto_deploy
 from .rng import DEFAULT_SEED, shuffle
 from .rules_overlay import deck_source_of, named_deck_sources
 from .state import GameState, PlayerState, Rules, Unit

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from .actions import NO_PARAMS, Params
-from .attacks import attack_problem, placed_unit
+from .attack_checks import attack_problem, placed_unit
 from .boardinfo import board_info
 from .cards import CardDef
 from .deployment import entry_cells

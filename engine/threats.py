@@ -14,7 +14,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from .attacks import attack_problem
+from .attack_checks import attack_problem
 from .boardinfo import BoardInfo, board_info
 from .grid import chebyshev
 from .hooks import can_attack_after_move

@@ -8,7 +8,8 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
-from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
+from ..attack_checks import advance_queue, attack_problem, placed_unit
+from ..attacks import compute_roll
 from ..boardinfo import board_info
 from ..dice_rules import roll_attack_die, rule_events, save_hit
 from ..effects import expire_attack_effects

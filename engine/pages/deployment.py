@@ -8,11 +8,12 @@ from msgspec.structs import replace
 
 from ..actions import Action, AutoDeploy, ConfirmDeployment, DeployUnit
 from ..boardinfo import board_info
-from ..deployment import auto_deploy, deployment_cells
+from ..deployment import deployment_cells, preferred_cells
 from ..errors import IllegalAction
 from ..flow import enter
 from ..movement import occupied_cells
-from ..state import Event, GameState, unit_by_id
+from ..rng import pick
+from ..state import Event, GameState, Unit, unit_by_id
 from ..types import EventKind, Phase, Side
 
 _AUTO_DEPLOY: Final = AutoDeploy()
@@ -101,3 +102,24 @@ def _apply_confirm(state: GameState, action: ConfirmDeployment) -> GameState:
 
 OFFERS = {DeployUnit: _offer_deploy, AutoDeploy: _offer_auto, ConfirmDeployment: _offer_confirm}
 APPLY = {DeployUnit: _apply_deploy, AutoDeploy: _apply_auto, ConfirmDeployment: _apply_confirm}
+
+
+def auto_deploy(state: GameState, unit_ids: list[str]) -> GameState:
+    """Place each unit of ``unit_ids`` in order with one uniform pick (rules §3.4)."""
+    info = board_info(state.board)
+    occupied = {info.index[u.cell] for u in state.units if u.cell is not None}
+    units = {u.id: u for u in state.units}
+    rng = state.rng
+    events = list(state.events)
+    for unit_id in unit_ids:
+        unit = units[unit_id]
+        candidates = preferred_cells(info, unit.side, occupied) or deployment_cells(info, unit.side, occupied)
+        if not candidates:
+            raise ValueError(f"no legal deployment cell left for {unit_id}")
+        choice, rng = pick(len(candidates), rng)
+        cell = candidates[choice]
+        occupied.add(cell)
+        units[unit_id] = replace(unit, cell=info.labels[cell])
+        events.append(Event(kind=EventKind.UNIT_DEPLOYED, side=unit.side, unit=unit_id, cell=info.labels[cell]))
+    ordered: tuple[Unit, ...] = tuple(units[u.id] for u in state.units)
+    return replace(state, units=ordered, rng=rng, events=tuple(events))

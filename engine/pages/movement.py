@@ -8,9 +8,10 @@ from typing import Any
 from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, MoveUnit
+from ..allowance import movement_allowance
 from ..boardinfo import board_info
 from ..errors import IllegalAction
-from ..hooks import can_move_unit, max_moves, movement_allowance
+from ..hooks import can_move_unit, max_moves
 from ..move_lists import unit_moves, unit_reaches
 from ..movement import occupancy, occupancy_after_move
 from ..state import Event, GameState, Unit

@@ -5,7 +5,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..actions import Action, PassReaction, PlayTactic
-from ..attacks import advance_queue, attack_valid, cancel_pending, compute_roll
+from ..attack_checks import advance_queue, attack_valid, cancel_pending
+from ..attacks import compute_roll
 from ..cards import CARDS
 from ..effects import add_card_effects
 from ..errors import IllegalAction

@@ -30,7 +30,8 @@ from engine import (
     player_view,
     reduce,
 )
-from engine.hooks import max_moves, movement_allowance, storage_limit
+from engine.allowance import movement_allowance
+from engine.hooks import max_moves, storage_limit
 from engine.types import Phase
 from engine.victory import unit_vp
 from tests.support import (

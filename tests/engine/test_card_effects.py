@@ -33,6 +33,7 @@ from engine import (
     state_hash,
 )
 from engine import hooks as H
+from engine.allowance import movement_allowance
 from engine.cards import CARDS, DECK_SOURCES
 from engine.effects import add_card_effects
 from engine.flow import decide_to_act
@@ -207,8 +208,8 @@ def test_crossfire_counts_friendly_units_around_the_target() -> None:
 
 def test_road_march_units_on_a_road_get_one_more_mp() -> None:
     state = played(game(("A1 L B2", "A2 L C2", "D1 L H8"), terrain=terrain_with(B2="=")), "road_march", A)
-    assert H.movement_allowance(state, unit(state, "A1")) == 2 * (2 + 1)
-    assert H.movement_allowance(state, unit(state, "A2")) == 2 * 2
+    assert movement_allowance(state, unit(state, "A1")) == 2 * (2 + 1)
+    assert movement_allowance(state, unit(state, "A2")) == 2 * 2
 
 
 def test_last_stand_units_at_one_hp_get_one_defense() -> None:
@@ -243,8 +244,8 @@ def test_fumble_a_natural_one_or_two_always_misses() -> None:
 def test_encircled_mechanized_units_with_two_enemies_close_lose_one_mp() -> None:
     state = game(("A1 M B2", "A2 M H2", "D1 L B4", "D2 L C5", "D3 L H4"))
     state = played(state, "encircled", A)
-    assert H.movement_allowance(state, unit(state, "A1")) == 2 * (4 - 1)
-    assert H.movement_allowance(state, unit(state, "A2")) == 2 * 4
+    assert movement_allowance(state, unit(state, "A1")) == 2 * (4 - 1)
+    assert movement_allowance(state, unit(state, "A2")) == 2 * 4
 
 
 def test_playing_a_variant_bonus_records_the_clause_it_applies() -> None:

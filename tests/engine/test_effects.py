@@ -25,6 +25,7 @@ from engine import (
     legal_actions,
 )
 from engine import hooks as H
+from engine.allowance import movement_allowance
 from engine.cards import CARDS
 from engine.flow import decide_to_act
 from engine.state import Conditions, Effect
@@ -62,7 +63,7 @@ def finish_turn(state: GameState) -> GameState:
 
 def moves_on_plain(state: GameState, unit_id: str) -> int:
     """Allowance of ``unit_id`` in half-points."""
-    return H.movement_allowance(state, unit(state, unit_id))
+    return movement_allowance(state, unit(state, unit_id))
 
 
 # §8.2 combination rules --------------------------------------------------------------------
@@ -280,7 +281,7 @@ MIXED = (
 def _hook_answers(state: GameState) -> tuple[object, ...]:
     a1, a7, a10, d1 = (unit(state, u) for u in ("A1", "A7", "A10", "D1"))
     return (
-        [H.movement_allowance(state, u) for u in (a1, a7, a10, d1)],
+        [movement_allowance(state, u) for u in (a1, a7, a10, d1)],
         H.max_moves(state, A),
         sum(m.value for m in H.attack_roll_modifiers(state, a1, d1, 1)),
         sum(m.value for m in H.defense_modifiers(state, d1)),

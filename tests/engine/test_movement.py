@@ -282,8 +282,8 @@ def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed:
     specs = [f"A{i + 1} {rnd.choice('LMS')} {label(*free[i])}" for i in range(6)]
     specs += [f"D{i + 1} {rnd.choice('LMS')} {label(*free[6 + i])}" for i in range(6)]
     state = start(terrain=terrain, units=specs, phase="MOVEMENT", draw=[])
+    from engine.allowance import movement_allowance
     from engine.boardinfo import board_info
-    from engine.hooks import movement_allowance
     from engine.movement import occupied_cells, unit_reach
 
     info = board_info(state.board)

@@ -9,12 +9,12 @@ from msgspec.structs import replace
 
 from .actions import ACTION_ORDER, Action
 from .errors import IllegalAction
-from .flow import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
-from .match_actions import MATCH_ACTION_TYPES, acting_side, apply_match_action, match_problem
+from .flow.match_actions import MATCH_ACTION_TYPES, acting_side, apply_match_action, match_problem
+from .flow.phases import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
+from .flow.victory import end_by_action_cap
 from .pages import APPLY, OFFERS
 from .state import GameState
 from .types import Phase
-from .victory import end_by_action_cap
 
 __all__ = ["cached_legal_actions", "gating_problem", "legal_actions", "reduce"]
 

@@ -12,7 +12,8 @@ from typing import Literal
 
 import msgspec
 
-from .board import Board
+from .board.terrain_map import Board
+from .cards.defs import CardChanges
 from .config import CombatRule, MovementRule, VictoryConfig
 from .tables import TableOverrides
 from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
@@ -175,17 +176,18 @@ class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
-    """The parts of the config that matter during play.
+    """The parts of the config that matter during play: everything a game needs to go on, in any process.
 
-    Only ``cards`` has a default, left out of the encoding: a standard-deck state encodes
-    (and hashes) as it did before the field existed.
+    Fields at their default are left out of the encoding, so a standard game encodes (and
+    hashes) the same however many optional fields later versions add.
     """
 
     victory: VictoryConfig
     deck: int  # 60 or 90
     movement_rules: tuple[MovementRule, ...]
     combat_rules: tuple[CombatRule, ...]
-    cards: str = "standard"  # the deck source (`GameConfig.cards`): tools rebuild the deck from it
+    cards: str = "standard"  # the shipped deck source (`GameConfig.cards`)
+    card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
 
 

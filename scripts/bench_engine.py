@@ -21,15 +21,12 @@ from functools import partial
 import msgspec
 
 from engine import (
-    DECK_SOURCES,
     Action,
-    CardDef,
     GameConfig,
     GameRecord,
     GameState,
     Side,
     VictoryConfig,
-    add_card_effects,
     draw_index,
     legal_actions,
     new_game,
@@ -38,6 +35,8 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.analysis import add_card_effects
+from engine.data import DECK_SOURCES, CardDef
 
 _clock = time.perf_counter
 

@@ -19,7 +19,6 @@ from typing import Protocol, cast
 from engine import (
     MATCH_ACTION_ORDER,
     RULES_VERSION,
-    TERRAIN_LEGEND,
     Action,
     Attack,
     ClaimVictory,
@@ -27,20 +26,15 @@ from engine import (
     GameConfig,
     GameState,
     Resign,
+    Rules,
     Side,
-    attack_preview,
-    decision,
-    describe_event,
     encode_action,
-    explain,
-    game_tables,
     legal_actions,
-    max_moves,
     mix_seed,
-    move_preview,
     player_view,
-    threat_map,
 )
+from engine.analysis import attack_preview, decision, describe_event, explain, max_moves, move_preview, threat_map
+from engine.data import TERRAIN_LEGEND, game_tables
 
 from . import __version__
 from .clocks import Clock, MatchClock, SystemClock
@@ -78,15 +72,18 @@ positions, and a few MB at most; when full the memo starts afresh."""
 _event_texts: dict[Event, EventText] = {}
 
 
-def event_text(event: Event) -> EventText:
-    """``event`` with its sentence (`describe_event`), remembered: every viewer kind of every process
-    holding the match describes the same events of a position, and a sentence built its way cost
-    about 10 µs, a twentieth of a worker's CPU (docs/deploy.md, "CPU per action")."""
+def event_text(event: Event, rules: Rules) -> EventText:
+    """``event`` of a game with ``rules`` with its sentence (`describe_event`), remembered: every viewer
+    kind of every process holding the match describes the same events of a position, and a sentence
+    built its way cost about 10 µs, a twentieth of a worker's CPU (docs/deploy.md, "CPU per action").
+    A card event of a variant game names a card of that game only, so it is described afresh."""
+    if event.card is not None and rules.card_changes is not None:
+        return EventText(event=event, text=describe_event(event, rules))
     found = _event_texts.get(event)
     if found is None:
         if len(_event_texts) >= EVENT_TEXTS_LIMIT:
             _event_texts.clear()
-        found = _event_texts[event] = EventText(event=event, text=describe_event(event))
+        found = _event_texts[event] = EventText(event=event, text=describe_event(event, rules))
     return found
 
 
@@ -386,7 +383,7 @@ class Match:
             legal_actions=self.legal() if mine else (),
             last_seq=self.last_seq.get(seat, 0) if seat is not None else 0,
             view=view,
-            events=tuple(map(event_text, view.events)),
+            events=tuple(event_text(e, view.rules) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=game_tables(self.state.rules.tables).max_attacks_per_turn,
             decision=decision(self.state, view),

@@ -13,7 +13,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import Meta
 
-from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar, ThreatMap
+from engine import Action, Event, GameState, Side
+from engine.analysis import AttackPreview, Decision, MovePreview, ThreatMap
+from engine.data import TerrainChar
 
 from .clocks import ClockView
 from .jsonkeys import check_unique_keys

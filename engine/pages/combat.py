@@ -8,17 +8,17 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
-from ..attack_checks import advance_queue, attack_problem, placed_unit
-from ..attacks import compute_roll
-from ..boardinfo import board_info
-from ..dice_rules import roll_attack_die, rule_events, save_hit
-from ..effects import expire_attack_effects
+from ..board.info import board_info
+from ..cards.effects import expire_attack_effects
+from ..cards.hooks import attack_damage, unit_distance
+from ..combat.dice import roll_attack_die, rule_events, save_hit
+from ..combat.queue import advance_queue, attack_problem, placed_unit
+from ..combat.roll import compute_roll
 from ..errors import IllegalAction
-from ..hooks import attack_damage, unit_distance
+from ..flow.victory import check_after_removal
 from ..state import Attack, Event, GameState, player_of, unit_by_id, with_player
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
-from ..victory import check_after_removal
 
 _ROLL_DICE: Final = RollDice()
 _RESOLVE_ATTACK: Final = ResolveAttack()

@@ -7,10 +7,10 @@ from typing import Final
 from msgspec.structs import replace
 
 from ..actions import Action, AutoDeploy, ConfirmDeployment, DeployUnit
-from ..boardinfo import board_info
-from ..deployment import deployment_cells, preferred_cells
+from ..board.info import board_info
+from ..board.zones import deployment_cells, preferred_cells
 from ..errors import IllegalAction
-from ..flow import enter
+from ..flow.phases import enter
 from ..movement import occupied_cells
 from ..rng import pick
 from ..state import Event, GameState, Unit, unit_by_id

@@ -42,7 +42,8 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
-from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, points_leader, reduce
+from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
+from engine.analysis import points_leader
 
 from .deploy import deployment_action
 from .determinize import sample_world, seat_of

@@ -13,8 +13,10 @@ import random
 from collections.abc import Callable
 
 import pytest
+from msgspec.structs import replace
 
 from engine import (
+    MAX_GAME_LENGTH,
     Action,
     ConfirmDeployment,
     DeclareAttack,
@@ -22,14 +24,18 @@ from engine import (
     EndTurn,
     GameConfig,
     GameState,
+    Hook,
     NextPhase,
     Phase,
+    Side,
     WithdrawAttack,
     legal_actions,
     new_game,
     reduce,
 )
-from engine.bounds import deployment_action_bound, turn_action_bound
+from engine.analysis import deployment_action_bound, turn_action_bound
+from engine.data import game_cards, game_tables
+from engine.state import with_player
 
 Policy = Callable[[list[Action], random.Random], Action]
 
@@ -95,3 +101,19 @@ def test_a_staller_cannot_keep_a_turn_going(policy: str, deployment: str, board:
     over = [(taken, bound) for taken, bound in spans if taken > bound]
     assert not over, f"turns over their bound (actions, bound): {over}"
     assert state.victory_reason != "action_cap"
+
+
+def test_the_default_game_cannot_reach_the_action_cap() -> None:
+    """Rules §4.6: with the round limit, every turn at its bound stays below `MAX_GAME_LENGTH`."""
+    state = new_game(GameConfig(seed=1))
+    adds = [e.value for c in game_cards(state.rules)[0] for e in c.effects if e.hook is Hook.MODIFY_STORAGE_LIMIT]
+    most_stored = game_tables(state.rules.tables).storage_limit + int(max(adds, default=0))
+    rounds = state.rules.victory.round_limit
+    assert rounds is not None and most_stored == 7
+    longest = 0
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        at_start = replace(state, active=side)
+        player = at_start.player(side)
+        full = with_player(at_start, replace(player, stored=("air_cover#1",) * most_stored))
+        longest += rounds.max_rounds * turn_action_bound(full)
+    assert longest == 5_350 < MAX_GAME_LENGTH == state.rules.victory.max_actions

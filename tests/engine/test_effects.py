@@ -24,10 +24,10 @@ from engine import (
     Side,
     legal_actions,
 )
-from engine import hooks as H
-from engine.allowance import movement_allowance
-from engine.cards import CARDS
-from engine.flow import decide_to_act
+from engine.cards import hooks as H
+from engine.cards.catalogue import CARDS
+from engine.flow.phases import decide_to_act
+from engine.movement.allowance import movement_allowance
 from engine.state import Conditions, Effect
 from engine.types import Hook, Phase, Quadrant, UnitType
 from tests.support import effect, play, seed_rolling, start, terrain_with, unit
@@ -560,7 +560,7 @@ def test_rule_example_only_the_targets_cell_affects_the_roll() -> None:
 
 
 def test_phase_expiry_reads_the_effects_of_each_state_it_is_given() -> None:
-    from engine.effects import expire_phase_effects
+    from engine.cards.effects import expire_phase_effects
 
     waiting = Effect(
         effect_id=1, play_id=1, source_card="supply_interruption", source_kind="malus", controller=Side.ATTACKER,

@@ -22,9 +22,9 @@ from engine import (
     VictoryConfig,
     VictoryPoints,
     legal_actions,
-    points_leader,
     reduce,
 )
+from engine.analysis import points_leader
 from tests.support import pass_turns, play, seed_rolling, start
 
 

@@ -19,18 +19,17 @@ from engine import (
     PlayTactic,
     RollDice,
     Side,
-    attack_preview,
     encode_state,
     legal_actions,
     new_game,
     player_view,
     reduce,
 )
-from engine.cards import canonical_deck
+from engine.analysis import attack_preview
 from lab.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
 from lab.bots.evaluate import evaluate
 from lab.selfplay import play_game
-from tests.support import config, terrain_with
+from tests.support import config, shipped_deck, terrain_with
 
 FIGHT = (
     "A1 L C3",
@@ -191,7 +190,7 @@ def test_sampled_world_is_a_real_position_consistent_with_the_view() -> None:
         cards = Counter(world.draw_pile) + Counter(world.discard_pile)
         for player in world.players:
             cards.update(player.stored)
-        assert set(cards) <= set(canonical_deck(60)) and max(cards.values()) == 1
+        assert set(cards) <= set(shipped_deck(60)) and max(cards.values()) == 1
         assert legal_actions(world) == legal_actions(state)
         assert seeds_next != seed
     assert len(seeds) == 8
@@ -211,7 +210,7 @@ def test_a_drawn_bonus_of_the_opponent_is_sampled_from_unseen_bonuses() -> None:
     assert view.pending_card is not None and view.pending_card.card == HIDDEN
     world, _ = sample_world(replace(view, to_act=Side.DEFENDER), 3)
     assert world.pending_card is not None
-    assert world.pending_card.card.split("#")[0] in {c.split("#")[0] for c in canonical_deck(60)}
+    assert world.pending_card.card.split("#")[0] in {c.split("#")[0] for c in shipped_deck(60)}
 
 
 def test_greedy_prefers_a_sure_attack_to_leaving_the_phase() -> None:
@@ -325,7 +324,7 @@ def test_bots_keep_precision_shot_when_one_hit_already_destroys(make: Callable[[
 def test_no_module_of_the_lab_names_a_card_id() -> None:
     from pathlib import Path
 
-    from engine import CARDS
+    from engine.data import CARDS
 
     root = Path(__file__).resolve().parents[2] / "lab"
     for path in sorted(root.rglob("*.py")):

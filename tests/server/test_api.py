@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import RULES_VERSION, GameRecord, GameState, Side, player_view, replay
+from engine import MAX_GAME_LENGTH, RULES_VERSION, GameRecord, GameState, Side, player_view, replay
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 from .test_ws import play_out
@@ -73,7 +73,7 @@ def test_hot_seat_returns_both_links_and_says_so(server: LiveServer) -> None:
     ({"config": {"seed": 1, "width": 1}}, 400, "bad_request", "$.config.width"),
     ({"config": {"seed": 1, "victory": {"round_limit": {"max_rounds": 0}}}}, 400, "bad_request", "max_rounds"),
     ({"config": {"seed": 1, "terrain": "..\n.."}}, 400, "bad_request", "invalid config"),
-    ({"config": {"victory": {"max_actions": 5001}}}, 400, "bad_request", "at most 5000"),
+    ({"config": {"victory": {"max_actions": MAX_GAME_LENGTH + 1}}}, 400, "bad_request", f"at most {MAX_GAME_LENGTH}"),
     ({"opponent": "alien"}, 400, "bad_request", "$.opponent"),
     ({"colour": "red"}, 400, "bad_request", "colour"),
     ({"step": 3}, 400, "bad_request", "from_record"),

@@ -43,12 +43,8 @@ from .actions import (
     Timeout,
     WithdrawAttack,
 )
-from .board.terrain_map import (
-    Board,
-)
-from .cards.game import (
-    card_of,
-)
+from .board.terrain_map import Board
+from .cards.game import card_of
 from .codec import (
     check_references,
     decode_action,
@@ -91,19 +87,13 @@ from .flow.match_actions import (
     acting_side,
     match_actions,
 )
-from .flow.phases import (
-    decide_to_act,
-)
-from .flow.victory import (
-    VICTORY_REASONS,
-)
+from .flow.phases import decide_to_act
+from .flow.victory import VICTORY_REASONS
 from .flow.windows import (
     OpenWindow,
     reaction_windows,
 )
-from .mapgen import (
-    TerrainParams,
-)
+from .mapgen import TerrainParams
 from .random_action import (
     IndexSource,
     legal_action_count,
@@ -133,9 +123,7 @@ from .rules_version import (
     RULES_VERSION,
     canonical_rules_version,
 )
-from .start import (
-    new_game,
-)
+from .start import new_game
 from .state import (
     HIDDEN,
     Attack,
@@ -163,9 +151,7 @@ from .types import (
     Window,
     unit_order,
 )
-from .views import (
-    player_view,
-)
+from .views import player_view
 
 __all__ = [
     "ACTION_ORDER",

@@ -214,7 +214,6 @@ def plant_card_loss(monkeypatch: Any) -> None:
 def fresh_listing(state: GameState) -> list[Action]:
     """`legal_actions` with every cache of the movement listing emptied first: what the kept results must equal."""
     import engine.movement.listing as move_lists
-
     import engine.movement.search as movement_module
     import engine.reducer as reducer
 

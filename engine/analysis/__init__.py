@@ -6,9 +6,7 @@ re-deriving a rule. Each answer reads the same rule code `reduce` runs.
 
 from __future__ import annotations
 
-from ..cards.effects import (
-    add_card_effects,
-)
+from ..cards.effects import add_card_effects
 from ..cards.hooks import (
     can_attack_after_move,
     can_move_unit,
@@ -28,21 +26,7 @@ from ..flow.victory import (
     points_leader,
     unit_vp,
 )
-from ..movement import (
-    movement_allowance,
-)
-from .status import (
-    PHASE_NAMES,
-    TURN_RULER,
-    Decision,
-    DecisionKind,
-    PhaseStep,
-    decision,
-    useful_response,
-)
-from .reasons import (
-    explain,
-)
+from ..movement import movement_allowance
 from .preview import (
     AttackOdds,
     AttackPreview,
@@ -53,6 +37,16 @@ from .preview import (
     attack_preview,
     move_preview,
     rolls_dice,
+)
+from .reasons import explain
+from .status import (
+    PHASE_NAMES,
+    TURN_RULER,
+    Decision,
+    DecisionKind,
+    PhaseStep,
+    decision,
+    useful_response,
 )
 from .text import (
     describe_event,

@@ -21,9 +21,7 @@ from ..board.terrain_map import (
     TerrainChar,
     parse_terrain_map,
 )
-from ..board.zones import (
-    home_side,
-)
+from ..board.zones import home_side
 from ..cards.catalogue import (
     CARDS,
     COMMON_CARDS,
@@ -38,9 +36,7 @@ from ..cards.condition_rules import (
     Context,
     compile_condition,
 )
-from ..cards.conditions import (
-    Condition,
-)
+from ..cards.conditions import Condition
 from ..cards.defs import (
     CardChanges,
     CardDef,
@@ -57,9 +53,7 @@ from ..mapgen import (
     TerrainStats,
     generate_terrain,
 )
-from ..start import (
-    game_terrain,
-)
+from ..start import game_terrain
 from ..tables import (
     HIT_THRESHOLDS,
     MAX_ATTACKS_PER_TURN,

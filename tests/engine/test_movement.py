@@ -420,7 +420,6 @@ def test_search_results_and_the_memo_entries_holding_them_are_not_tracked_by_the
     import gc
 
     import engine.movement.listing as move_lists
-
     import engine.movement.search as movement_module
 
     state = new_game(GameConfig(seed=5))

@@ -12,7 +12,8 @@ from tests.support import start
 
 @pytest.mark.parametrize("kind", list(EventKind))
 def test_every_event_kind_has_words(kind: EventKind) -> None:
-    text = describe_event(Event(kind=kind, side=Side.ATTACKER, unit="A1", target="D1", cell="B2", value=1), start().rules)
+    event = Event(kind=kind, side=Side.ATTACKER, unit="A1", target="D1", cell="B2", value=1)
+    text = describe_event(event, start().rules)
     assert text and kind.value not in text
 
 

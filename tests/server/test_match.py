@@ -11,7 +11,6 @@ from engine.analysis import describe_event
 from server import match as match_module
 from server.match import event_text
 
-
 RULES = new_game(GameConfig(seed=11)).rules
 
 

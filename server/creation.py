@@ -28,7 +28,6 @@ from engine import (
     GameState,
     IllegalAction,
     Side,
-    acting_side,
     encode_action,
     new_game,
     reduce,
@@ -40,6 +39,7 @@ from .clocks import ClockSpec, MatchClock, encode_spec
 from .match import Match, hash_token, progress_of
 from .matches import MatchService
 from .protocol import MatchStatus
+from .senders import sender_of
 from .store import ActionRow, MatchRow
 
 __all__ = ["CreationError", "Creator", "NewMatch", "board_cells"]
@@ -158,7 +158,7 @@ def _play_prefix(
         raise CreationError(f"invalid config: {err}") from None
     rows: list[ActionRow] = []
     for ply, action in enumerate(prefix):
-        actor = acting_side(state, action) if state.to_act is not None else None
+        actor = sender_of(state, action)
         if actor is None:
             raise CreationError(f"the game is already over before step {ply}")
         try:

@@ -15,6 +15,7 @@ from typing import Any
 from engine import ClaimVictory, Side
 from server.creation import Creator, NewMatch
 from server.matches import MatchService
+from server.protocol import Ack, Act
 from server.settings import Limits
 
 from .cluster import Postgres, Redis
@@ -135,5 +136,33 @@ def test_a_process_that_loads_a_match_later_learns_its_remote_seats_from_the_nex
             await until(lambda: seen(two, here.id, Side.ATTACKER))
             one.matches.leave(here, next(iter(here.viewers)))
             await until(lambda: not seen(two, here.id, Side.ATTACKER))
+
+    arun(run())
+
+
+def test_a_claim_made_on_one_process_ends_the_match_on_every_process(postgres: Postgres, redis_server: Redis) -> None:
+    """CLAIM_VICTORY always comes from the seat not to act: replayed elsewhere as the process that took it did."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with processes(postgres, redis_server, clock, 2) as (one, two):
+            here = (await one.creator.create(NewMatch(config=QUICK))).match
+            there = await two.get(here.id)
+            a, b = Watcher(Side.ATTACKER), Watcher(Side.DEFENDER)
+            assert one.matches.join(here, a) is None
+            assert one.matches.join(here, Watcher(None)) is None  # a spectator keeps the match loaded there
+            assert two.matches.join(there, b) is None
+            await until(lambda: seen(two, here.id, Side.ATTACKER))
+            one.matches.leave(here, a)  # the ATTACKER, to act, walks away
+            await until(lambda: not seen(two, here.id, Side.ATTACKER))
+            clock.advance(ABANDON)
+            await until(lambda: there.claim_open)
+            claim = ClaimVictory(side=Side.DEFENDER)
+            outcome = await two.matches.submit(there, Side.DEFENDER, Act(version=there.version, seq=1, action=claim))
+            assert outcome == Ack(seq=1, version=1)
+            await until(lambda: here.version == 1)
+            assert (here.status, here.read_only_reason) == ("over", None)
+            assert (here.state.winner, here.state.victory_reason) == (Side.DEFENDER, "abandonment")
+            assert here.hashes == there.hashes
 
     arun(run())

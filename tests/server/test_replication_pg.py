@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import DrawCard, GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
+from engine import DrawCard, GameConfig, Resign, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
 from server.creation import Creator, NewMatch
 from server.match import Match
 from server.matches import MatchService
@@ -300,5 +300,29 @@ def test_a_process_hears_the_others_actions_but_never_reads_back_its_own(postgre
             mine = one.replication.origin
             assert received["two"].count((mine, "action")) == 5  # on one's own channel, heard by two
             assert (mine, "action") not in received["one"]  # and never sent back to one
+
+    arun(run())
+
+
+def test_a_resignation_out_of_turn_ends_the_match_on_every_process(postgres: Postgres, redis_server: Redis) -> None:
+    """RESIGN names its side and may come from the seat not to act: the other processes replay it as the one that
+    applied it did, never as a row from the wrong seat (which would leave them broken)."""
+
+    async def run() -> None:
+        async with processes(postgres, redis_server, 3) as (one, two, three):
+            here = (await one.creator.create(NewMatch(config=QUICK))).match
+            copies = [await two.get(here.id), await three.get(here.id)]
+            for process, copy in ((two, copies[0]), (three, copies[1])):
+                assert process.matches.join(copy, Watcher(Side.ATTACKER)) is None
+            assert here.state.to_act is Side.ATTACKER
+            outcome = await one.matches.submit(here, Side.DEFENDER, act(here, 1, Resign(side=Side.DEFENDER)))
+            assert outcome == Ack(seq=1, version=1)
+            await until(lambda: all(copy.version == 1 for copy in copies))
+            for copy in copies:
+                assert (copy.status, copy.read_only_reason) == ("over", None)
+                assert (copy.state.winner, copy.state.victory_reason) == (Side.ATTACKER, "resignation")
+                assert copy.hashes == here.hashes
+            reloaded = await two.matches._load(here.id)  # a process loading it later replays it the same way
+            assert reloaded is not None and (reloaded.status, reloaded.hashes) == ("over", here.hashes)
 
     arun(run())

@@ -44,6 +44,7 @@ from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Storage
 from .match import Match, Viewer, progress_of
 from .protocol import Ack, Act, ErrorCode, Hint, HintAnswer, MatchStatus, Reject
+from .rematch import Rematch
 from .senders import replay_row, sender_problem
 from .settings import Limits
 from .store import ActionRow, MatchRow, StoreConflict, StoreUnavailable
@@ -79,7 +80,7 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
         versions = f" ({_versions(row)})" if other_rules else ""
         raise MatchUnavailable(f"cannot build the starting position: {err}{versions}") from None
     match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
-                  actions=[], hashes=[])
+                  actions=[], hashes=[], rematch=Rematch.from_stored(row.rematch))
     spec = decode_spec(row.clock) if row.clock is not None else None
     match.clock = MatchClock(spec) if spec is not None else None
     problem: str | None = None

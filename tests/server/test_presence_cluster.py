@@ -16,6 +16,7 @@ from engine import ClaimVictory, Side
 from server.creation import Creator, NewMatch
 from server.matches import MatchService
 from server.protocol import Ack, Act
+from server.rematches import Rematches
 from server.settings import Limits
 
 from .cluster import Postgres, Redis
@@ -45,7 +46,8 @@ async def processes(postgres: Postgres, redis: Redis, clock: ManualClock, count:
             await replication.start()
             stack.push_async_callback(replication.close)
             stack.push_async_callback(matches.close)
-            made.append(Process(matches, Creator(matches), replication))
+            creator = Creator(matches)
+            made.append(Process(matches, creator, replication, Rematches(matches, creator)))
         yield made
 
 

@@ -218,6 +218,8 @@ class Timekeeper:
             return
         timeout = clock.timeout(runner)
         outcome = await self._service.apply(match, runner, None, timeout)
+        if isinstance(outcome, Reject) and outcome.code == "stale_version":
+            return  # another process holding the match flagged it (or saw an action) first: caught up, timing on
         if isinstance(outcome, Reject):  # cannot happen while the engine lists it; never spin on it
             log.error("match %s: the timeout of %s was refused (%s); its clock stops", match.id, runner.value,
                       outcome.reason)

@@ -12,7 +12,8 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-from engine import ClaimVictory, Side
+from engine import ClaimVictory, Side, Timeout
+from server.clocks import ClockSpec
 from server.creation import Creator, NewMatch
 from server.matches import MatchService
 from server.protocol import Ack, Act
@@ -26,6 +27,7 @@ from .test_matches import BOTS, Watcher
 from .test_replication_pg import QUICK, Process, until
 
 ABANDON = 60.0
+PER_TURN = 30  # seconds
 SWEEP = 30.0  # the services' own sweeps stay out of the way; the tests call the heartbeat themselves
 
 
@@ -166,5 +168,29 @@ def test_a_claim_made_on_one_process_ends_the_match_on_every_process(postgres: P
             assert (here.status, here.read_only_reason) == ("over", None)
             assert (here.state.winner, here.state.victory_reason) == (Side.DEFENDER, "abandonment")
             assert here.hashes == there.hashes
+
+    arun(run())
+
+
+def test_when_a_turn_clock_runs_out_every_process_flags_it_once_and_keeps_timing(postgres: Postgres,
+                                                                                redis_server: Redis) -> None:
+    """Each process holding a timed match watches its clock, so they race to append the TIMEOUT: one commits it,
+    the others catch up from the log, and every clock then runs for the next turn (none stops on losing)."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with processes(postgres, redis_server, clock, 3) as made:
+            here = (await made[0].creator.create(NewMatch(config=QUICK, clock=ClockSpec(per_turn=PER_TURN)))).match
+            copies = [here, *[await p.get(here.id) for p in made[1:]]]
+            for process, match in zip(made, copies, strict=True):
+                for seat in (Side.ATTACKER, Side.DEFENDER):
+                    assert process.matches.join(match, Watcher(seat)) is None
+            await until(lambda: all(m.running is Side.ATTACKER for m in copies))
+            clock.advance(PER_TURN)  # every watcher wakes at once
+            await until(lambda: all(m.version == 1 for m in copies))
+            assert all(m.hashes == here.hashes for m in copies)
+            assert isinstance(here.actions[0], Timeout) and here.status == "live"
+            await until(lambda: all(m.running is not None for m in copies))
+            assert len({m.running for m in copies}) == 1
 
     arun(run())

@@ -2,8 +2,9 @@
 
 This is the whole of the server's game logic, testable without a socket. For one `act`
 (server contract, order of work): under the match's lock, a resend of an accepted ``seq``
-gets its original answer; then game over, stale version, reused ``seq`` and seat to act
-are checked; the engine alone decides legality (`reduce`); the action and the new state
+gets its original answer; then game over, stale version, reused ``seq`` and the sender
+(`server.senders`: the seat to act, or the side a match action names) are checked; the
+engine alone decides legality (`reduce`); the action and the new state
 hash are committed to the store; only then does the match in memory change and every viewer
 get its own `player_view`. A bot seat is played by the same path, its choice computed on a
 worker thread. With several processes on one PostgreSQL log, `server.replication` keeps

@@ -10,9 +10,9 @@ Every door a match action comes through asks `sender_of`, so no two of them can 
 
 - a socket's ``act`` (`MatchService.submit`): refused unless the socket's seat is the sender
   (`sender_problem`);
-- a match loaded from its log (`server.matches.rebuild`), a row another process committed
-  (`MatchService.take_logged`) and a fork's prefix (`server.creation`): a row naming any other
-  seat does not replay (`replay_row`).
+- a match loaded from its log (`server.matches.rebuild`) and a row another process committed
+  (`MatchService.take_logged`): a row naming any other seat does not replay (`replay_row`);
+- a fork's prefix (`server.creation`): each action is logged under the seat it names.
 
 What the server adds for a live socket — a ``TIMEOUT`` only from its own clock, a claim only
 once the seat to act has been away ``abandon_after`` — is judged once, when the action is

@@ -25,11 +25,12 @@ from engine import (
     Event,
     GameConfig,
     GameState,
-    Resign,
     Rules,
     Side,
+    Timeout,
     encode_action,
     legal_actions,
+    match_actions,
     mix_seed,
     player_view,
 )
@@ -59,6 +60,7 @@ from .protocol import (
     encode,
 )
 from .rematch import Rematch
+from .senders import sender_of, sender_problem
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["EVENT_TEXTS_LIMIT", "Match", "Viewer", "event_text", "hash_token", "progress_of", "shown_status"]
@@ -270,13 +272,18 @@ class Match:
         return at is not None and now >= at
 
     def seat_match_actions(self, seat: Side | None, now: float) -> tuple[Action, ...]:
-        """The match actions ``seat`` may send now: RESIGN while the game runs, CLAIM_VICTORY when allowed."""
+        """The match actions ``seat`` may send now: those it is the sender of (`sender_of`) that the server
+        allows now (RESIGN while the game runs, CLAIM_VICTORY once allowed; TIMEOUT never: the server's)."""
         if seat is None or self.status != "live":
             return ()
-        actions: list[Action] = [Resign(side=seat)]
-        if seat is not self.state.to_act and self.claimable(now):
-            actions.append(ClaimVictory(side=seat))
-        return tuple(actions)
+        return tuple(action for action in match_actions(self.state)
+                     if sender_of(self.state, action) is seat and self._allowed_now(action, now))
+
+    def _allowed_now(self, action: Action, now: float) -> bool:
+        """What the server adds to the engine for a match action sent by a socket (docs/protocol.md)."""
+        if isinstance(action, Timeout):
+            return False
+        return not isinstance(action, ClaimVictory) or self.claimable(now)
 
     def welcome(self, seat: Side | None, max_message_bytes: int) -> str:
         """The encoded `Welcome` for a socket bound to ``seat``."""
@@ -350,7 +357,6 @@ class Match:
         return ThreatAnswer(id=query.id, version=self.version, threats=threat_map(player_view(self.state, seat), side))
 
     def _explain(self, seat: Side | None, query: Explain) -> Explanation:
-        to_act = self.state.to_act
         refused: tuple[str, str] | None = None
         if seat is None:
             refused = ("forbidden", "spectators do not act")
@@ -361,8 +367,8 @@ class Match:
                 return Explanation(id=query.id, version=self.version, legal=True)
             refused = ("forbidden", f"{seat.value} may not send {encode_action(query.action)} now "
                                     "(see match_actions in your latest state)")
-        elif to_act is not None and to_act is not seat:
-            refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
+        elif self.state.to_act is not None and (wrong := sender_problem(self.state, seat, query.action)):
+            refused = wrong
         if refused is not None:
             return Explanation(id=query.id, version=self.version, legal=False, code=refused[0], reason=refused[1])
         problem = explain(self.state, query.action)

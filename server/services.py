@@ -13,6 +13,7 @@ from .creation import Creator
 from .database import Storage
 from .matches import MatchService
 from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
+from .rematches import Rematches
 from .settings import Settings
 
 __all__ = ["AppState", "Services", "services_of"]
@@ -26,6 +27,7 @@ class Services:
     db: Storage
     matches: MatchService
     creator: Creator
+    rematches: Rematches
     create_limiter: AddressLimiter
     connections: ConnectionCounter  # WebSocket connections per client address
     token_backoff: AddressBackoff  # wrong seat tokens per client address
@@ -36,11 +38,13 @@ class Services:
     def build(cls, settings: Settings, db: Storage) -> Services:
         """Everything for one server process around an open database."""
         matches = MatchService(db, settings.limits, settings.bots, settings.clock)
+        creator = Creator(matches)
         return cls(
             settings=settings,
             db=db,
             matches=matches,
-            creator=Creator(matches),
+            creator=creator,
+            rematches=Rematches(matches, creator),
             create_limiter=AddressLimiter(settings.limits.create_burst, settings.limits.create_rate),
             connections=ConnectionCounter(settings.limits.sockets_per_address),
             token_backoff=AddressBackoff(settings.limits.bad_token_burst, settings.limits.bad_token_window,

@@ -25,6 +25,10 @@ __all__ = ["Rematch", "RematchError", "RematchView", "answer_rematch", "tell_rem
 
 Choice = Literal["offer", "accept", "decline"]
 
+_PEOPLE: dict[str, Literal["human", "hotseat", "outside_bot"]] = {
+    "human": "human", "hotseat": "hotseat", "outside_bot": "outside_bot"}
+"""The mode a rematch between people keeps, by the stored mode (a bot match's rematch is a bot match)."""
+
 
 class RematchView(msgspec.Struct, frozen=True, kw_only=True):
     """The rematch as one socket sees it (docs/protocol.md)."""
@@ -108,7 +112,7 @@ async def _accept(creator: Creator, match: Match) -> bool:
     bot_side = match.bot_side
     new = NewMatch(
         config=replace(match.config, seed=None),
-        mode="bot" if bot_side is not None else "hotseat" if match.row.mode == "hotseat" else "human",
+        mode="bot" if bot_side is not None else _PEOPLE.get(match.row.mode, "human"),
         bot_side=bot_side.other if bot_side is not None else None,
         bot_policy=match.row.bot_policy,
         clock=match.clock.spec if match.clock is not None else None,

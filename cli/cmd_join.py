@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import math
 import os
 import sys
 import traceback
@@ -48,13 +49,13 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="your policy: policy(turn) -> action, or a bot with choose(view, legal, seed)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a bot option as for taktik selfplay, e.g. iterations=400 (repeatable)")
-    parser.add_argument("--bot-seed", type=parse_seed, default=None,
+    parser.add_argument("--bot-seed", type=parse_seed, default=None, metavar="N",
                         help="the bot's own seed (default: one drawn from the match id and seat)")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="write the match's record here at the end")
-    parser.add_argument("--reconnect-for", type=float, default=300.0, metavar="SECONDS",
+    parser.add_argument("--reconnect-for", type=_seconds, default=300.0, metavar="SECONDS",
                         help="keep reconnecting this long after the connection is lost (default 300)")
-    parser.add_argument("--rate", type=float, default=2.0, metavar="ACTIONS_PER_SECOND",
+    parser.add_argument("--rate", type=_seconds, default=2.0, metavar="ACTIONS_PER_SECOND",
                         help="pace actions after a burst of 10 (default 2, the server's limit; 0: no pacing)")
     parser.add_argument("--no-claim", action="store_true",
                         help="do not claim the win when the other seat abandons the game")
@@ -67,8 +68,6 @@ def run(args: argparse.Namespace) -> int:
         link = parse_seat_link(sys.stdin.readline() if args.link == "-" else args.link)
     except ClientError as err:
         raise CommandError(str(err), code=err.exit_code) from None
-    if args.reconnect_for < 0 or args.rate < 0:
-        raise CommandError("--reconnect-for and --rate cannot be negative")
     out = output_file(args.out) if args.out is not None else None
     policy = _policy(args)
     _log_to_stderr(quiet=args.quiet)
@@ -86,6 +85,17 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         raise CommandError(f"cannot write the record to {out}: {err.strerror or err}", code=1) from None
     return 0 if result.won else 1
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 up")
+    return value
 
 
 def _policy(args: argparse.Namespace) -> Policy:

@@ -18,11 +18,12 @@ The budget is advice for the policy: a lab bot with a time budget (MCTS) stops i
 when the budget is spent; a quick bot never needs it.
 
 >>> from engine import GameConfig, Side, new_game, player_view
+>>> from client.messages import SeatTimes
 >>> view = player_view(new_game(GameConfig(seed=1)), Side.ATTACKER)
 >>> clock = ClockView(initial_ms=600_000, increment_ms=5_000, per_turn_ms=None,
 ...     remaining_ms=SeatTimes(attacker=600_000, defender=600_000), running=Side.ATTACKER, server_time=0.0)
 >>> round(think_budget(clock, Side.ATTACKER, view, waited=0.0), 2)
-3.51
+3.61
 >>> think_budget(None, Side.ATTACKER, view, waited=0.0) is None
 True
 """
@@ -31,9 +32,9 @@ from __future__ import annotations
 
 from engine import GameState, Side
 
-from .messages import ClockView, SeatTimes
+from .messages import ClockView
 
-__all__ = ["SEARCHES_PER_TURN", "TURNS_AHEAD", "SeatTimes", "think_budget"]
+__all__ = ["SEARCHES_PER_TURN", "TURNS_AHEAD", "think_budget"]
 
 SEARCHES_PER_TURN = 8
 """Decisions of one turn a bot may think about at length (the seat's moves and attacks)."""

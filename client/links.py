@@ -10,7 +10,7 @@ leaks it.
 ('ws://127.0.0.1:8000/ws/matches/hXvVb9WRDCv2066m', 'hXvVb9WRDCv2066m')
 >>> link
 SeatLink('http://127.0.0.1:8000/play/hXvVb9WRDCv2066m#…')
->>> parse_seat_link("http://127.0.0.1:8000/watch/hXvVb9WRDCv2066m")
+>>> parse_seat_link("http://127.0.0.1:8000/watch/hXvVb9WRDCv2066m#f7_LMGK4secret")
 Traceback (most recent call last):
 ...
 client.errors.LinkError: not a seat link: the path must be /play/<match> (this one is /watch/hXvVb9WRDCv2066m)

@@ -5,6 +5,11 @@ socket that keeps flooding. A bot decides far faster than a person, so this clie
 its own actions with the same token-bucket rule the server applies: ``burst`` at once,
 then ``rate`` a second. The defaults are the server's documented defaults for actions
 (10 at once, then 2 a second); a host who lifted them tells the players, who raise these.
+
+The pacer keeps a margin for the network: it spends one token less than the burst at
+once and refills at `MARGIN` of the rate, because two actions sent half a second apart
+may arrive closer together (the first delayed, the second not), and the server judges
+by arrival.
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-__all__ = ["DEFAULT_ACTION_BURST", "DEFAULT_ACTION_RATE", "Pacer"]
+__all__ = ["DEFAULT_ACTION_BURST", "DEFAULT_ACTION_RATE", "MARGIN", "Pacer"]
 
 DEFAULT_ACTION_BURST = 10
 DEFAULT_ACTION_RATE = 2.0
+MARGIN = 0.9
 
 
 @dataclass
@@ -35,15 +41,19 @@ class Pacer:
             raise ValueError("a pace needs a positive rate (or None for no pacing)")
         if self.burst < 1:
             raise ValueError("a pace needs a burst of at least 1")
-        self._tokens = float(self.burst)
+        self._tokens = float(self._room)
         self._at = self.clock()
+
+    @property
+    def _room(self) -> int:
+        return max(1, self.burst - 1)
 
     def delay(self) -> float:
         """Seconds until a token is free (0 now)."""
         if self.rate is None:
             return 0.0
         self._refill()
-        return 0.0 if self._tokens >= 1 else (1 - self._tokens) / self.rate
+        return 0.0 if self._tokens >= 1 else (1 - self._tokens) / (self.rate * MARGIN)
 
     def take(self) -> None:
         """Use a token (call when `delay` is 0)."""
@@ -66,5 +76,5 @@ class Pacer:
     def _refill(self) -> None:
         now = self.clock()
         assert self.rate is not None
-        self._tokens = min(float(self.burst), self._tokens + (now - self._at) * self.rate)
+        self._tokens = min(float(self._room), self._tokens + (now - self._at) * self.rate * MARGIN)
         self._at = now

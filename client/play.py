@@ -47,7 +47,7 @@ class JoinOptions:
     """How a seat is played over the wire."""
 
     reconnect_for: float = 300.0  # seconds to keep reconnecting after the socket is lost (a server restart)
-    connect_for: float = 10.0  # seconds to keep trying to reach the server at first
+    connect_for: float = 10.0  # seconds to keep trying to reach the server at first (at most reconnect_for)
     action_rate: float | None = DEFAULT_ACTION_RATE  # actions a second after the burst (None: no pacing)
     action_burst: int = DEFAULT_ACTION_BURST
     claim: bool = True  # claim the win when the server allows it (the other seat abandoned the game)
@@ -87,7 +87,8 @@ async def play(link: SeatLink | str, policy: Policy, options: JoinOptions | None
     """`play_seat` on the running event loop."""
     options = options or JoinOptions()
     seat = Seat(parse_seat_link(link) if isinstance(link, str) else link, reconnect_for=options.reconnect_for,
-                connect_for=options.connect_for, pacer=Pacer(options.action_rate, options.action_burst))
+                connect_for=min(options.connect_for, options.reconnect_for),
+                pacer=Pacer(options.action_rate, options.action_burst))
     await seat.open()
     try:
         return await _play(seat, policy, options)

@@ -114,7 +114,10 @@ class Seat:
                 retries["rate_limited"] = retries.get("rate_limited", 0) + 1
                 if retries["rate_limited"] > _RATE_LIMITED_AT_MOST:
                     raise SeatUnavailable(f"the server keeps refusing this seat's actions as too fast: {reply.reason}")
-                await asyncio.sleep(self.pacer.slow_down())
+                pause = self.pacer.slow_down()
+                log.warning("match %s: the server refused an action as too fast; resending it in %.1f s",
+                            self.link.match_id, pause)
+                await asyncio.sleep(pause)
             elif reply.code in _RETRIED:
                 retries[reply.code] = tries = retries.get(reply.code, 0) + 1
                 if tries > _RETRIED[reply.code]:

@@ -263,7 +263,8 @@ def test_a_failing_policy_is_one_line_and_its_action_is_never_sent(
     (("--bot", "mcts", "--option", "iterations=0"), "iterations must be at least 1"),
     (("--bot", "greedy", "--option", "mcts.iterations=3"), "is not BOT.OPTION=VALUE for one of greedy"),
     (("--policy", "policies:raises", "--option", "x=1"), "--option goes with --bot"),
-    (("--rate", "-1"), "cannot be negative"),
+    (("--rate", "-1"), "'-1' is not a number from 0 up"),
+    (("--reconnect-for", "nan"), "'nan' is not a number from 0 up"),
 ])
 def test_bad_arguments_are_exit_code_2_before_anything_is_played(live: LiveServer, args: tuple[str, ...],
                                                                    words: str) -> None:

@@ -270,7 +270,7 @@ def test_mcts_within_a_time_stops_its_search_there_and_keeps_the_plan_it_remembe
     assert (timed.time_budget, bot.time_budget, bot.clock) == (3.0, None, None)  # the bot itself is unchanged
     state = fight()
     view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
-    action, stats = timed.search(view, legal, 1)
+    _, stats = timed.search(view, legal, 1)
     assert stats.iterations == 3 * stats.plans  # worlds 2 and 3 start before the clock reads 3
     assert timed._memo is bot._memo and bot._memo  # the plan the timed copy chose is the bot's to follow
     assert bot.within(-1.0, lambda: 0.0).time_budget == 0.0

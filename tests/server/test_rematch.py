@@ -57,7 +57,7 @@ def test_an_accepted_rematch_swaps_the_sides_and_each_token_opens_the_other_seat
 
 def test_a_rematch_against_your_own_bot_is_one_again(server: LiveServer) -> None:
     async def run() -> None:
-        created, _, seats = await finished(server, opponent="outside_bot")
+        _, _, seats = await finished(server, opponent="outside_bot")
         await seats["DEFENDER"].send({"type": "rematch", "choice": "offer"})
         await rematch_news(seats["ATTACKER"], offered_by="DEFENDER")
         await seats["ATTACKER"].send({"type": "rematch", "choice": "accept"})

@@ -75,15 +75,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = play_seat(link, policy, options)
         print(result.describe())
-        if out is not None:
-            out.write_bytes(encode_record(fetch_record(link, result.seed_commitment)))
-            print(f"record written to {out}")
+        record = fetch_record(link, result.seed_commitment) if out is not None else None
     except ClientError as err:
         if os.environ.get("TAKTIK_DEBUG") and err.__cause__ is not None:
             traceback.print_exception(err.__cause__)
         raise CommandError(str(err), code=err.exit_code) from None
-    except OSError as err:
-        raise CommandError(f"cannot write the record to {out}: {err.strerror or err}", code=1) from None
+    if out is not None and record is not None:
+        try:
+            out.write_bytes(encode_record(record))
+        except OSError as err:  # checked before the game (output_file); a full disk, say, since
+            raise CommandError(f"cannot write the record to {out}: {err.strerror or err}") from None
+        print(f"record written to {out}")
     return 0 if result.won else 1
 
 

@@ -36,7 +36,6 @@ __all__ = [
     "SeatTimes",
     "ServerMessage",
     "StateUpdate",
-    "Sync",
     "Welcome",
     "decode_server",
     "encode_client",
@@ -68,14 +67,10 @@ class Act(_Client, frozen=True, kw_only=True, tag="act"):
     action: Action
 
 
-class Sync(_Client, frozen=True, kw_only=True, tag="sync"):
-    """Ask for the current state again."""
-
-
 _ENCODER = msgspec.json.Encoder()
 
 
-def encode_client(message: Hello | Act | Sync) -> str:
+def encode_client(message: Hello | Act) -> str:
     """The text frame of a client message."""
     return _ENCODER.encode(message).decode()
 

@@ -64,7 +64,6 @@ def test_what_the_client_sends_is_what_the_server_decodes() -> None:
     act = messages.Act(version=3, seq=7, action=MoveUnit(unit_id="A7", to="K16"))
     assert protocol.decode_client(messages.encode_client(act)) == protocol.Act(
         version=3, seq=7, action=MoveUnit(unit_id="A7", to="K16"))
-    assert protocol.decode_client(messages.encode_client(messages.Sync())) == protocol.Sync()
     assert protocol.decode_client(messages.encode_client(messages.Hello(token=None))) == protocol.Hello()
 
 

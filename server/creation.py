@@ -44,7 +44,8 @@ from .store import ActionRow, MatchRow, RematchChange
 
 __all__ = ["CreationError", "Creator", "NewMatch", "board_cells", "new_match_id"]
 
-Mode = Literal["human", "hotseat", "bot"]
+Mode = Literal["human", "hotseat", "bot", "outside_bot"]
+"""``outside_bot``: a match between people whose seat links one of them gives a program (`taktik join`)."""
 
 DEFAULT_SIDES = (20, 30)  # the engine's board when a config names no size (engine/start.py)
 

@@ -171,7 +171,7 @@ class Welcome(_Server, frozen=True, kw_only=True, tag="welcome"):
 
     match_id: str
     seat: Side | None  # None: spectator
-    mode: str  # human | hotseat | bot
+    mode: str  # human | hotseat | bot | outside_bot
     bot_side: Side | None
     seed_commitment: str  # sha256 hex of "<seed>:<salt>" (docs/protocol.md)
     rules_version: str  # the RULES_VERSION the match was played under

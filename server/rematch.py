@@ -19,7 +19,6 @@ __all__ = ["Choice", "Rematch", "RematchError", "RematchView", "answered"]
 
 Choice = Literal["offer", "accept", "decline"]
 
-
 class RematchView(msgspec.Struct, frozen=True, kw_only=True):
     """The rematch as one socket sees it (docs/protocol.md)."""
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -40,6 +40,11 @@ EVENT = "rematch"  # published after a change: the other processes read the stor
 ATTEMPTS = 5  # answers retried after losing a race to another before giving up
 
 log = logging.getLogger("taktik.matches")
+
+
+_PEOPLE: dict[str, Literal["human", "hotseat", "outside_bot"]] = {
+    "human": "human", "hotseat": "hotseat", "outside_bot": "outside_bot"}
+"""The mode a rematch between people keeps, by the stored mode (a bot match's rematch is a bot match)."""
 
 
 class Rematches:
@@ -84,7 +89,7 @@ class Rematches:
         after = replace(accepted, match_id=new_match_id())
         await self._creator.create(NewMatch(
             config=replace(match.config, seed=None),
-            mode="bot" if bot_side is not None else "hotseat" if match.row.mode == "hotseat" else "human",
+            mode="bot" if bot_side is not None else _PEOPLE.get(match.row.mode, "human"),
             bot_side=bot_side.other if bot_side is not None else None,
             bot_policy=match.row.bot_policy,
             clock=match.clock.spec if match.clock is not None else None,

@@ -143,7 +143,7 @@ class MatchRow:
     config: str
     salt: str
     seed_commitment: str
-    mode: str  # human | hotseat | bot
+    mode: str  # human | hotseat | bot | outside_bot
     bot_side: str | None
     bot_policy: str | None
     bot_seed: int | None

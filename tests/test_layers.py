@@ -2,6 +2,10 @@
 
     engine  <-  lab     <-  cli
     engine  <-  server  <-  cli
+    engine  <-  client  <-  cli
+
+client/ speaks the server's wire protocol from its documented JSON with its own types, so it
+never imports the server (docs/client-api.md says why).
 
 engine/ imports nothing of the project above it and no module that brings time, randomness
 or I/O into the rules. Everything outside engine/ uses it only through its public faces:
@@ -18,13 +22,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "lab", "server", "cli")
+PACKAGES = ("engine", "lab", "server", "client", "cli")
 ALLOWED = {
     "engine": set(),
     "lab": {"engine"},
     "server": {"engine"},
-    "cli": {"engine", "lab", "server"},
-    "scripts": {"engine", "lab", "server", "cli"},
+    "client": {"engine"},
+    "cli": {"engine", "lab", "server", "client"},
+    "scripts": {"engine", "lab", "server", "client", "cli"},
 }
 """Which project packages each package (and the benchmark scripts) may import."""
 PROJECT = {*PACKAGES, "web", "scripts", "tests"}
@@ -70,9 +75,9 @@ def project_edges() -> set[tuple[str, str]]:
     return edges
 
 
-def test_the_import_graph_is_engine_lab_cli_and_engine_server_cli() -> None:
-    assert project_edges() == {("lab", "engine"), ("server", "engine"), ("cli", "engine"), ("cli", "lab"),
-                               ("cli", "server")}
+def test_the_import_graph_is_engine_lab_cli_and_engine_server_cli_and_engine_client_cli() -> None:
+    assert project_edges() == {("lab", "engine"), ("server", "engine"), ("client", "engine"), ("cli", "engine"),
+                               ("cli", "lab"), ("cli", "server"), ("cli", "client")}
 
 
 def problems(path: Path, layer: str, text: str | None = None) -> list[str]:
@@ -96,6 +101,14 @@ def test_each_module_imports_only_downwards_and_only_the_public_engine(path: Pat
 def test_the_engine_imports_nothing_impure(path: Path) -> None:
     for name in imports(path):
         assert name.split(".")[0] not in IMPURE, f"{path.relative_to(ROOT)} imports {name}"
+
+
+def test_the_check_catches_a_client_that_imports_the_server_or_the_lab() -> None:
+    text = "from server.protocol import StateUpdate\nfrom lab.bots import get_bot\nfrom engine import Action\n"
+    assert problems(ROOT / "client" / "probe.py", "client", text) == [
+        "server.protocol: client may not use server",
+        "lab.bots: client may not use lab",
+    ]
 
 
 def test_the_check_catches_a_reach_into_the_engine_and_an_upward_import() -> None:

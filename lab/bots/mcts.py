@@ -161,6 +161,16 @@ class MCTSBot:
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
+    def within(self, seconds: float, clock: Callable[[], float]) -> MCTSBot:
+        """This bot searching for at most ``seconds`` of ``clock`` per decision (``iterations`` stays the cap).
+
+        The copy shares the turn plan this bot remembers, so a caller that gives each decision
+        its own budget (a live seat's clock: `client.BotPolicy`) keeps following the plan.
+        """
+        timed = replace(self, time_budget=max(0.0, seconds), clock=clock)
+        object.__setattr__(timed, "_memo", self._memo)
+        return timed
+
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
         if not legal:

@@ -262,6 +262,19 @@ def test_mcts_time_budget_uses_the_injected_clock() -> None:
         MCTSBot(time_budget=1.0)
 
 
+def test_mcts_within_a_time_stops_its_search_there_and_keeps_the_plan_it_remembers() -> None:
+    ticks = iter(range(1000))
+    bot = MCTSBot(iterations=500)
+    timed = bot.within(3.0, lambda: float(next(ticks)))
+    assert (timed.time_budget, bot.time_budget, bot.clock) == (3.0, None, None)  # the bot itself is unchanged
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    _, stats = timed.search(view, legal, 1)
+    assert stats.iterations == 3 * stats.plans  # worlds 2 and 3 start before the clock reads 3
+    assert timed._memo is bot._memo and bot._memo  # the plan the timed copy chose is the bot's to follow
+    assert bot.within(-1.0, lambda: 0.0).time_budget == 0.0
+
+
 def test_a_single_legal_action_is_returned_without_thinking() -> None:
     state = fight(phase="CARD_DRAW", draw=())
     legal = legal_actions(state)

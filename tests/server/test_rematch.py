@@ -57,6 +57,21 @@ def test_an_accepted_rematch_swaps_the_sides_and_each_token_opens_the_other_seat
     arun(run())
 
 
+def test_a_rematch_against_your_own_bot_is_one_again(server: LiveServer) -> None:
+    async def run() -> None:
+        _, _, seats = await finished(server, opponent="outside_bot")
+        await seats["DEFENDER"].send({"type": "rematch", "choice": "offer"})
+        await rematch_news(seats["ATTACKER"], offered_by="DEFENDER")
+        await seats["ATTACKER"].send({"type": "rematch", "choice": "accept"})
+        news = await rematch_news(seats["ATTACKER"])
+        while news["match_id"] is None:  # the offer's own news may come first
+            news = await rematch_news(seats["ATTACKER"])
+        status, summary = http_json(server, "GET", f"/api/matches/{news['match_id']}")
+        assert status == 200 and summary["mode"] == "outside_bot" and summary["bot_side"] is None
+
+    arun(run())
+
+
 def test_a_declined_offer_can_be_made_again_and_only_the_other_seat_answers_it(server: LiveServer) -> None:
     async def run() -> None:
         _, _, seats = await finished(server)

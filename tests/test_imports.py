@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["engine", "server"]
+PACKAGES = ["engine", "server", "client", "lab", "cli"]
 """The packages that must have no cycle."""
 
 

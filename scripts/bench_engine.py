@@ -1,22 +1,37 @@
 """Engine benchmark: prints medians for new_game, legal_actions (by phase), reduce, random
 playouts (actions/s, listing every legal action, and drawing one with random_legal_action)
-and replay+verify of a 2,000-action record.
+and replay+verify of a 2,000-action record, then the card decks section.
 
     python scripts/bench_engine.py [--games 20] [--repeat 5] [--clock cpu]
+    python scripts/bench_engine.py --compare REF [--rounds 5]
 
-Targets (2-core machine): random playouts >= 30,000 actions/s including legal_actions;
-replay+verify of 2,000 actions < 100 ms. Both playout figures play the same games (the
-same seeded index source), so they differ only in how the action is found.
+Both playout figures play the same games (the same seeded index source), so they differ
+only in how the action is found.
+
+``--compare REF`` measures this checkout against the engine of another commit (a tag, a
+branch, a hash): each round runs the figures once for each, in a fresh process, in turns
+(the order alternating), on the process's CPU clock; it prints each figure's median over
+the rounds for both and their ratio. The card decks section is not compared.
 """
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__" and "--engine-root" in sys.argv:  # a --compare child: the engine of another checkout
+    sys.path.insert(0, sys.argv[sys.argv.index("--engine-root") + 1])
+
 import argparse
+import json
 import statistics
+import subprocess
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -35,8 +50,9 @@ from engine import (
     replay,
     state_hash,
 )
-from engine.analysis import add_card_effects
-from engine.data import DECK_SOURCES, CardDef
+
+if TYPE_CHECKING:
+    from engine.data import CardDef
 
 _clock = time.perf_counter
 
@@ -107,19 +123,24 @@ def throughput(configs: list[GameConfig], *, draw: bool) -> float:
     return total_actions / total_time
 
 
-def bench_playouts(configs: list[GameConfig], repeat: int) -> None:
+Figures = dict[str, float]
+
+
+def playout_figures(configs: list[GameConfig], repeat: int) -> Figures:
+    figures: Figures = {}
     for draw, how in ((False, "listing legal_actions"), (True, "drawing random_legal_action")):
         rates = [throughput(configs, draw=draw) for _ in range(repeat)]
-        print(f"random playouts, {how}: median {statistics.median(rates):,.0f} actions/s "
-              f"({len(configs)} games x {repeat} runs)")
+        figures[f"random playouts, {how} (actions/s)"] = statistics.median(rates)
+    return figures
 
 
-def bench_new_game(configs: list[GameConfig]) -> None:
-    new_game_ms = statistics.median(timed(partial(new_game, c)) for c in configs[:10] for _ in range(2)) * 1000
-    print(f"new_game (default 20x30, generated terrain): median {new_game_ms:.2f} ms")
+def new_game_figures(configs: list[GameConfig]) -> Figures:
+    ms = statistics.median(timed(partial(new_game, c)) for c in configs[:10] for _ in range(2)) * 1000
+    return {"new_game, default 20x30 with terrain (ms)": ms}
 
 
-def bench_calls(configs: list[GameConfig]) -> None:
+def call_figures(configs: list[GameConfig]) -> tuple[Figures, dict[str, int]]:
+    """Median µs of legal_actions by phase and of reduce, and how many calls each median is of."""
     phase_times: dict[str, list[float]] = defaultdict(list)
     reduce_times: list[float] = []
     for i, config in enumerate(configs[:5]):
@@ -127,14 +148,14 @@ def bench_calls(configs: list[GameConfig]) -> None:
         for phase, values in by_phase.items():
             phase_times[phase].extend(values)
         reduce_times.extend(reduces)
-    print("legal_actions per call, by phase (median µs, calls):")
-    for phase, values in sorted(phase_times.items()):
-        print(f"  {phase:<16} {statistics.median(values) * 1e6:8.1f} µs  ({len(values)} calls)")
-    print(f"reduce per action: median {statistics.median(reduce_times) * 1e6:.1f} µs "
-          f"({len(reduce_times)} actions)")
+    figures = {f"legal_actions in {phase} (µs)": statistics.median(v) * 1e6 for phase, v in sorted(phase_times.items())}
+    counts = {f"legal_actions in {phase} (µs)": len(v) for phase, v in phase_times.items()}
+    figures["reduce per action (µs)"] = statistics.median(reduce_times) * 1e6
+    counts["reduce per action (µs)"] = len(reduce_times)
+    return figures, counts
 
 
-def bench_replay(repeat: int) -> None:
+def replay_figures(repeat: int) -> Figures:
     long_config = GameConfig(seed=2024, victory=VictoryConfig(round_limit=None, max_actions=2000))
     actions, _, _ = random_game(long_config, 99)
     state = new_game(long_config)
@@ -148,30 +169,110 @@ def bench_replay(repeat: int) -> None:
         for _ in replay(record):
             pass
 
-    replay_ms = statistics.median(timed(verify) for _ in range(repeat)) * 1000
-    print(f"replay+verify of a {len(actions)}-action record: median {replay_ms:.1f} ms")
+    return {
+        f"replay+verify of a {len(actions)}-action record (ms)": statistics.median(timed(verify) for _ in range(repeat))
+        * 1000
+    }
+
+
+def all_figures(games: int, repeat: int) -> tuple[Figures, dict[str, int]]:
+    configs = [GameConfig(seed=seed) for seed in range(1, games + 1)]
+    figures = new_game_figures(configs)
+    calls, counts = call_figures(configs)
+    figures |= calls
+    figures |= playout_figures(configs, repeat)
+    figures |= replay_figures(repeat)
+    return figures, counts
+
+
+def report(figures: Figures, counts: dict[str, int], games: int, repeat: int) -> None:
+    for name, value in figures.items():
+        how = (
+            f" ({counts[name]} calls)"
+            if name in counts
+            else f" ({games} games x {repeat} runs)"
+            if "playouts" in name
+            else ""
+        )
+        print(f"{name}: median {value:,.1f}{how}")
+
+
+def compare(ref: str, rounds: int, games: int, repeat: int) -> None:
+    """Print every figure of this checkout against REF's engine, measured in turns in fresh processes."""
+    here = Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "rev-parse", "--short", ref], cwd=here, capture_output=True, text=True)
+    if commit.returncode != 0:
+        sys.exit(f"bench_engine: {ref!r} is not a commit of this repository ({commit.stderr.strip()})")
+    with tempfile.TemporaryDirectory(prefix="taktik-ref-") as tmp:
+        archive = subprocess.run(
+            ["git", "archive", commit.stdout.strip(), "engine"], cwd=here, capture_output=True, check=True
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        runs: dict[str, list[Figures]] = {"this": [], "ref": []}
+        for round_ in range(rounds):
+            order = ("this", "ref") if round_ % 2 == 0 else ("ref", "this")
+            for which in order:
+                root = str(here) if which == "this" else tmp
+                child = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--engine-root",
+                        root,
+                        "--figures-json",
+                        "--clock",
+                        "cpu",
+                        "--games",
+                        str(games),
+                        "--repeat",
+                        str(repeat),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                if child.returncode != 0:
+                    sys.exit(f"bench_engine: the {which} engine's run failed:\n{child.stderr.strip()}")
+                runs[which].append(json.loads(child.stdout))
+    print(
+        f"this checkout against {ref} ({commit.stdout.strip()}): medians of {rounds} rounds, each a fresh process "
+        f"per engine in turns, CPU time; ratio = this / ref (below 1: this is faster, except for actions/s)"
+    )
+    for name in runs["this"][0]:
+        if name not in runs["ref"][0]:
+            continue
+        this = statistics.median(r[name] for r in runs["this"])
+        that = statistics.median(r[name] for r in runs["ref"])
+        print(f"  {name:<58} {this:12,.1f} {that:12,.1f}   x{this / that:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="random games per throughput run")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions for each median")
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                        help="wall time (default), or this process's CPU time on a machine shared with other work")
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall time (default), or this process's CPU time on a machine shared with other work",
+    )
+    parser.add_argument("--compare", metavar="REF", help="measure against the engine of another commit, in turns")
+    parser.add_argument("--rounds", type=int, default=5, help="--compare: rounds of one run per engine")
+    parser.add_argument("--engine-root", help=argparse.SUPPRESS)
+    parser.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clock == "cpu":
         global _clock
         _clock = time.process_time
-
-    configs = [GameConfig(seed=seed) for seed in range(1, args.games + 1)]
-    bench_new_game(configs)
-    bench_calls(configs)
-    bench_playouts(configs, args.repeat)
-    bench_replay(args.repeat)
-
-
-if __name__ == "__main__":
-    main()
+    if args.compare:
+        compare(args.compare, args.rounds, args.games, max(1, args.repeat // 2))
+        return
+    figures, counts = all_figures(args.games, args.repeat)
+    if args.figures_json:
+        print(json.dumps(figures))
+        return
+    report(figures, counts, args.games, args.repeat)
+    deck_comparison()
 
 
 # --- Card decks: the default deck against the variant deck (issue 20) -------------------------
@@ -190,6 +291,8 @@ Positions = list[tuple[GameState, Action]]
 
 
 def _variant_effects(state: GameState, cards: tuple[CardDef, ...]) -> GameState:
+    from engine.analysis import add_card_effects
+
     for i, card in enumerate(cards):
         side = Side.ATTACKER if i % 2 == 0 else Side.DEFENDER
         own = [u.id for u in state.units if u.side is side and u.cell is not None]
@@ -280,15 +383,21 @@ def _ratio(base: Positions, other: Positions, repeat: int) -> tuple[float, float
 
 def deck_comparison(games: int = 4, repeat: int = 5) -> None:
     """Print legal_actions and reduce per action on the same positions, default deck and variant cards in play."""
+    from engine.data import DECK_SOURCES
+
     standard = {c.id for c in DECK_SOURCES["standard"][0]}
     variant = tuple(c for c in DECK_SOURCES["field_manual"][0] if c.id not in standard)
     positions = _positions(games)
     n = len(positions)
     base_legal, base_reduce = _best(positions, repeat)
-    print(f"card decks, the same {n} positions (least of {repeat} runs per call, each ratio measured in turns "
-          "with the default):")
-    print(f"  default deck            legal_actions {base_legal / n * 1e6:7.1f} µs  "
-          f"reduce {base_reduce / n * 1e6:7.1f} µs")
+    print(
+        f"card decks, the same {n} positions (least of {repeat} runs per call, each ratio measured in turns "
+        "with the default):"
+    )
+    print(
+        f"  default deck            legal_actions {base_legal / n * 1e6:7.1f} µs  "
+        f"reduce {base_reduce / n * 1e6:7.1f} µs"
+    )
     for card in variant:
         legal_x, reduce_x = _ratio(positions, _with_cards(positions, (card,)), repeat)
         print(f"  + {card.id:<21} x{legal_x:.2f} legal_actions  x{reduce_x:.2f} reduce")
@@ -297,4 +406,4 @@ def deck_comparison(games: int = 4, repeat: int = 5) -> None:
 
 
 if __name__ == "__main__":
-    deck_comparison()
+    main()

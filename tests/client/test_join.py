@@ -110,8 +110,14 @@ def test_join_reconnects_across_a_server_restart_and_the_game_is_the_same(tmp_pa
                               "--reconnect-for", "60", stdin=link_file)
     try:
         deadline = time.monotonic() + 120
-        while http_json(server, "GET", f"/api/matches/{match_id}")[1]["version"] < 12:
-            assert time.monotonic() < deadline, "the game did not start"
+
+        def under_way() -> bool:  # both clients connected (a loaded machine starts one late) and play going on
+            summary = http_json(server, "GET", f"/api/matches/{match_id}")[1]
+            online = summary["online"]
+            return summary["version"] >= 12 and online["attacker"] >= 1 and online["defender"] >= 1
+
+        while not under_way():
+            assert time.monotonic() < deadline, "the game did not start with both seats connected"
             time.sleep(0.05)
         if stop == signal.SIGKILL:
             server.kill()

@@ -37,7 +37,7 @@ def test_new_rejects_a_bad_seed_and_size() -> None:
 
 def test_play_writes_a_record_that_replays_and_verifies(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
-    result = taktik("play", "--seed", "3", "--size", "12x15", "--random", "--quiet", "--out", str(out))
+    result = taktik("play", "--seed", "3", "--size", "12x15", "--quiet", "--out", str(out))
     assert result.returncode == 0, result.stderr
     assert "game over after" in result.stdout and f"record written to {out}" in result.stdout
     record = decode_record(out.read_bytes())
@@ -53,7 +53,7 @@ def test_play_writes_a_record_that_replays_and_verifies(tmp_path: Path) -> None:
 def test_play_prints_every_step(tmp_path: Path) -> None:
     config = tmp_path / "config.json"
     config.write_text(json.dumps({"seed": 5, "width": 12, "height": 15, "victory": {"max_actions": 12}}))
-    result = taktik("play", "--config", str(config), "--random")
+    result = taktik("play", "--config", str(config))
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("== step ") == 12 and "game over after 12 actions" in result.stdout
     assert "by action_cap" in result.stdout
@@ -61,7 +61,7 @@ def test_play_prints_every_step(tmp_path: Path) -> None:
 
 def test_replay_names_the_first_step_whose_hash_differs(tmp_path: Path) -> None:
     out = tmp_path / "game.json"
-    assert taktik("play", "--seed", "4", "--size", "12x15", "--random", "--quiet", "--out", str(out)).returncode == 0
+    assert taktik("play", "--seed", "4", "--size", "12x15", "--quiet", "--out", str(out)).returncode == 0
     record = decode_record(out.read_bytes())
     assert record.hashes is not None
     hashes = list(record.hashes)

@@ -130,3 +130,14 @@ def test_a_match_file_without_a_revealed_seed_replays_unchecked_when_its_record_
     assert result.returncode == 0, result.stderr
     assert ("dice not verified: match m1 is live, so the server has not revealed the seed and salt that open "
             "its commitment") in result.stdout
+
+
+def test_a_match_file_that_hides_its_seed_is_refused_with_the_reason(tmp_path: Path) -> None:
+    path = match_file(tmp_path, seed=None, salt=None)
+    answer = json.loads(path.read_text())
+    answer["record"]["config"]["seed"] = None
+    path.write_text(json.dumps(answer))
+    result = taktik("replay", str(path))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("taktik replay: match m1 is over: this file does not reveal its seed, and "
+                                    "without it the map, the cards and the dice cannot be rebuilt")

@@ -100,11 +100,10 @@ def dice_check(match: RecordView) -> str:
     seed, salt, published = match.seed, match.salt, match.seed_commitment
     if seed is None or salt is None:
         if match.record.config.seed is None:
-            why = ("this file does not reveal its seed" if match.status == "over"
-                   else "the server reveals its seed only once the game is over")
-            raise CommandError(
-                f"match {match.match_id} is {match.status}: {why}, and without it the map, the cards and the "
-                "dice cannot be rebuilt", hint="download the record again when the game is over", code=1)
+            why = ("but this file does not reveal its seed" if match.status == "over" else
+                   "and the server reveals its seed only once the game is over (download the record again then)")
+            raise CommandError(f"match {match.match_id} is {match.status} {why}; without the seed the map, the "
+                               "cards and the dice cannot be rebuilt", code=1)
         return (f"dice not verified: match {match.match_id} is {match.status}, so the server has not revealed "
                 "the seed and salt that open its commitment")
     if not verify(seed, salt, published):

@@ -139,5 +139,5 @@ def test_a_match_file_that_hides_its_seed_is_refused_with_the_reason(tmp_path: P
     path.write_text(json.dumps(answer))
     result = taktik("replay", str(path))
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert result.stderr.startswith("taktik replay: match m1 is over: this file does not reveal its seed, and "
-                                    "without it the map, the cards and the dice cannot be rebuilt")
+    assert result.stderr == ("taktik replay: match m1 is over but this file does not reveal its seed; without the "
+                             "seed the map, the cards and the dice cannot be rebuilt\n")

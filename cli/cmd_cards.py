@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine import DECK_SOURCES, CardDef, card_file_problems, card_file_schema
+from engine import DECK_SOURCES, CardDef, card_file_problems, card_file_schema, named_deck_sources
 
 from .errors import CommandError
 
@@ -51,7 +51,8 @@ def _shipped() -> list[tuple[CardDef, str]]:
     """Every shipped card once, with the deck source that brings it, in each source's canonical order."""
     seen: set[str] = set()
     found: list[tuple[CardDef, str]] = []
-    for source, (common, tactics) in DECK_SOURCES.items():
+    for source in named_deck_sources():  # not the overlays a variant registers while a process plays it
+        common, tactics = DECK_SOURCES[source]
         for card in (*common, *tactics):
             if card.id not in seen:
                 seen.add(card.id)

@@ -26,6 +26,7 @@ from lab.runner import run_games
 from lab.variant import VariantError, apply_variant, load_variant
 
 from .backend_options import add_backend_options
+from .bot_choice import parse_bot_pair
 from .errors import CommandError, output_dir
 from .game_options import add_config_options, config_from_args, start, whole_number
 from .progress import Progress
@@ -48,10 +49,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.bots.split(",")]
-    if len(names) != 2 or any(n not in BOTS for n in names):
-        raise CommandError(f"--bots needs two of {', '.join(sorted(BOTS))}, like greedy,greedy")
-    bots = (names[0], names[1])
+    bots = parse_bot_pair(args.bots, "greedy,greedy")
     try:
         variant = load_variant(args.variant)
     except VariantError as err:

@@ -1,4 +1,8 @@
-"""`taktik play --seed N --random`: play a random legal game, printing every step."""
+"""`taktik play --seed N`: play a random legal game, printing every step.
+
+Random play is the only mode, so there is nothing to choose; ``--random`` is still
+accepted (and changes nothing) for scripts written when it was required.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +17,12 @@ from .game_options import add_config_options, game_from_args, parse_seed
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = commands.add_parser("play", help="play a game headless and write its record")
-    add_config_options(parser)
-    parser.add_argument(
-        "--random", action="store_true", required=True, help="both sides pick uniformly among the legal actions"
+    parser = commands.add_parser(
+        "play", help="play a random legal game headless and write its record",
+        description="Both sides pick uniformly among the legal actions, from --player-seed.",
     )
+    add_config_options(parser)
+    parser.add_argument("--random", action="store_true", help=argparse.SUPPRESS)  # once required; now the only mode
     parser.add_argument(
         "--player-seed", type=parse_seed, default=None,
         help="seed of the random players' choices (default: the game seed)",

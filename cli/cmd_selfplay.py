@@ -17,41 +17,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine import encode_record
-from lab.bots import BOTS, bot_options, get_bot
+from lab.bots import BOTS
 from lab.runner import run_games
 from lab.selfplay import GameResult, format_summary, play_spec, schedule, summarize
 
 from .backend_options import add_backend_options
+from .bot_choice import parse_bot_options, parse_bot_pair
 from .errors import CommandError, output_dir
 from .game_options import add_config_options, game_from_args, whole_number
 from .progress import Progress
 
-__all__ = ["add_parser", "parse_bot_options", "run"]
-
-
-def parse_bot_options(items: list[str], names: list[str]) -> dict[str, dict[str, object]]:
-    """``["mcts.iterations=400"]`` → ``{"mcts": {"iterations": 400}}`` (values parsed as JSON)."""
-    options: dict[str, dict[str, object]] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        bot, dot, option = key.partition(".")
-        if not sep or not dot or bot not in names:
-            raise CommandError(f"--option {item!r} is not BOT.OPTION=VALUE for one of {', '.join(names)}")
-        if option not in bot_options(bot):
-            raise CommandError(
-                f"bot {bot!r} has no option {option!r} (options: {', '.join(bot_options(bot)) or 'none'})"
-            )
-        try:
-            value: object = json.loads(text)
-        except json.JSONDecodeError:
-            value = text
-        options.setdefault(bot, {})[option] = value
-    for bot, chosen in options.items():
-        try:
-            get_bot(bot, **chosen)  # refuse a bad value here, not in the middle of a series
-        except (TypeError, ValueError) as error:
-            raise CommandError(f"bad options for bot {bot!r} ({json.dumps(chosen)}): {error}") from None
-    return options
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,13 +56,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(
     args: argparse.Namespace, stream: TextIO | None = None, on_result: Callable[[GameResult], Any] | None = None
 ) -> int:
-    names = [n.strip() for n in args.bots.split(",")]
-    if len(names) != 2 or any(n not in BOTS for n in names):
-        raise CommandError(f"--bots needs two of {', '.join(sorted(BOTS))}, like mcts,greedy")
-    options = parse_bot_options(args.option, names)
+    names = parse_bot_pair(args.bots, "mcts,greedy")
+    options = parse_bot_options(args.option, list(names))
     seed = args.seed if args.seed is not None else 1
     config, _ = game_from_args(args)
-    specs = schedule((names[0], names[1]), args.games, seed, config, options)
+    specs = schedule(names, args.games, seed, config, options)
     if args.out is not None:
         output_dir(args.out)
     progress = Progress(args.games, "games", stream)

@@ -191,6 +191,9 @@ def _under(where: str, message: str) -> str:
     return plain.replace("$", where, 1) if plain.startswith("$") else f"{where}: {plain}"
 
 
+_STANDARD_IDS = "an id of the standard deck; `taktik cards list` lists them"
+
+
 def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
     """The changed cards (whole, with the changes merged) and the added ones, each checked."""
     standard = {card.id: card for common, tactics in (DECK_SOURCES["standard"],) for card in (*common, *tactics)}
@@ -198,7 +201,7 @@ def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
     for card_id, fields in patch.change.items():
         where = f"$.cards.change.{card_id}"
         if card_id not in standard:
-            raise VariantError(f"{where}: unknown card {card_id!r} (a standard card id, see `taktik cards`)")
+            raise VariantError(f"{where}: unknown card {card_id!r} ({_STANDARD_IDS})")
         if "id" in fields:
             raise VariantError(f"{where}.id: a changed card keeps its id (add a new card under `add` instead)")
         merged = {**msgspec.to_builtins(standard[card_id]), **fields}
@@ -211,7 +214,7 @@ def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
         out.append(_checked(card, where))
     for i, card_id in enumerate(patch.remove):
         if card_id not in standard:
-            raise VariantError(f"$.cards.remove[{i}]: unknown card {card_id!r}")
+            raise VariantError(f"$.cards.remove[{i}]: unknown card {card_id!r} ({_STANDARD_IDS})")
         if card_id in patch.change:
             raise VariantError(f"$.cards.remove[{i}]: card {card_id!r} is both changed and removed")
     return tuple(out)

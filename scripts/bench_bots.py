@@ -24,7 +24,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from cli.cmd_selfplay import parse_bot_options
+from cli.bot_choice import parse_bot_options
 from cli.errors import CommandError
 from engine import GameConfig, GameState, Phase, Side, legal_actions, new_game, player_view, reduce
 from lab.bots import GreedyBot, MCTSBot, get_bot, seat_seed

@@ -1,11 +1,13 @@
-"""Docstring examples in the engine, the lab and the client, and the README's quick-start, run as tests."""
+"""Docstring examples in the engine, the lab and the client run as tests.
+
+The pages' examples run in tests/test_doc_examples.py.
+"""
 
 from __future__ import annotations
 
 import doctest
 import importlib
 import pkgutil
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,6 @@ import client
 import engine
 import lab
 
-ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(m.name for package, prefix in ((engine, "engine."), (lab, "lab."), (client, "client."))
                  for m in pkgutil.walk_packages(package.__path__, prefix) if ".rl" not in m.name)
 
@@ -23,13 +24,6 @@ def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0
-
-
-def test_readme_quick_start_runs() -> None:
-    result = doctest.testfile(str(ROOT / "README.md"), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0
-    assert result.attempted >= 5, "the README quick-start should show the engine in use"
 
 
 def test_support_module_examples() -> None:

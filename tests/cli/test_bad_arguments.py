@@ -23,15 +23,16 @@ BAD = [
     (["new", "--config", "{tmp}/missing.json"], "cannot read config"),
     (["new", "--config", "{tmp}/narrow.json"], "width 5 is outside 8..300"),
     (["new", "--config", "{file}"], "invalid config"),
-    (["play", "--seed", "7", "--random", "--out", "/nonexistent/dir/g.json"], "does not exist"),
-    (["play", "--seed", "7", "--random", "--size", "0x0"], "width 0 is outside"),
-    (["play", "--seed", "7"], "--random"),
+    (["play", "--seed", "7", "--out", "/nonexistent/dir/g.json"], "does not exist"),
+    (["play", "--seed", "7", "--size", "0x0"], "width 0 is outside"),
     (["replay", "{tmp}/missing.json"], "No such file"),
     (["replay", "{file}"], "cannot read"),
     (["map", "--size", "5x5"], "width 5 is outside 8..300"),
     (["map", "--seed", "-1"], "outside 0..4294967295"),
     (["map", "--png", "/proc/nope/map.png"], "cannot write"),
-    (["selfplay", "--bots", "greedy", "--games", "1"], "--bots needs two of"),
+    (["selfplay", "--bots", "greedy", "--games", "1"], "--bots needs two bots, like mcts,greedy (known bots: greedy"),
+    (["selfplay", "--bots", "greedy,stockfish"], "unknown bot 'stockfish'; known bots: greedy, mcts, random"),
+    (["balance", "{file}", "--out", "{tmp}/o", "--bots", "alphazero,greedy"], "unknown bot 'alphazero'; known bots"),
     (["selfplay", "--bots", "random,random", "--games", "0"], "0 is outside 1..1000000"),
     (["selfplay", "--bots", "random,random", "--jobs", "0"], "0 is outside 1..256"),
     (["selfplay", "--bots", "random,random", "--out", "/proc/nope"], "cannot be used as a folder"),
@@ -86,7 +87,7 @@ def test_a_busy_port_is_named_with_what_to_do(tmp_path: Path) -> None:
 
 
 def test_a_failed_output_check_happens_before_any_game_is_played(tmp_path: Path) -> None:
-    result = taktik("play", "--seed", "7", "--random", "--out", str(tmp_path / "no" / "g.json"))
+    result = taktik("play", "--seed", "7", "--out", str(tmp_path / "no" / "g.json"))
     assert_short_error(result, "does not exist")
     assert result.stdout == ""  # not a single step was played and lost
 

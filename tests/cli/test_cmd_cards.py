@@ -1,4 +1,4 @@
-"""`taktik cards schema` and `taktik cards check FILE`, run through the real command line."""
+"""`taktik cards list`, `taktik cards schema` and `taktik cards check FILE`, run through the real command line."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from engine.data import CardFile, card_file_schema
+from engine.data import DECK_SOURCES, CardFile, card_file_schema
 
 VARIANT = Path(__file__).resolve().parents[2] / "engine" / "data" / "variants" / "field_manual.json"
 
@@ -59,3 +59,32 @@ def test_check_explains_a_file_that_is_not_a_card_file(tmp_path: Path, capsys: p
     assert "card data: " in err and "Traceback" not in err
     assert main(["cards", "check", str(tmp_path / "missing.json")]) == 2
     assert "cannot be read" in capsys.readouterr().err
+
+
+def listed(capsys: pytest.CaptureFixture[str]) -> dict[str, list[str]]:
+    assert main(["cards", "list"]) == 0
+    header, *rows = capsys.readouterr().out.splitlines()
+    assert header.split()[:5] == ["id", "kind", "class", "deck", "copies"]
+    return {row.split()[0]: row.split() for row in rows}
+
+
+def test_list_names_every_shipped_card_once_with_its_kind_and_deck_source(capsys: pytest.CaptureFixture[str]) -> None:
+    cards = listed(capsys)
+    standard_common, standard_tactics = DECK_SOURCES["standard"]
+    for card in (*standard_common, *standard_tactics):
+        assert cards[card.id][1:4] == [card.kind, card.card_class, "standard"], card.id
+    manual_common, _ = DECK_SOURCES["field_manual"]
+    added = [card for card in manual_common if card not in standard_common]
+    assert added and all(cards[card.id][3] == "field_manual" for card in added)
+    assert len(cards) == len(standard_common) + len(standard_tactics) + len(added)
+    assert cards["air_cover"][4] == "2/3" and cards["dense_fog"][4:7] == ["in", "the", "pool"]
+
+
+def test_a_variant_naming_an_unknown_card_points_to_the_list(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    variant = tmp_path / "v.json"
+    variant.write_text(json.dumps({"name": "v", "cards": {"change": {"air_cuver": {"copies_60": 1}}}}))
+    assert main(["balance", str(variant), "--out", str(tmp_path / "out"), "--no-html"]) == 2
+    said = capsys.readouterr().err
+    assert "unknown card 'air_cuver' (an id of the standard deck; `taktik cards list` lists them)" in said
+    assert listed(capsys)["air_cover"][3] == "standard"  # what the message sends the designer to find

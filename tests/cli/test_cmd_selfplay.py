@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from cli.cmd_selfplay import parse_bot_options
+from cli.bot_choice import parse_bot_options
 from cli.errors import CommandError
 from cli.main import main
 from cli.progress import Progress
@@ -83,7 +83,9 @@ def cmd_selfplay_args(tmp_path: Path, extra: list[str], config: GameConfig = SMA
 def test_bad_bot_names_and_options_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--bots", "random", "--games", "1"]) == 2
     assert main(["selfplay", "--bots", "random,stockfish", "--games", "1"]) == 2
-    assert capsys.readouterr().err.count("--bots needs two of") == 2
+    said = capsys.readouterr().err
+    assert "--bots needs two bots, like mcts,greedy" in said
+    assert "--bots random,stockfish: unknown bot 'stockfish'; known bots: greedy, mcts, random" in said
     with pytest.raises(CommandError, match="no option"):
         parse_bot_options(["mcts.depth=3"], ["mcts", "random"])
     with pytest.raises(CommandError, match=r"bad options for bot 'mcts'.*iterations must be at least 1"):

@@ -29,7 +29,7 @@ from client import BotPolicy, ClientError, JoinOptions, Policy, fetch_record, pa
 from engine import encode_record
 from lab.bots import BOTS, get_bot
 
-from .cmd_selfplay import parse_bot_options
+from .bot_choice import parse_bot_options
 from .errors import CommandError, output_file
 from .game_options import parse_seed
 

@@ -36,6 +36,7 @@ __all__ = [
     "CardSet",
     "card_file_problems",
     "card_file_schema",
+    "load_card",
     "load_cards",
 ]
 
@@ -54,6 +55,15 @@ def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
     if problems:
         raise CardDataError(problems[0][1])
     return common, tactics
+
+
+def load_card(obj: Any, where: str) -> CardDef:
+    """One card object, validated as the loader validates a card file's: `CardDataError` names the card,
+    the field and the JSON path of the problem, starting at ``where`` (``$.rules.cards[2]``)."""
+    try:
+        return _convert(obj)
+    except CardDataError as err:
+        raise CardDataError(f"{_path_of(str(err), where)}: {err}") from None
 
 
 def card_file_schema() -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from .canonical import keep_defaults
 from .types import TerrainType, UnitType
 
 __all__ = [
@@ -123,6 +124,9 @@ class TableOverrides(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     max_attacks_per_turn: Limit = MAX_ATTACKS_PER_TURN  # §6.1: declarations queued at once
     storage_limit: Annotated[int, Meta(ge=0, le=99)] = BASE_STORAGE_LIMIT  # §7.6: stored bonuses before effects
     tactic_hand_size: Annotated[int, Meta(ge=0, le=99)] = TACTIC_HAND_SIZE  # §7.5: seeded hand size
+
+    def __post_init__(self) -> None:
+        keep_defaults(self)  # a decoded 0.5 is the default object: equal tables encode alike (engine.canonical)
 
     def overlay_costs(self) -> tuple[int, int, int]:
         """``(road discount, river enter, river follow)`` in half-points (rules §5.3 steps 5-6)."""

@@ -64,6 +64,7 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
             yield {"services": services}
         finally:
             await services.matches.close()
+            services.analysts.close()
             if replication is not None:
                 await replication.close()
             database.close()

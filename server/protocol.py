@@ -224,6 +224,8 @@ class Reject(_Server, frozen=True, kw_only=True, tag="reject"):
     code: ErrorCode
     reason: str
     seq: int | None = None  # the `act` this answers, when known
+    id: int | None = None  # the question (`explain`, `threats`, `hint` ...) this answers, when it is one
+    retry_after: float | None = None  # with `rate_limited`: seconds until the same message may be sent again
 
 
 class Explanation(_Server, frozen=True, kw_only=True, tag="explanation"):

@@ -8,6 +8,7 @@ failures in a row (wrong seat tokens), so guessing gets slower the longer it goe
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,11 @@ class TokenBucket:
             self._tokens -= 1.0
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until the next `take` can succeed (0.0: now), rounded up to a tenth."""
+        self._refill()
+        return 0.0 if self._tokens >= 1.0 else math.ceil((1.0 - self._tokens) / self.rate * 10) / 10
 
     def empty(self) -> bool:
         """True when the next `take` would fail."""

@@ -9,8 +9,6 @@ commitment published at creation (see `server.seeds`).
 
 from __future__ import annotations
 
-import asyncio
-
 import msgspec
 from msgspec.structs import replace
 
@@ -29,13 +27,16 @@ from engine import (
     state_hash,
 )
 
+from .analysts import Analysts
 from .clocks import MatchClock, SeatTimes, decode_spec
 from .database import Storage
 from .match import shown_status
 from .protocol import EventText, MatchStatus
 from .store import ActionRow, MatchRow
 
-__all__ = ["RecordView", "StepView", "Unreadable", "load_record", "state_at"]
+__all__ = ["RecordView", "StepView", "Unreadable", "load_record", "record_answer", "state_at", "step_answer"]
+
+_ENCODER = msgspec.json.Encoder()
 
 
 class Unreadable(Exception):
@@ -74,25 +75,37 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
     clock: SeatTimes | None = None  # both clocks after ``step`` actions (None: no clock)
 
 
-async def load_record(db: Storage, match_id: str) -> RecordView | None:
-    """The record view of a match, or None if there is no such match; `Unreadable` if it cannot be read.
+async def load_record(db: Storage, match_id: str, analysts: Analysts) -> bytes | None:
+    """The encoded `RecordView` of a match, or None if there is no such match; `Unreadable` if it cannot be read.
 
-    The log need not replay: a broken match's record is what was played.
+    The log need not replay: a broken match's record is what was played. Its clocks are
+    replayed by ``analysts`` (server/analysts.py), which may refuse the work (`OverBudget`).
     """
     found = await db.load(match_id)
     if found is None:
         return None
     row, _, rows = found
-    return await asyncio.to_thread(_record_view, row, rows)
+    return await analysts.run(record_answer, row, rows)
 
 
-async def state_at(db: Storage, match_id: str, step: int) -> StepView | None:
-    """The position after ``step`` actions (None: no such match or step); `Unreadable` if it does not replay."""
+async def state_at(db: Storage, match_id: str, step: int, analysts: Analysts) -> bytes | None:
+    """The encoded `StepView` after ``step`` actions (None: no such match or step), replayed by ``analysts``;
+    `Unreadable` if it does not replay."""
     found = await db.load(match_id)
     if found is None or step > len(found[2]):
         return None
     row, _, rows = found
-    return await asyncio.to_thread(_step_view, row, rows, step)
+    return await analysts.run(step_answer, row, rows, step)
+
+
+def record_answer(row: MatchRow, rows: list[ActionRow]) -> bytes:
+    """The `RecordView` of a stored match, encoded (an analyst's work: engine values cross processes as JSON)."""
+    return _ENCODER.encode(_record_view(row, rows))
+
+
+def step_answer(row: MatchRow, rows: list[ActionRow], step: int) -> bytes:
+    """The `StepView` after ``step`` actions, encoded."""
+    return _ENCODER.encode(_step_view(row, rows, step))
 
 
 def _config(row: MatchRow) -> GameConfig:

@@ -25,6 +25,7 @@ import re
 from urllib.parse import urlsplit
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from starlette import status
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -321,7 +322,8 @@ class Session:
             self._reply("rate_limited", f"too many messages; slow down: {retry_words(wait)}", seq, retry_after=wait)
         return True
 
-    def _reply(self, code: ErrorCode, reason: str, seq: int | None = None, *, retry_after: float | None = None) -> None:
+    def _reply(self, code: ErrorCode, reason: str, seq: int | None = None, *,
+               retry_after: float | UnsetType = UNSET) -> None:
         self.outbox.put_reply(encode(Reject(code=code, reason=reason, seq=seq, retry_after=retry_after)))
 
     def _snapshot(self) -> str:

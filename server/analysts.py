@@ -44,7 +44,7 @@ log = logging.getLogger("taktik.analysts")
 
 T = TypeVar("T")
 
-NICENESS = 5  # added to a worker process's nice value: the event loop wins a contended core
+NICENESS = 19  # added to a worker process's nice value (capped at 19): the event loop wins a contended core
 
 
 class Busy(OverBudget):
@@ -99,13 +99,9 @@ class Analysts:
         """Queue ``work(*args)``; raises `Busy` at once when the queue or the asking address's share is full."""
         bill = current_bill()
         address = bill.address if bill is not None else None
-        if self._pending >= self.queue:
-            wait = max(0.5, self._pending * self._average / max(1, self.processes))
-            raise Busy(f"the server is busy with other costly questions; {retry_words(wait)}", wait)
-        if address is not None and self._by_address[address] >= self.per_address:
-            wait = max(0.5, self._average)
-            raise Busy(f"your address already has {self.per_address} costly requests being worked on; "
-                       f"{retry_words(wait)}", wait)
+        refused = self.refusal(address)
+        if refused is not None:
+            raise refused
         loop = asyncio.get_running_loop()
         executor = self._executor(work, args)
         running = loop.run_in_executor(executor, _timed, work, args)
@@ -144,6 +140,17 @@ class Analysts:
 
         running.add_done_callback(settle)
         return answer
+
+    def refusal(self, address: str | None) -> Busy | None:
+        """What a job for ``address`` would be told now: the queue or the address's share is full (None: neither)."""
+        if self._pending >= self.queue:
+            wait = max(0.5, self._pending * self._average / max(1, self.processes))
+            return Busy(f"the server is busy with other costly questions; {retry_words(wait)}", wait)
+        if address is not None and self._by_address[address] >= self.per_address:
+            wait = max(0.5, self._average)
+            return Busy(f"your address already has {self.per_address} costly requests being worked on; "
+                        f"{retry_words(wait)}", wait)
+        return None
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """`submit` and wait for the answer."""

@@ -25,7 +25,8 @@ from .creation import CreationError, NewMatch
 from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
 from .protocol import MatchStatus
-from .records import RecordView, Unreadable, load_record, state_at
+from .records import NoSuchStep, RecordView, Unreadable, record_answer, step_answer
+from .results import stored_answer
 from .services import Services, address_of, services_of
 from .store import MatchRow
 from .ws import MATCH_ID
@@ -313,7 +314,8 @@ async def _stored_record(services: Services, match_id: str) -> bytes:
     """The encoded `RecordView` of a stored match: 404 if there is none, 409 ``unavailable`` if these rules cannot
     read it."""
     try:
-        view = await load_record(services.db, match_id, services.analysts)
+        view = await stored_answer(services.db, services.results, services.analysts, "record", match_id,
+                                   record_answer)
     except Unreadable as err:
         raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if view is None:
@@ -327,9 +329,12 @@ async def match_step(request: Request) -> Response:
     step = whole_number(str(request.path_params["step"]), "step", 0, MAX_STEP)
     with billed(services.budget, address_of(request)):
         try:
-            found = await state_at(services.db, match_id, step, services.analysts)
+            found = await stored_answer(services.db, services.results, services.analysts, "step", match_id,
+                                        step_answer, step)
         except Unreadable as err:
             raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
+        except NoSuchStep:
+            found = None
     if found is None:
         raise ApiError(404, "not_found", "no such match or step")
     return json_response(msgspec.Raw(found))

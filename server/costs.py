@@ -88,12 +88,19 @@ class CpuBudget:
         """Take ``seconds`` of CPU from ``address``'s budget (it may go into debt)."""
         self._account(address).seconds -= seconds
 
+    def refusal(self, address: str) -> OverBudget | None:
+        """What ``address`` is told while it is in debt (None: it may ask)."""
+        wait = self.wait(address)
+        if wait <= 0:
+            return None
+        return OverBudget(f"your address has used its share of the server's time for costly questions; "
+                          f"{retry_words(wait)}", wait)
+
     def admit(self, address: str) -> None:
         """Raise `OverBudget` while ``address`` is in debt."""
-        wait = self.wait(address)
-        if wait > 0:
-            raise OverBudget(f"your address has used its share of the server's time for costly questions; "
-                             f"{retry_words(wait)}", wait)
+        refused = self.refusal(address)
+        if refused is not None:
+            raise refused
 
 
 @dataclass

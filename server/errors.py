@@ -24,7 +24,7 @@ from .jsonkeys import check_unique_keys
 from .store import StoreUnavailable
 
 __all__ = ["EXCEPTION_HANDLERS", "ApiError", "BodyNotReceived", "ErrorBody", "json_response", "read_body", "read_json",
-           "whole_number"]
+           "too_many", "whole_number"]
 
 log = logging.getLogger("taktik.api")
 
@@ -125,13 +125,17 @@ async def _refused(request: Request, exc: Exception) -> Response:
     return json_response(ErrorBody(code=exc.code, reason=exc.reason), exc.status)
 
 
+def too_many(refused: OverBudget) -> tuple[bytes, dict[str, str]]:
+    """The 429 for a costly request refused for now: its body and headers (``Retry-After``, whole seconds)."""
+    body = _ENCODER.encode(ErrorBody(code="rate_limited", reason=refused.reason, retry_after=refused.retry_after))
+    return body, {"Retry-After": str(math.ceil(refused.retry_after)), "Cache-Control": "no-store"}
+
+
 async def _over_budget(request: Request, exc: Exception) -> Response:
-    # A costly request refused before its body was read: close the connection rather than read it.
+    # Raised once the body was read (the analysts were full): server/gate.py refuses most before that.
     assert isinstance(exc, OverBudget)
-    response = json_response(ErrorBody(code="rate_limited", reason=exc.reason, retry_after=exc.retry_after), 429)
-    response.headers["Retry-After"] = str(math.ceil(exc.retry_after))
-    response.headers["Connection"] = "close"
-    return response
+    body, headers = too_many(exc)
+    return Response(body, status_code=429, media_type="application/json", headers=headers)
 
 
 async def _gone(request: Request, exc: Exception) -> Response:

@@ -31,16 +31,14 @@ from engine import (
     unit_vp,
 )
 
-from .analysts import Analysts
 from .costs import OverBudget, billed
-from .database import Storage
 from .errors import ApiError, json_response
+from .results import stored_answer
 from .services import address_of, services_of
 from .store import ActionRow, MatchRow, StoreUnavailable
 from .ws import MATCH_ID
 
-__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_answer", "history_of",
-           "load_history"]
+__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_answer", "history_of"]
 
 _ENCODER = msgspec.json.Encoder()
 
@@ -160,16 +158,6 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
                         victory_reason=state.victory_reason)
 
 
-async def load_history(db: Storage, match_id: str, analysts: Analysts) -> bytes | None:
-    """The encoded history of a stored match (replayed by ``analysts``), or None if there is none; ValueError if
-    its log does not replay, `OverBudget` if the analysts refuse the work."""
-    found = await db.load(match_id)
-    if found is None:
-        return None
-    row, _, rows = found
-    return await analysts.run(history_answer, row, rows)
-
-
 def history_answer(row: MatchRow, rows: list[ActionRow]) -> bytes:
     """The `MatchHistory` of a stored match, encoded (an analyst's work)."""
     try:
@@ -186,7 +174,8 @@ async def match_history(request: Request) -> Response:
         raise ApiError(404, "not_found", "no such match")
     with billed(services.budget, address_of(request)):
         try:
-            found = await load_history(services.db, match_id, services.analysts)
+            found = await stored_answer(services.db, services.results, services.analysts, "history", match_id,
+                                        history_answer)
         except (OverBudget, StoreUnavailable):
             raise
         except Exception as err:  # a log these rules no longer replay (other rules, an edited store)

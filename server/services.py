@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypedDict, cast
 
 from starlette.requests import HTTPConnection
@@ -15,6 +15,7 @@ from .database import Storage
 from .matches import MatchService
 from .questions import Questions
 from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
+from .results import Results
 from .settings import Settings
 
 __all__ = ["AppState", "Services", "address_of", "services_of"]
@@ -35,6 +36,7 @@ class Services:
     budget: CpuBudget  # CPU seconds of costly requests per client address (server/costs.py)
     analysts: Analysts  # the processes doing costly work off the event loop
     questions: Questions  # the sockets' questions about a position, answered once per version
+    results: Results = field(default_factory=Results)  # stored matches' records, histories, steps per version
 
     @classmethod
     def build(cls, settings: Settings, db: Storage) -> Services:

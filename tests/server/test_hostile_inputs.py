@@ -326,7 +326,7 @@ def test_costly_requests_over_an_addresses_budget_are_refused_naming_when_to_ret
         arun(run())
         status, headers, answer = _post_from(live, "127.0.0.1", "/api/replays", {"record": record})
         assert status == 429 and answer["code"] == "rate_limited" and "retry in" in answer["reason"]
-        assert int(headers["retry-after"]) >= answer["retry_after"] >= 1.0 and headers["connection"] == "close"
+        assert int(headers["retry-after"]) >= answer["retry_after"] >= 1.0
         assert _post_from(live, "127.0.0.3", "/api/replays", {"record": record})[0] == 200
     finally:
         assert live.stop() == 0

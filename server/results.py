@@ -1,0 +1,73 @@
+"""Costly reads of stored matches (a record, a history, a position) worked out once per match version.
+
+A match's record, its history and each of its positions are the same for every asker until
+the match moves on, yet each is a replay of its log (an analyst's work, server/analysts.py).
+`stored_answer` first reads the match's summary row (one row), and loads and replays the log
+only when no kept answer has the same match, version and status: the replay viewers of one
+finished match, or the spectators' dice panels of one live match, share one replay per
+version. At most `MAX_BYTES` of answers are kept, the least recently used leaving first.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from .analysts import Analysts
+from .database import Storage
+from .match import shown_status
+from .store import MatchRow
+
+__all__ = ["MAX_BYTES", "Results", "stored_answer"]
+
+MAX_BYTES = 32 * 1024 * 1024
+
+
+class Results:
+    """Encoded answers by key, at most ``max_bytes`` of them."""
+
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
+
+    def get(self, key: Hashable) -> bytes | None:
+        found = self._kept.get(key)
+        if found is not None:
+            self._kept.move_to_end(key)
+        return found
+
+    def keep(self, key: Hashable, data: bytes) -> None:
+        if len(data) > self.max_bytes // 4:
+            return  # one answer may not push out most of the others
+        old = self._kept.pop(key, None)
+        self.size += len(data) - (len(old) if old is not None else 0)
+        self._kept[key] = data
+        while self.size > self.max_bytes:
+            _, dropped = self._kept.popitem(last=False)
+            self.size -= len(dropped)
+
+
+async def stored_answer(db: Storage, results: Results, analysts: Analysts, what: str, match_id: str,
+                        work: Callable[..., bytes], *args: Hashable) -> bytes | None:
+    """``work(row, rows, *args)`` for a stored match, run by ``analysts`` unless kept (None: no such match).
+
+    Whatever ``work`` raises (the log does not replay, the analysts refuse) is the caller's, and not kept.
+    """
+    row = await db.match_row(match_id)
+    if row is None:
+        return None
+    found = results.get(_key(what, row, args))
+    if found is None:
+        loaded = await db.load(match_id)
+        if loaded is None:
+            return None
+        full, _, rows = loaded
+        found = await analysts.run(work, full, rows, *args)
+        results.keep(_key(what, full, args, len(rows)), found)
+    return found
+
+
+def _key(what: str, row: MatchRow, args: tuple[Hashable, ...], version: int | None = None) -> Hashable:
+    """Which answer: what, of which match, at which version (the log's length) and status, with what details."""
+    return what, row.id, row.progress.version if version is None else version, shown_status(row), args

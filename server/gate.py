@@ -6,7 +6,8 @@ times a second each, all refused, took a third of a core, and another match's ro
 went up eightfold at p99. `CostGate`, an ASGI middleware in front of the app, refuses such
 a request before any of that, with the same 429 ``rate_limited`` and ``Retry-After``, while
 its address is in debt (server/costs.py) or already has its share of the analysts' queue
-(server/analysts.py). A small body (up to `SKIPPED_BODY` bytes, declared) is read and
+(server/analysts.py); and a request that would create a match while the address may create
+none (``create_rate``). A small body (up to `SKIPPED_BODY` bytes, declared) is read and
 dropped so the connection can carry the client's next request; a larger one, or one of
 unknown length, is left unread and the connection closed.
 
@@ -20,18 +21,22 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .costs import OverBudget
+from .costs import OverBudget, retry_words
 from .errors import too_many
 from .services import Services
 
-__all__ = ["COSTLY", "SKIPPED_BODY", "CostGate"]
+__all__ = ["DOORS", "SKIPPED_BODY", "CostGate"]
 
-COSTLY: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("POST", re.compile(r"/api/replays(/evaluation)?")),
-    ("GET", re.compile(r"/api/matches/[^/]+/(history|record|steps/[^/]*)")),
-    ("POST", re.compile(r"/api/matches/[^/]+/fork")),
+COSTLY, CREATES = 1, 2
+DOORS: tuple[tuple[str, re.Pattern[str], int], ...] = (
+    ("POST", re.compile(r"/api/replays(/evaluation)?"), COSTLY),
+    ("GET", re.compile(r"/api/matches/[^/]+/(history|record|steps/[^/]*)"), COSTLY),
+    ("POST", re.compile(r"/api/matches/[^/]+/fork"), COSTLY | CREATES),
+    ("POST", re.compile(r"/api/matches"), CREATES),
+    ("POST", re.compile(r"/api/challenges/[^/]+/join"), CREATES),
 )
-"""The costly endpoints, by method and path (docs/server.md, "Costly requests")."""
+"""The endpoints the gate guards, by method and path: the costly ones (docs/server.md, "Costly requests") and
+those that create a match (``create_burst``, ``create_rate``)."""
 
 SKIPPED_BODY = 64 * 1024  # bytes of an unread body a refusal reads and drops to keep the connection
 
@@ -58,13 +63,16 @@ class CostGate:
     @staticmethod
     def _refusal(scope: Scope) -> OverBudget | None:
         method, path = scope["method"], scope["path"]
-        if not any(method == m and pattern.fullmatch(path) for m, pattern in COSTLY):
-            return None
+        guarded = next((what for m, pattern, what in DOORS if method == m and pattern.fullmatch(path)), 0)
         services: Services | None = scope.get("state", {}).get("services")
-        if services is None:  # the app is not serving yet
+        if not guarded or services is None:  # not guarded, or the app is not serving yet
             return None
         address = scope["client"][0] if scope.get("client") else "unknown"
-        return services.budget.refusal(address) or services.analysts.refusal(address)
+        if guarded & CREATES and (wait := services.create_limiter.wait(address)) > 0:
+            return OverBudget(f"too many new matches from this address; {retry_words(wait)}", wait)
+        if guarded & COSTLY:
+            return services.budget.refusal(address) or services.analysts.refusal(address)
+        return None
 
 
 async def _skip_body(scope: Scope, receive: Receive) -> bool:

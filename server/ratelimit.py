@@ -70,6 +70,11 @@ class AddressLimiter:
         self._clock = clock
         self._buckets: dict[str, TokenBucket] = {}
 
+    def wait(self, address: str) -> float:
+        """Seconds until ``address`` may spend a token (0.0: now); spends nothing."""
+        bucket = self._buckets.get(address)
+        return 0.0 if bucket is None else bucket.wait()
+
     def take(self, address: str) -> bool:
         """Spend one token of ``address``'s bucket."""
         if len(self._buckets) > _FORGET_ABOVE:

@@ -314,7 +314,8 @@ async def _stored_record(services: Services, match_id: str) -> bytes:
     """The encoded `RecordView` of a stored match: 404 if there is none, 409 ``unavailable`` if these rules cannot
     read it."""
     try:
-        view = await stored_answer(services.db, services.results, services.analysts, "record", match_id,
+        view = await stored_answer(services.db, services.results, services.analysts,
+                                   services.matches.loaded(match_id), "record", match_id,
                                    record_answer)
     except Unreadable as err:
         raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
@@ -329,8 +330,8 @@ async def match_step(request: Request) -> Response:
     step = whole_number(str(request.path_params["step"]), "step", 0, MAX_STEP)
     with billed(services.budget, address_of(request)):
         try:
-            found = await stored_answer(services.db, services.results, services.analysts, "step", match_id,
-                                        step_answer, step)
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "step", match_id, step_answer, step)
         except Unreadable as err:
             raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
         except NoSuchStep:

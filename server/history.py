@@ -174,8 +174,8 @@ async def match_history(request: Request) -> Response:
         raise ApiError(404, "not_found", "no such match")
     with billed(services.budget, address_of(request)):
         try:
-            found = await stored_answer(services.db, services.results, services.analysts, "history", match_id,
-                                        history_answer)
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "history", match_id, history_answer)
         except (OverBudget, StoreUnavailable):
             raise
         except Exception as err:  # a log these rules no longer replay (other rules, an edited store)

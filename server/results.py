@@ -2,8 +2,9 @@
 
 A match's record, its history and each of its positions are the same for every asker until
 the match moves on, yet each is a replay of its log (an analyst's work, server/analysts.py).
-`stored_answer` first reads the match's summary row (one row), and loads and replays the log
-only when no kept answer has the same match, version and status: the replay viewers of one
+`stored_answer` reads the match's version and status (from memory when the match is loaded,
+else from its summary row), and loads and replays the log only when no kept answer has the
+same match, version and status: the replay viewers of one
 finished match, or the spectators' dice panels of one live match, share one replay per
 version. At most `MAX_BYTES` of answers are kept, the least recently used leaving first.
 """
@@ -15,7 +16,7 @@ from collections.abc import Callable, Hashable
 
 from .analysts import Analysts
 from .database import Storage
-from .match import shown_status
+from .match import Match, shown_status
 from .store import MatchRow
 
 __all__ = ["MAX_BYTES", "Results", "stored_answer"]
@@ -48,21 +49,25 @@ class Results:
             self.size -= len(dropped)
 
 
-async def stored_answer(db: Storage, results: Results, analysts: Analysts, what: str, match_id: str,
-                        work: Callable[..., bytes], *args: Hashable) -> bytes | None:
+async def stored_answer(db: Storage, results: Results, analysts: Analysts, loaded: Match | None, what: str,
+                        match_id: str, work: Callable[..., bytes], *args: Hashable) -> bytes | None:
     """``work(row, rows, *args)`` for a stored match, run by ``analysts`` unless kept (None: no such match).
 
+    A match ``loaded`` in memory says its version and status itself; any other is asked the store for its row.
     Whatever ``work`` raises (the log does not replay, the analysts refuse) is the caller's, and not kept.
     """
-    row = await db.match_row(match_id)
-    if row is None:
-        return None
-    found = results.get(_key(what, row, args))
-    if found is None:
-        loaded = await db.load(match_id)
-        if loaded is None:
+    if loaded is not None:
+        found = results.get((what, match_id, loaded.version, loaded.status, args))
+    else:
+        row = await db.match_row(match_id)
+        if row is None:
             return None
-        full, _, rows = loaded
+        found = results.get(_key(what, row, args))
+    if found is None:
+        stored = await db.load(match_id)
+        if stored is None:
+            return None
+        full, _, rows = stored
         found = await analysts.run(work, full, rows, *args)
         results.keep(_key(what, full, args, len(rows)), found)
     return found

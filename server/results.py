@@ -4,13 +4,14 @@ A match's record, its history and each of its positions are the same for every a
 the match moves on, yet each is a replay of its log (an analyst's work, server/analysts.py).
 `stored_answer` reads the match's version and status (from memory when the match is loaded,
 else from its summary row), and loads and replays the log only when no kept answer has the
-same match, version and status: the replay viewers of one
-finished match, or the spectators' dice panels of one live match, share one replay per
-version. At most `MAX_BYTES` of answers are kept, the least recently used leaving first.
+same match, version and status (and no one is working it out already): the replay viewers
+of one finished match, or the spectators' dice panels of one live match, share one replay
+per version. At most `MAX_BYTES` of answers are kept, the least recently used leaving first.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
@@ -31,6 +32,7 @@ class Results:
         self.max_bytes = max_bytes
         self.size = 0
         self._kept: OrderedDict[Hashable, bytes] = OrderedDict()
+        self.working: dict[Hashable, asyncio.Future[bytes | None]] = {}  # answers being worked out
 
     def get(self, key: Hashable) -> bytes | None:
         found = self._kept.get(key)
@@ -57,19 +59,31 @@ async def stored_answer(db: Storage, results: Results, analysts: Analysts, loade
     Whatever ``work`` raises (the log does not replay, the analysts refuse) is the caller's, and not kept.
     """
     if loaded is not None:
-        found = results.get((what, match_id, loaded.version, loaded.status, args))
+        key: Hashable = (what, match_id, loaded.version, loaded.status, args)
     else:
         row = await db.match_row(match_id)
         if row is None:
             return None
-        found = results.get(_key(what, row, args))
-    if found is None:
-        stored = await db.load(match_id)
-        if stored is None:
-            return None
-        full, _, rows = stored
-        found = await analysts.run(work, full, rows, *args)
-        results.keep(_key(what, full, args, len(rows)), found)
+        key = _key(what, row, args)
+    found = results.get(key)
+    if found is not None:
+        return found
+    working = results.working.get(key)
+    if working is None:  # the first asker works it out; those who ask meanwhile wait for its answer
+        working = results.working[key] = asyncio.ensure_future(_work_out(db, results, analysts, what, match_id,
+                                                                         work, args))
+        working.add_done_callback(lambda _: results.working.pop(key, None))
+    return await asyncio.shield(working)
+
+
+async def _work_out(db: Storage, results: Results, analysts: Analysts, what: str, match_id: str,
+                    work: Callable[..., bytes], args: tuple[Hashable, ...]) -> bytes | None:
+    stored = await db.load(match_id)
+    if stored is None:
+        return None
+    full, _, rows = stored
+    found = await analysts.run(work, full, rows, *args)
+    results.keep(_key(what, full, args, len(rows)), found)
     return found
 
 

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine import card_file_problems, card_file_schema
+from engine.data import card_file_problems, card_file_schema
 
 from .errors import CommandError
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine import Board, GameConfig, GeneratedTerrain, game_terrain, label
+from engine import Board, GameConfig
+from engine.data import GeneratedTerrain, game_terrain, label
 
 from .game_options import parse_seed, parse_size
 

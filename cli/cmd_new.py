@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine import encode_text
+from engine.analysis import encode_text
 
 from .game_options import add_config_options, game_from_args
 

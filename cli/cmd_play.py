@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine import draw_index, encode_action, encode_record, encode_text, legal_actions, record_game, reduce
+from engine import draw_index, encode_action, encode_record, legal_actions, record_game, reduce
+from engine.analysis import encode_text
 
 from .errors import CommandError, output_file
 from .game_options import add_config_options, game_from_args, parse_seed

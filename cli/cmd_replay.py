@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine import IllegalAction, ReplayMismatch, decode_record, encode_action, encode_text, replay, state_hash
+from engine import IllegalAction, ReplayMismatch, decode_record, encode_action, replay, state_hash
+from engine.analysis import encode_text
 
 from .errors import CommandError
 

@@ -1,20 +1,20 @@
-"""Taktik engine: the complete rules as a pure, deterministic reducer.
-
-A game is a pure function of its config and its actions::
+"""Taktik engine: the game contract. A game is a pure function of its config and its actions::
 
     state = new_game(GameConfig(seed=7))
     while legal_actions(state):
         state = reduce(state, choose(legal_actions(state)))
 
-Everything random comes from the config's seed through the state's LCG, so a
-`GameRecord` of ``(config, actions)`` rebuilds every position bit for bit.
+Everything random comes from the config's seed through the state's LCG, and everything a
+game plays with (its cards, tables and terrain rules) travels in the state, so a
+`GameRecord` of ``(config, actions)`` rebuilds every position bit for bit, in any process.
+
+The contract is here; answers for players and tools (previews, odds, threats, text,
+allowances) are in `engine.analysis`, and the rules' data (tables, cards, board lookups,
+terrain generation) in `engine.data`.
 """
 
 from __future__ import annotations
 
-from .compiled import ENGINE_BUILD  # first: a stale compiled module is refused before any is imported
-
-# isort: split
 from .actions import (
     ACTION_ORDER,
     MATCH_ACTION_ORDER,
@@ -43,26 +43,16 @@ from .actions import (
     Timeout,
     WithdrawAttack,
 )
-from .attacks import DamageModifier, RollModifier, hit_chance_and_damage
-from .board import TERRAIN_LEGEND, Board, TerrainChar, parse_terrain_map
-from .boardinfo import BoardInfo, board_info
-from .cards import (
-    CARDS,
-    COMMON_CARDS,
-    DECK_SOURCES,
-    TACTICS,
-    CardDef,
-    CardFile,
-    canonical_deck,
-    card_file_problems,
-    card_file_schema,
-    card_of,
-    deck_cards,
-    load_cards,
+from .board.terrain_map import Board
+from .cards.game import card_of
+from .codec import (
+    check_references,
+    decode_action,
+    decode_state,
+    encode_action,
+    encode_state,
+    state_hash,
 )
-from .codec import check_references, decode_action, decode_state, encode_action, encode_state, state_hash
-from .condition_rules import Context, compile_condition
-from .conditions import Condition
 from .config import (
     MAX_GAME_LENGTH,
     MAX_PLAYERS,
@@ -85,103 +75,109 @@ from .config import (
     VictoryConfig,
     VictoryPoints,
 )
-from .decision import PHASE_NAMES, TURN_RULER, Decision, DecisionKind, PhaseStep, decision, useful_response
-from .deployment import home_side
-from .effects import add_card_effects
-from .errors import ILLEGAL_ACTION_CODES, CardDataError, IllegalAction, InvalidAction, ReplayMismatch
-from .explain import explain
-from .flow import decide_to_act
-from .grid import label, parse_label
-from .hooks import can_attack_after_move, can_move_unit, max_moves, movement_allowance, storage_limit
-from .mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
-from .match_actions import acting_side, match_actions
-from .preview import (
-    AttackOdds,
-    AttackPreview,
-    MoveOption,
-    MovePreview,
-    TacticOdds,
-    attack_odds,
-    attack_preview,
-    move_preview,
-    rolls_dice,
+from .errors import (
+    ILLEGAL_ACTION_CODES,
+    CardDataError,
+    IllegalAction,
+    InvalidAction,
+    InvalidState,
+    ReplayMismatch,
 )
-from .random_action import IndexSource, legal_action_count, random_legal_action
-from .reducer import legal_actions, reduce
-from .replay import GameRecord, decode_record, encode_record, record_game, replay
-from .rng import draw_index, mix_seed, next_seed, roll_d6, shuffle
-from .rules_overlay import base_card_id, named_deck_sources
-from .rules_version import LEGACY_VERSIONS, RULES_EPOCH, RULES_VERSION, canonical_rules_version
-from .start import game_terrain, new_game
-from .state import HIDDEN, Attack, Effect, Event, GameState, PendingCard, PlayerState, Roll, Unit
+from .flow.match_actions import (
+    acting_side,
+    match_actions,
+)
+from .flow.phases import decide_to_act
+from .flow.victory import VICTORY_REASONS
+from .flow.windows import (
+    OpenWindow,
+    reaction_windows,
+)
+from .mapgen import TerrainParams
+from .random_action import (
+    IndexSource,
+    legal_action_count,
+    random_legal_action,
+)
+from .reducer import (
+    legal_actions,
+    reduce,
+)
+from .replay import (
+    GameRecord,
+    decode_record,
+    encode_record,
+    record_game,
+    replay,
+)
+from .rng import (
+    draw_index,
+    mix_seed,
+    next_seed,
+    roll_d6,
+    shuffle,
+)
+from .rules_version import (
+    LEGACY_VERSIONS,
+    RULES_EPOCH,
+    RULES_VERSION,
+    canonical_rules_version,
+)
+from .start import new_game
+from .state import (
+    HIDDEN,
+    Attack,
+    Effect,
+    Event,
+    GameState,
+    PendingCard,
+    PlayerState,
+    Roll,
+    Rules,
+    Unit,
+)
 from .tables import (
-    HIT_THRESHOLDS,
-    MAX_ATTACKS_PER_TURN,
-    STANDARD_TABLES,
-    TERRAIN,
-    UNITS,
     TableOverrides,
-    TerrainRules,
     UnitStats,
-    game_tables,
-    unit_stats,
 )
-from .text import describe_event, encode_text
-from .threats import CellThreat, ThreatMap, threat_map
-from .types import EventKind, Hook, Phase, Quadrant, Side, TerrainType, UnitType, Window, unit_order
-from .victory import VICTORY_REASONS, points_leader, unit_vp
+from .types import (
+    EventKind,
+    Hook,
+    Phase,
+    Quadrant,
+    Side,
+    TerrainType,
+    UnitType,
+    Window,
+    unit_order,
+)
 from .views import player_view
-from .windows import OpenWindow, reaction_windows
 
 __all__ = [
     "ACTION_ORDER",
-    "CARDS",
-    "COMMON_CARDS",
-    "DECK_SOURCES",
-    "ENGINE_BUILD",
     "HIDDEN",
-    "HIT_THRESHOLDS",
     "ILLEGAL_ACTION_CODES",
     "LEGACY_VERSIONS",
     "MATCH_ACTION_ORDER",
-    "MAX_ATTACKS_PER_TURN",
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
-    "PHASE_NAMES",
     "RULES_EPOCH",
     "RULES_VERSION",
-    "STANDARD_TABLES",
-    "TACTICS",
-    "TERRAIN",
-    "TERRAIN_LEGEND",
-    "TURN_RULER",
-    "UNITS",
     "VICTORY_REASONS",
     "AcceptMalus",
     "Action",
     "Attack",
-    "AttackOdds",
-    "AttackPreview",
     "AutoDeploy",
     "Board",
-    "BoardInfo",
     "CancelMalus",
     "CaptureAndHold",
     "CardDataError",
-    "CardDef",
-    "CardFile",
-    "CellThreat",
     "ChooseMalusTargets",
     "ClaimVictory",
     "CombatRequires",
     "CombatRule",
-    "Condition",
     "ConfirmDeployment",
-    "Context",
-    "DamageModifier",
-    "Decision",
-    "DecisionKind",
     "DeclareAttack",
     "DeployUnit",
     "DiscardBonus",
@@ -194,14 +190,12 @@ __all__ = [
     "GameConfig",
     "GameRecord",
     "GameState",
-    "GeneratedTerrain",
     "Hook",
     "IllegalAction",
     "IndexSource",
     "InvalidAction",
+    "InvalidState",
     "Leaders",
-    "MoveOption",
-    "MovePreview",
     "MoveUnit",
     "MovementRequires",
     "MovementRule",
@@ -212,7 +206,6 @@ __all__ = [
     "PendingCard",
     "PerSide",
     "Phase",
-    "PhaseStep",
     "PlayBonus",
     "PlayTactic",
     "PlayerState",
@@ -222,21 +215,16 @@ __all__ = [
     "ResolveAttack",
     "Roll",
     "RollDice",
-    "RollModifier",
     "RoundLimit",
+    "Rules",
     "RulesOverlay",
     "Side",
     "StoreBonus",
     "TableOverrides",
     "TacticHands",
-    "TacticOdds",
-    "TerrainChar",
     "TerrainParams",
-    "TerrainRules",
-    "TerrainStats",
     "TerrainType",
     "TerritorialControl",
-    "ThreatMap",
     "TimedResistance",
     "Timeout",
     "Unit",
@@ -248,67 +236,31 @@ __all__ = [
     "Window",
     "WithdrawAttack",
     "acting_side",
-    "add_card_effects",
-    "attack_odds",
-    "attack_preview",
-    "base_card_id",
-    "board_info",
-    "can_attack_after_move",
-    "can_move_unit",
-    "canonical_deck",
     "canonical_rules_version",
-    "card_file_problems",
-    "card_file_schema",
     "card_of",
     "check_references",
-    "compile_condition",
     "decide_to_act",
-    "decision",
-    "deck_cards",
     "decode_action",
     "decode_record",
     "decode_state",
-    "describe_event",
     "draw_index",
     "encode_action",
     "encode_record",
     "encode_state",
-    "encode_text",
-    "explain",
-    "game_tables",
-    "game_terrain",
-    "generate_terrain",
-    "hit_chance_and_damage",
-    "home_side",
-    "label",
     "legal_action_count",
     "legal_actions",
-    "load_cards",
     "match_actions",
-    "max_moves",
     "mix_seed",
-    "move_preview",
-    "movement_allowance",
-    "named_deck_sources",
     "new_game",
     "next_seed",
-    "parse_label",
-    "parse_terrain_map",
     "player_view",
-    "points_leader",
     "random_legal_action",
     "reaction_windows",
     "record_game",
     "reduce",
     "replay",
     "roll_d6",
-    "rolls_dice",
     "shuffle",
     "state_hash",
-    "storage_limit",
-    "threat_map",
     "unit_order",
-    "unit_stats",
-    "unit_vp",
-    "useful_response",
 ]

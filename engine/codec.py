@@ -18,10 +18,11 @@ from .actions import (
     PlayTactic,
     WithdrawAttack,
 )
-from .boardinfo import board_info
-from .cards import CARDS
-from .errors import InvalidAction
-from .state import GameState
+from .board.info import board_info
+from .cards.checks import check_card
+from .cards.game import game_card
+from .errors import CardDataError, InvalidAction, InvalidState
+from .state import HIDDEN, GameState
 
 __all__ = ["check_references", "decode_action", "decode_state", "encode_action", "encode_state", "state_hash"]
 
@@ -40,8 +41,8 @@ def decode_action(data: str | bytes | Mapping[str, Any], state: GameState | None
 
     Raises `InvalidAction` naming the field by its JSON path and the problem: unknown
     type or field, wrong type (``true`` is not an int), out-of-range or negative numbers,
-    malformed ids and labels, unknown tactic cards. Given ``state``, unit ids must exist in
-    that game and cells must lie on its board.
+    malformed ids and labels. Given ``state``, unit ids must exist in that game, cells
+    must lie on its board and a tactic card must be one of its tactics.
 
     >>> decode_action('{"type": "MOVE_UNIT", "unit_id": "A7", "to": "K16"}')
     MoveUnit(unit_id='A7', to='K16')
@@ -65,15 +66,18 @@ def decode_action(data: str | bytes | Mapping[str, Any], state: GameState | None
 
 
 def check_references(action: Action, state: GameState | None = None) -> None:
-    """Check what an already-decoded action refers to, as `decode_action` does.
+    """Check what an already-decoded action refers to in the game of ``state``, as `decode_action` does.
 
-    Raises `InvalidAction` naming the field for an unknown tactic card and, given ``state``,
-    a unit id that is not in that game or a cell off its board.
+    Raises `InvalidAction` naming the field for a unit id that is not in that game, a cell
+    off its board or a tactic card the game does not have. Without ``state`` there is
+    nothing to check against: a game's cards, units and board are its own.
     """
-    if isinstance(action, PlayTactic) and (action.card_id not in CARDS or CARDS[action.card_id].kind != "tactic"):
-        raise InvalidAction(f"invalid action: unknown tactic card {action.card_id!r} - at `$.card_id`")
     if state is None:
         return
+    if isinstance(action, PlayTactic):
+        card = game_card(state.rules, action.card_id)
+        if card is None or card.kind != "tactic":
+            raise InvalidAction(f"invalid action: unknown tactic card {action.card_id!r} - at `$.card_id`")
     units = {u.id for u in state.units} | {u.id for p in state.players for u in p.destroyed}
     cells = board_info(state.board).index
     unit_fields: list[tuple[str, str]] = []
@@ -113,8 +117,40 @@ def encode_state(state: GameState) -> bytes:
 
 
 def decode_state(data: str | bytes) -> GameState:
-    """Parse a state from JSON, strictly (the inverse of `encode_state`)."""
-    return _STATE_DECODER.decode(data)
+    """Parse a state from JSON, strictly (the inverse of `encode_state`), in any process.
+
+    Raises `InvalidState` naming the JSON path and the problem: a wrong shape, a variant card
+    the engine would not act on (its checks at load), or a card the state names that its game
+    does not carry. A `player_view` decodes too (its hidden cards read ``"?"``).
+    """
+    try:
+        state = _STATE_DECODER.decode(data)
+    except msgspec.DecodeError as err:  # ValidationError is a DecodeError
+        raise InvalidState(f"invalid state: {err}") from None
+    _check_cards(state)
+    return state
+
+
+def _check_cards(state: GameState) -> None:
+    """Every variant card passes the load checks, and every card the state names is one of its game's."""
+    rules = state.rules
+    if rules.card_changes is not None:
+        for index, card in enumerate(rules.card_changes.cards):
+            try:
+                check_card(card)
+            except CardDataError as err:
+                raise InvalidState(f"invalid state: {err} - at `$.rules.card_changes.cards[{index}]`") from None
+    named: list[tuple[str, str]] = [("pending_card.card", state.pending_card.card)] if state.pending_card else []
+    for i, player in enumerate(state.players):
+        for field in ("stored", "tactics", "played_tactics"):
+            named += [(f"players[{i}].{field}[{j}]", c) for j, c in enumerate(getattr(player, field))]
+    named += [(f"draw_pile[{j}]", c) for j, c in enumerate(state.draw_pile)]
+    named += [(f"discard_pile[{j}]", c) for j, c in enumerate(state.discard_pile)]
+    named += [(f"effects[{j}].source_card", e.source_card) for j, e in enumerate(state.effects)]
+    named += [(f"events[{j}].card", e.card) for j, e in enumerate(state.events) if e.card is not None]
+    for path, instance in named:
+        if instance != HIDDEN and game_card(rules, instance.partition("#")[0]) is None:
+            raise InvalidState(f"invalid state: card {instance!r} is not a card of this game - at `$.{path}`")
 
 
 def state_hash(state: GameState) -> str:

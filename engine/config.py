@@ -43,7 +43,7 @@ __all__ = [
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 2
-MAX_GAME_LENGTH = 5000
+MAX_GAME_LENGTH = 10_000
 """Default action cap (`VictoryConfig.max_actions`): no game is longer than this."""
 
 T = TypeVar("T")

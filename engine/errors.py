@@ -6,7 +6,7 @@ each carries a human-readable message naming what was wrong.
 
 from __future__ import annotations
 
-__all__ = ["ILLEGAL_ACTION_CODES", "CardDataError", "IllegalAction", "InvalidAction", "ReplayMismatch"]
+__all__ = ["ILLEGAL_ACTION_CODES", "CardDataError", "IllegalAction", "InvalidAction", "InvalidState", "ReplayMismatch"]
 
 ILLEGAL_ACTION_CODES = (
     "already_moved",
@@ -29,9 +29,11 @@ ILLEGAL_ACTION_CODES = (
     "not_your_unit",
     "off_board",
     "precondition",
+    "redeploy_limit",
     "unknown_action",
     "unknown_unit",
     "unreachable",
+    "withdraw_limit",
     "wrong_phase",
 )
 """Every `IllegalAction.code` the engine raises (the fuzzer's coverage universe; a test keeps it complete)."""
@@ -54,6 +56,13 @@ class InvalidAction(ValueError):
     """`decode_action` refused input that is not a well-formed action.
 
     The message names the field by its JSON path (``$.to``) and the problem.
+    """
+
+
+class InvalidState(ValueError):
+    """`decode_state` refused input that is not a state this engine can play on.
+
+    The message names the field by its JSON path (``$.rules.card_changes.cards[0].op``) and the problem.
     """
 
 

@@ -18,10 +18,9 @@ from itertools import islice
 from typing import Final, Protocol
 
 from .actions import ACTION_ORDER, Action, ActionBase, MoveUnit
-from .boardinfo import board_info
-from .flow import allowed_action_types
-from .move_lists import unit_reaches
-from .movement import occupancy
+from .board.info import board_info
+from .flow.phases import allowed_action_types
+from .movement import occupancy, unit_reaches
 from .pages import OFFERS
 from .pages.movement import movers
 from .reducer import cached_legal_actions

@@ -9,12 +9,12 @@ from msgspec.structs import replace
 
 from .actions import ACTION_ORDER, Action
 from .errors import IllegalAction
-from .flow import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
-from .match_actions import MATCH_ACTION_TYPES, apply_match_action, match_problem
+from .flow.match_actions import MATCH_ACTION_TYPES, acting_side, apply_match_action, match_problem
+from .flow.phases import CHOOSER_ACTIONS, PRIORITY_ACTIONS, allowed_action_types, decide_to_act
+from .flow.victory import end_by_action_cap
 from .pages import APPLY, OFFERS
 from .state import GameState
 from .types import Phase
-from .victory import end_by_action_cap
 
 __all__ = ["cached_legal_actions", "gating_problem", "legal_actions", "reduce"]
 
@@ -78,7 +78,9 @@ def reduce(state: GameState, action: Action) -> GameState:
     new = apply_match_action(working, action) if match_action else APPLY[type(action)](working, action)
     taken = new.actions_taken + 1
     if new.phase is not Phase.VICTORY and taken >= new.rules.victory.max_actions:
-        new = end_by_action_cap(replace(new, actions_taken=taken))
+        capped_by = acting_side(state, action)
+        assert capped_by is not None  # an accepted action always has a side: the game was not over
+        new = end_by_action_cap(replace(new, actions_taken=taken), capped_by)
         return replace(new, to_act=decide_to_act(new))
     # One copy for both fields: who acts next never depends on the count of actions.
     return replace(new, actions_taken=taken, to_act=decide_to_act(new))

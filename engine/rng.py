@@ -23,7 +23,6 @@ __all__ = [
 T = TypeVar("T")
 
 DEFAULT_SEED = 1
-# Final: the compiled build inlines them (a plain module name is a dict lookup there, at every step)
 _MULTIPLIER: Final = 1664525
 _INCREMENT: Final = 1013904223
 _MASK: Final = 0xFFFFFFFF

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from . import tables
-from .cards import COMMON_CARDS, TACTICS
+from .cards.catalogue import COMMON_CARDS, TACTICS
 from .config import GameConfig
 
 __all__ = [
@@ -35,8 +35,11 @@ __all__ = [
     "rules_data",
 ]
 
-RULES_EPOCH = 1
-"""Bump when the reducer's behaviour changes without the rules data changing."""
+RULES_EPOCH = 2
+"""Bump when the reducer's behaviour changes without the rules data changing.
+
+2: every turn ends (rules §4.6: withdrawals and re-placements counted, the action cap goes
+against the side that reaches it) and a variant's cards travel in its state (issue 30)."""
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 

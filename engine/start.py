@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from .board import Board, parse_terrain_map
-from .boardinfo import board_info
-from .cards import CARDS, DECK_SOURCES, canonical_deck, card_of
+from .board.info import board_info
+from .board.terrain_map import Board, parse_terrain_map
+from .board.zones import deployment_cells
+from .cards.catalogue import DECK_SOURCES
+from .cards.game import canonical_deck, card_changes, card_of, game_cards
 from .config import GameConfig
-from .deployment import auto_deploy, deployment_cells
-from .flow import decide_to_act, enter
+from .flow.phases import decide_to_act, enter
+from .flow.victory import initial_control
 from .mapgen import GeneratedTerrain, generate_terrain
+from .pages.deployment import auto_deploy
 from .rng import DEFAULT_SEED, shuffle
-from .rules_overlay import deck_source_of, named_deck_sources
 from .state import GameState, PlayerState, Rules, Unit
 from .tables import TERRAIN, TableOverrides, game_tables, unit_stats
 from .types import Phase, Side, UnitType, unit_order
-from .victory import initial_control
 
 __all__ = ["game_terrain", "new_game"]
 
@@ -38,11 +39,11 @@ def new_game(config: GameConfig) -> GameState:
     ('CARD_DRAW', 1, 'ATTACKER', 25)
     """
     rng = DEFAULT_SEED if config.seed is None else config.seed
-    source = deck_source_of(config)
-    draw_pile, rng = _draw_pile(config, source, rng)
+    rules = _rules(config)
+    draw_pile, rng = _draw_pile(config, rules, rng)
     hands: list[tuple[str, ...]] = []
     for side in (Side.ATTACKER, Side.DEFENDER):
-        hand, rng = _tactic_hand(config, source, side, rng)
+        hand, rng = _tactic_hand(config, rules, side, rng)
         hands.append(hand)
     board, rng = _board(config, rng)
     units = _units(config, board)
@@ -55,14 +56,7 @@ def new_game(config: GameConfig) -> GameState:
     side = Side.ATTACKER if manual else config.start_side
     state = GameState(
         board=board,
-        rules=Rules(
-            victory=config.victory,
-            deck=config.deck,
-            movement_rules=config.movement_rules,
-            combat_rules=config.combat_rules,
-            cards=source,
-            tables=_tables(config),
-        ),
+        rules=rules,
         phase=Phase.DEPLOYMENT if manual else Phase.TURN_START,
         turn=1 if side is Side.ATTACKER else 2,
         active=side,
@@ -84,6 +78,21 @@ def new_game(config: GameConfig) -> GameState:
     return replace(state, to_act=decide_to_act(state), events=())
 
 
+def _rules(config: GameConfig) -> Rules:
+    """What of ``config`` the game carries into play; ValueError for a deck source or variant that does not load."""
+    if config.cards not in DECK_SOURCES:
+        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(DECK_SOURCES)})")
+    return Rules(
+        victory=config.victory,
+        deck=config.deck,
+        movement_rules=config.movement_rules,
+        combat_rules=config.combat_rules,
+        cards=config.cards,
+        card_changes=card_changes(config),
+        tables=_tables(config),
+    )
+
+
 def _tables(config: GameConfig) -> TableOverrides | None:
     """The variant's tables the game plays with; None (left out of the state) for the standard ones."""
     if config.rules is None or config.rules.tables == TableOverrides():
@@ -91,10 +100,8 @@ def _tables(config: GameConfig) -> TableOverrides | None:
     return config.rules.tables
 
 
-def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ...], int]:
-    if source not in DECK_SOURCES:
-        raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(named_deck_sources())})")
-    deck = canonical_deck(config.deck, source)
+def _draw_pile(config: GameConfig, rules: Rules, rng: int) -> tuple[tuple[str, ...], int]:
+    deck = canonical_deck(rules)
     known = set(deck)
     stored: list[str] = []
     if config.stored is not None:
@@ -105,7 +112,7 @@ def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ..
                 bonuses = "bonus" if len(cards) == 1 else "bonuses"
                 raise ValueError(f"{side.value} stores {len(cards)} {bonuses}; the limit is {limit}")
             for card in cards:
-                if card not in known or card_of(card).kind != "bonus":
+                if card not in known or card_of(rules, card).kind != "bonus":
                     raise ValueError(f"stored card {card!r} is not a bonus card of the {config.deck}-card deck")
             stored.extend(cards)
     if len(set(stored)) != len(stored):
@@ -123,13 +130,13 @@ def _draw_pile(config: GameConfig, source: str, rng: int) -> tuple[tuple[str, ..
     return shuffle([c for c in deck if c not in taken], rng)
 
 
-def _tactic_hand(config: GameConfig, source: str, side: Side, rng: int) -> tuple[tuple[str, ...], int]:
+def _tactic_hand(config: GameConfig, rules: Rules, side: Side, rng: int) -> tuple[tuple[str, ...], int]:
     explicit = config.tactics.of(side)
-    order = [card.id for card in DECK_SOURCES[source][1]]
+    order = [card.id for card in game_cards(rules)[1]]
     if explicit is not None:
         for card_id in explicit:
-            if card_id not in CARDS or CARDS[card_id].kind != "tactic":
-                raise ValueError(f"{side.value} tactic {card_id!r} is not a tactic card")
+            if card_id not in order:
+                raise ValueError(f"{side.value} tactic {card_id!r} is not a tactic card of this game")
         if len(set(explicit)) != len(explicit):
             raise ValueError(f"{side.value} tactic hand names a card twice")
         return tuple(sorted(explicit, key=order.index)), rng
@@ -168,10 +175,10 @@ def game_terrain(config: GameConfig) -> tuple[GeneratedTerrain, int]:
     if config.terrain is not None:
         raise ValueError("this config supplies its own terrain map; nothing is generated")
     rng = DEFAULT_SEED if config.seed is None else config.seed
-    source = deck_source_of(config)
-    _, rng = _draw_pile(config, source, rng)
+    rules = _rules(config)
+    _, rng = _draw_pile(config, rules, rng)
     for side in (Side.ATTACKER, Side.DEFENDER):
-        _, rng = _tactic_hand(config, source, side, rng)
+        _, rng = _tactic_hand(config, rules, side, rng)
     return _generate(config, rng)
 
 

@@ -12,7 +12,8 @@ from typing import Literal
 
 import msgspec
 
-from .board import Board
+from .board.terrain_map import Board
+from .cards.defs import CardChanges
 from .config import CombatRule, MovementRule, VictoryConfig
 from .tables import TableOverrides
 from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
@@ -32,6 +33,8 @@ __all__ = [
     "Roll",
     "Rules",
     "Unit",
+    "player_of",
+    "unit_by_id",
     "with_player",
 ]
 
@@ -173,17 +176,18 @@ class Event(_Data, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
-    """The parts of the config that matter during play.
+    """The parts of the config that matter during play: everything a game needs to go on, in any process.
 
-    Only ``cards`` has a default, left out of the encoding: a standard-deck state encodes
-    (and hashes) as it did before the field existed.
+    Fields at their default are left out of the encoding, so a standard game encodes (and
+    hashes) the same however many optional fields later versions add.
     """
 
     victory: VictoryConfig
     deck: int  # 60 or 90
     movement_rules: tuple[MovementRule, ...]
     combat_rules: tuple[CombatRule, ...]
-    cards: str = "standard"  # the deck source (`GameConfig.cards`): tools rebuild the deck from it
+    cards: str = "standard"  # the shipped deck source (`GameConfig.cards`)
+    card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
 
 
@@ -202,10 +206,12 @@ class GameState(_Data, frozen=True, kw_only=True):
     discard_pile: tuple[str, ...]  # oldest first; the top is the last
     rng: int  # the LCG state
     deploying: Side | None = None  # manual deployment: the side placing units
+    redeployments: int = 0  # DEPLOY_UNITs of an already placed unit by `deploying`: at most its units (§3.4)
     pending_card: PendingCard | None = None
     drawn_this_turn: bool = False
     moves_this_turn: int = 0
     attack_queue: tuple[Attack, ...] = ()  # declared, not yet pending
+    withdrawals: int = 0  # WITHDRAW_ATTACKs this turn: at most `max_attacks_per_turn` (rules §6.1)
     pending_attack: Attack | None = None
     attack_seq: int = 0  # number of the pending attack this turn
     last_roll: Roll | None = None
@@ -226,18 +232,28 @@ class GameState(_Data, frozen=True, kw_only=True):
         return (self.turn + 1) // 2
 
     def player(self, side: Side) -> PlayerState:
-        """The `PlayerState` of ``side``."""
-        return self.players[0 if side is Side.ATTACKER else 1]
+        """The `PlayerState` of ``side`` (`player_of`)."""
+        return player_of(self, side)
 
     def unit(self, unit_id: str) -> Unit | None:
-        """The unit with ``unit_id`` on the board (or undeployed), else None."""
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        return None
+        """The unit with ``unit_id`` on the board (or undeployed), else None (`unit_by_id`)."""
+        return unit_by_id(self, unit_id)
 
 
 def with_player(state: GameState, player: PlayerState) -> GameState:
     """``state`` with ``player`` replacing the record of its side."""
     players = (player, state.players[1]) if player.side is Side.ATTACKER else (state.players[0], player)
     return msgspec.structs.replace(state, players=players)
+
+
+def player_of(state: GameState, side: Side) -> PlayerState:
+    """The `PlayerState` of ``side``."""
+    return state.players[0 if side is Side.ATTACKER else 1]
+
+
+def unit_by_id(state: GameState, unit_id: str) -> Unit | None:
+    """The unit with ``unit_id`` on the board (or undeployed), else None."""
+    for unit in state.units:
+        if unit.id == unit_id:
+            return unit
+    return None

@@ -133,6 +133,21 @@ STANDARD_TABLES = TableOverrides()
 """The standard tables (a game whose ``rules.tables`` is None plays with these)."""
 
 
-# The lookups asked at every action live in table_lookup.py, which the compiled build compiles
-# (this module's Structs keep it pure); imported last, as table_lookup reads the data above.
-from .table_lookup import game_tables, required_roll, unit_stats  # noqa: E402
+def game_tables(tables: TableOverrides | None) -> TableOverrides:
+    """The tables a game plays with, given its ``rules.tables`` (None: `STANDARD_TABLES`)."""
+    return STANDARD_TABLES if tables is None else tables
+
+
+def unit_stats(unit_type: UnitType, tables: TableOverrides | None = None) -> UnitStats:
+    """The stats of ``unit_type`` (rules §3.1), as ``tables`` change them."""
+    if tables is not None:
+        row = tables.units.get(unit_type)
+        if row is not None:
+            return row
+    return UNITS[unit_type]
+
+
+def required_roll(distance: int, tables: TableOverrides | None = None) -> int:
+    """Minimum modified roll that hits at ``distance`` (rules §6.2), as ``tables`` change it."""
+    thresholds = HIT_THRESHOLDS if tables is None or tables.hit_thresholds is None else tables.hit_thresholds
+    return thresholds[min(max(distance, 1), len(thresholds)) - 1]

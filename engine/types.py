@@ -172,7 +172,13 @@ UnitId = Annotated[str, Meta(pattern=r"^[AD][1-9][0-9]{0,2}$", description="unit
 CellLabel = Annotated[str, Meta(pattern=r"^[A-Z]{1,3}[1-9][0-9]{0,3}$", description="cell label such as K16")]
 """A cell label: spreadsheet column letters then the 1-based row (``K16``)."""
 
-CardId = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{1,40}$", description="card id such as dense_fog")]
+CardId = Annotated[
+    str,
+    Meta(
+        pattern=r"^[a-z][a-z0-9_]{0,40}(@[0-9a-f]{8})?$",
+        description="card id such as dense_fog; a variant's changed card adds @ and 8 hex digits of its definition",
+    ),
+]
 """A card id from the card data (``dense_fog``); instances add ``#n`` (``dense_fog#1``)."""
 
 

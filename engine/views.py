@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from .cards import card_of
+from .cards.game import card_of
 from .state import HIDDEN, Event, GameState, PlayerState
 from .types import Side
 
@@ -22,7 +22,7 @@ def player_view(state: GameState, player: Side | None) -> GameState:
     """
     players = (_player_part(state.players[0], player), _player_part(state.players[1], player))
     pending = state.pending_card
-    if pending is not None and pending.drawer is not player and card_of(pending.card).kind == "bonus":
+    if pending is not None and pending.drawer is not player and card_of(state.rules, pending.card).kind == "bonus":
         pending = replace(pending, card=HIDDEN)
     events = tuple(_event_part(e, player) for e in state.events)
     return replace(

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine import EventKind, GameConfig, GameRecord, GameState, Side, base_card_id, replay
+from engine import EventKind, GameConfig, GameRecord, GameState, Side, replay
+from engine.data import base_card_id
 
 from .changes import RuleChange
 from .selfplay import GameSpec, play_spec, schedule, wilson_interval

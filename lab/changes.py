@@ -15,7 +15,8 @@ from typing import Any
 
 import msgspec
 
-from engine import HIT_THRESHOLDS, TERRAIN, GameConfig, TableOverrides, TerrainType, UnitType, game_tables, unit_stats
+from engine import GameConfig, TableOverrides, TerrainType, UnitType
+from engine.data import HIT_THRESHOLDS, TERRAIN, game_tables, unit_stats
 
 from .variant import Variant
 

@@ -21,19 +21,9 @@ from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
-from engine import (
-    CARDS,
-    GameConfig,
-    GameRecord,
-    GameState,
-    Side,
-    legal_actions,
-    new_game,
-    player_view,
-    record_game,
-    reduce,
-    unit_vp,
-)
+from engine import GameConfig, GameRecord, GameState, Side, legal_actions, new_game, player_view, record_game, reduce
+from engine.analysis import unit_vp
+from engine.data import CARDS
 
 from .bots import Bot, get_bot, seat_seed
 

@@ -42,10 +42,6 @@ import msgspec
 from msgspec import Meta
 
 from engine import (
-    CARDS,
-    DECK_SOURCES,
-    TERRAIN,
-    UNITS,
     CardDataError,
     CombatRequires,
     CombatRule,
@@ -54,11 +50,10 @@ from engine import (
     MovementRule,
     RulesOverlay,
     TableOverrides,
-    TerrainRules,
     TerrainType,
     UnitType,
-    load_cards,
 )
+from engine.data import CARDS, DECK_SOURCES, TERRAIN, UNITS, TerrainRules, load_cards
 
 __all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_variant"]
 

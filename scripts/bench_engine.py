@@ -21,16 +21,12 @@ from functools import partial
 import msgspec
 
 from engine import (
-    DECK_SOURCES,
-    ENGINE_BUILD,
     Action,
-    CardDef,
     GameConfig,
     GameRecord,
     GameState,
     Side,
     VictoryConfig,
-    add_card_effects,
     draw_index,
     legal_actions,
     new_game,
@@ -39,6 +35,8 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.analysis import add_card_effects
+from engine.data import DECK_SOURCES, CardDef
 
 _clock = time.perf_counter
 
@@ -166,7 +164,6 @@ def main() -> None:
         _clock = time.process_time
 
     configs = [GameConfig(seed=seed) for seed in range(1, args.games + 1)]
-    print(f"engine build: {ENGINE_BUILD} (docs/engine.md, \"Compiled build\")")
     bench_new_game(configs)
     bench_calls(configs)
     bench_playouts(configs, args.repeat)

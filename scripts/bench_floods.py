@@ -405,7 +405,8 @@ def report(result: Result) -> None:
 
 def costs() -> None:
     """The CPU of one computation of each costly kind (median of positions of a random default game)."""
-    from engine import Attack, GameRecord, Side, attack_preview, explain, move_preview, threat_map
+    from engine import Attack, GameRecord, Side
+    from engine.analysis import attack_preview, explain, move_preview, threat_map
     from lab.bots import hint, win_chance
     from server.history import history_of
     from server.replays import ReplayRequest, evaluation, replay_page

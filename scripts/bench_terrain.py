@@ -17,7 +17,7 @@ import pstats
 import statistics
 import time
 
-from engine import generate_terrain
+from engine.data import generate_terrain
 
 SIZES = ((20, 30), (40, 60), (80, 120), (200, 300))
 TARGETS_MS = {(20, 30): 50.0, (200, 300): 2000.0}

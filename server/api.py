@@ -21,7 +21,7 @@ from engine import RULES_VERSION, GameConfig, GameRecord, Side
 
 from .clocks import ClockSpec, decode_spec
 from .costs import billed
-from .creation import CreationError, NewMatch
+from .creation import CreationError, Mode, NewMatch
 from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
 from .protocol import MatchStatus
@@ -40,11 +40,15 @@ MAX_LOBBY = 100  # matches per lobby page
 Step = Annotated[int, Meta(ge=0, le=MAX_STEP)]
 
 
+Opponent = Literal["human", "bot", "outside_bot"]
+"""Who plays the other seat: a person, the server's bot, or a program of the creator's joining by link."""
+
+
 class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """``POST /api/matches``: a new game (``config``) or a fork of a posted record prefix."""
 
     config: GameConfig | None = None  # seed left out: the server draws one
-    opponent: Literal["human", "bot"] = "human"
+    opponent: Opponent = "human"
     bot_side: Side = Side.DEFENDER  # the bot's seat when opponent is "bot"
     bot: str | None = None  # the bot's policy (server/bots.py); default: the server's --bot
     hotseat: bool = False  # both seats will be played from one client
@@ -59,7 +63,7 @@ class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     """``POST /api/matches/{id}/fork``: a new match from step ``step`` of a finished match."""
 
     step: Step | None = None  # default: the whole game
-    opponent: Literal["human", "bot"] = "human"
+    opponent: Opponent = "human"
     bot_side: Side = Side.DEFENDER
     bot: str | None = None
     hotseat: bool = False
@@ -92,7 +96,7 @@ class Online(msgspec.Struct, frozen=True, kw_only=True):
 class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
     match_id: str
     status: MatchStatus  # live | over | broken | other_rules (read only: played under another rules version)
-    mode: str  # human | hotseat | bot
+    mode: str  # human | hotseat | bot | outside_bot
     bot_side: Side | None
     bot: str | None  # the bot's policy in bot mode
     created_at: float  # seconds since the epoch
@@ -208,9 +212,13 @@ def _policy(name: str | None, services: Services) -> str:
     return name
 
 
-def _mode(opponent: str, bot_side: Side, hotseat: bool) -> tuple[Literal["human", "hotseat", "bot"], Side | None]:
+def _mode(opponent: str, bot_side: Side, hotseat: bool) -> tuple[Mode, Side | None]:
     if opponent == "bot":
         return "bot", bot_side
+    if opponent == "outside_bot":  # two seat links, like a match between people: the server plays neither
+        if hotseat:
+            raise ApiError(400, "bad_request", "a match against your own bot is not a hot-seat match")
+        return "outside_bot", None
     return ("hotseat" if hotseat else "human"), None
 
 

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from engine import CARDS, UNITS
+from engine.data import CARDS, UNITS
 
 __all__ = ["ROUTES", "CardInfo", "UnitInfo"]
 

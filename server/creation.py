@@ -28,7 +28,6 @@ from engine import (
     GameState,
     IllegalAction,
     Side,
-    acting_side,
     encode_action,
     new_game,
     reduce,
@@ -41,11 +40,13 @@ from .clocks import ClockSpec, MatchClock, encode_spec
 from .match import Match, hash_token, progress_of
 from .matches import MatchService
 from .protocol import MatchStatus
-from .store import ActionRow, MatchRow
+from .senders import sender_of
+from .store import ActionRow, MatchRow, RematchChange
 
-__all__ = ["CreationError", "Creator", "NewMatch", "board_cells"]
+__all__ = ["CreationError", "Creator", "NewMatch", "board_cells", "new_match_id"]
 
-Mode = Literal["human", "hotseat", "bot"]
+Mode = Literal["human", "hotseat", "bot", "outside_bot"]
+"""``outside_bot``: a match between people whose seat links one of them gives a program (`taktik join`)."""
 
 _PACK = msgspec.msgpack.Encoder()
 _CONFIG = msgspec.msgpack.Decoder(GameConfig)
@@ -68,6 +69,11 @@ def board_cells(config: GameConfig) -> int:
     return (config.width or width) * (config.height or height)
 
 
+def new_match_id() -> str:
+    """A fresh, unguessable match id."""
+    return secrets.token_urlsafe(12)
+
+
 class CreationError(ValueError):
     """The request cannot become a match; the message says why (an HTTP 400)."""
 
@@ -87,6 +93,8 @@ class NewMatch:
     clock: ClockSpec | None = None  # None: no clock
     open_side: Side | None = None  # an open challenge: the creator's seat (the other waits for someone to join)
     token_hashes: dict[Side, bytes] | None = None  # a rematch: the seats' existing tokens (no new ones)
+    match_id: str | None = None  # None: a fresh random id (a rematch names its new match in the old one first)
+    rematch: RematchChange | None = None  # a rematch: its finished match's change, stored with it or not at all
 
 
 @dataclass(frozen=True)
@@ -106,7 +114,8 @@ class Creator:
         self._analysts = analysts  # where a fork's prefix is replayed (None: a worker thread)
 
     async def create(self, new: NewMatch) -> Created:
-        """Validate, store and load a new match; raises `CreationError` for a bad request."""
+        """Validate, store and load a new match; raises `CreationError` for a bad request (and
+        `StoreConflict`, creating nothing, when a rematch's change of its finished match is refused)."""
         config = new.config if new.config.seed is not None else replace(new.config, seed=seeds.new_seed())
         if config.victory.max_actions > MAX_GAME_LENGTH:
             raise CreationError(f"victory.max_actions may be at most {MAX_GAME_LENGTH} on this server")
@@ -125,7 +134,7 @@ class Creator:
         salt = seeds.new_salt()
         assert config.seed is not None
         row = MatchRow(
-            id=secrets.token_urlsafe(12),
+            id=new.match_id or new_match_id(),
             created_at=now,
             updated_at=now,
             rules_version=RULES_VERSION,
@@ -151,7 +160,7 @@ class Creator:
         else:
             tokens = {side: secrets.token_urlsafe(32) for side in humans}
             hashes = {side: hash_token(token) for side, token in tokens.items()}
-        await self._service.db.create_match(row, {s.value: h for s, h in hashes.items()}, rows)
+        await self._service.db.create_match(row, {s.value: h for s, h in hashes.items()}, rows, new.rematch)
         match = Match(row=row, config=config, token_hashes=hashes, state=state, actions=list(new.prefix),
                       hashes=[r.state_hash for r in rows], status=status,
                       clock=MatchClock(new.clock) if new.clock is not None else None)
@@ -177,7 +186,7 @@ def _play_prefix(
         raise CreationError(f"invalid config: {err}") from None
     rows: list[ActionRow] = []
     for ply, action in enumerate(prefix):
-        actor = acting_side(state, action) if state.to_act is not None else None
+        actor = sender_of(state, action)
         if actor is None:
             raise CreationError(f"the game is already over before step {ply}")
         try:

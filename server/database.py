@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .store import ActionRow, Checkpointer, MatchRow, Progress, Store
+from .store import ActionRow, Checkpointer, MatchRow, Progress, RematchChange, Store
 
 __all__ = ["Database", "Storage"]
 
@@ -41,7 +41,10 @@ class Storage(Protocol):
     `StoreConflict` (writing nothing) unless the match's stored version is the action's ply.
     """
 
-    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow]) -> None: ...
+    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow],
+                           rematch: RematchChange | None = None) -> None: ...
+
+    async def set_rematch(self, change: RematchChange) -> None: ...
 
     async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None: ...
 
@@ -103,8 +106,12 @@ class Database:
         self._jobs.put(_Job(run=run, entry=entry, future=future, loop=loop))
         return await future
 
-    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow]) -> None:
-        await self._submit(partial(self._store.create_match, row, seats, prefix))
+    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow],
+                           rematch: RematchChange | None = None) -> None:
+        await self._submit(partial(self._store.create_match, row, seats, prefix, rematch))
+
+    async def set_rematch(self, change: RematchChange) -> None:
+        await self._submit(partial(self._store.set_rematch, change))
 
     async def append(self, match_id: str, action: ActionRow, progress: Progress) -> None:
         """Append one action; returns once it is committed (possibly with others)."""

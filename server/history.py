@@ -17,19 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from engine import (
-    Event,
-    EventKind,
-    GameConfig,
-    GameState,
-    Side,
-    decode_action,
-    describe_event,
-    new_game,
-    player_view,
-    reduce,
-    unit_vp,
-)
+from engine import Event, EventKind, GameConfig, GameState, Rules, Side, decode_action, new_game, player_view, reduce
+from engine.analysis import describe_event, unit_vp
 
 from .costs import OverBudget, billed
 from .errors import ApiError, json_response
@@ -108,7 +97,7 @@ class _Turn:
         self.destroyed: list[str] = []
         self.highlights: list[str] = []
 
-    def take(self, events: tuple[Event, ...]) -> None:
+    def take(self, events: tuple[Event, ...], rules: Rules) -> None:
         for event in events:
             kind = event.kind
             self.moves += kind is EventKind.UNIT_MOVED
@@ -117,7 +106,7 @@ class _Turn:
             if kind is EventKind.UNIT_DESTROYED and event.unit:
                 self.destroyed.append(event.unit)
             if kind in _HIGHLIGHTS:
-                self.highlights.append(describe_event(event))
+                self.highlights.append(describe_event(event, rules))
 
     def summary(self, state: GameState) -> TurnSummary:
         vp = {side.value: unit_vp(state, side) + state.player(side).point_vp for side in Side}
@@ -141,7 +130,7 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
         if after.turn != current.turn:
             turns.append(current.summary(state))
             current = _Turn(after, index)
-        current.take(player_view(after, None).events)
+        current.take(player_view(after, None).events, after.rules)
         roll, attack = after.last_roll, after.pending_attack
         if roll is not None and attack is not None:
             key = (after.turn, after.attack_seq)

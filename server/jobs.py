@@ -15,7 +15,8 @@ from typing import TypeVar
 
 import msgspec
 
-from engine import Board, GameState, Side, threat_map
+from engine import Board, GameState, Side
+from engine.analysis import threat_map
 
 from .jsonkeys import check_unique_keys
 from .protocol import ThreatAnswer

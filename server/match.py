@@ -18,21 +18,20 @@ from typing import Protocol, cast
 
 from engine import (
     RULES_VERSION,
-    TERRAIN_LEGEND,
     Action,
     ClaimVictory,
     Event,
     GameConfig,
     GameState,
-    Resign,
+    Rules,
     Side,
-    decision,
-    describe_event,
-    game_tables,
+    Timeout,
     legal_actions,
-    max_moves,
+    match_actions,
     player_view,
 )
+from engine.analysis import decision, describe_event, max_moves
+from engine.data import TERRAIN_LEGEND, game_tables
 
 from . import __version__
 from .answers import Answers
@@ -41,6 +40,7 @@ from .outbox import Outbox
 from .presence import Presence
 from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
 from .rematch import Rematch
+from .senders import sender_of
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["EVENT_TEXTS_LIMIT", "Match", "Viewer", "event_text", "hash_token", "progress_of", "shown_status"]
@@ -52,15 +52,18 @@ positions, and a few MB at most; when full the memo starts afresh."""
 _event_texts: dict[Event, EventText] = {}
 
 
-def event_text(event: Event) -> EventText:
-    """``event`` with its sentence (`describe_event`), remembered: every viewer kind of every process
-    holding the match describes the same events of a position, and a sentence built its way cost
-    about 10 µs, a twentieth of a worker's CPU (docs/deploy.md, "CPU per action")."""
+def event_text(event: Event, rules: Rules) -> EventText:
+    """``event`` of a game with ``rules`` with its sentence (`describe_event`), remembered: every viewer
+    kind of every process holding the match describes the same events of a position, and a sentence
+    built its way cost about 10 µs, a twentieth of a worker's CPU (docs/deploy.md, "CPU per action").
+    A card event of a variant game names a card of that game only, so it is described afresh."""
+    if event.card is not None and rules.card_changes is not None:
+        return EventText(event=event, text=describe_event(event, rules))
     found = _event_texts.get(event)
     if found is None:
         if len(_event_texts) >= EVENT_TEXTS_LIMIT:
             _event_texts.clear()
-        found = _event_texts[event] = EventText(event=event, text=describe_event(event))
+        found = _event_texts[event] = EventText(event=event, text=describe_event(event, rules))
     return found
 
 
@@ -248,13 +251,18 @@ class Match:
         return at is not None and now >= at
 
     def seat_match_actions(self, seat: Side | None, now: float) -> tuple[Action, ...]:
-        """The match actions ``seat`` may send now: RESIGN while the game runs, CLAIM_VICTORY when allowed."""
+        """The match actions ``seat`` may send now: those it is the sender of (`sender_of`) that the server
+        allows now (RESIGN while the game runs, CLAIM_VICTORY once allowed; TIMEOUT never: the server's)."""
         if seat is None or self.status != "live":
             return ()
-        actions: list[Action] = [Resign(side=seat)]
-        if seat is not self.state.to_act and self.claimable(now):
-            actions.append(ClaimVictory(side=seat))
-        return tuple(actions)
+        return tuple(action for action in match_actions(self.state)
+                     if sender_of(self.state, action) is seat and self._allowed_now(action, now))
+
+    def _allowed_now(self, action: Action, now: float) -> bool:
+        """What the server adds to the engine for a match action sent by a socket (docs/protocol.md)."""
+        if isinstance(action, Timeout):
+            return False
+        return not isinstance(action, ClaimVictory) or self.claimable(now)
 
     def welcome(self, seat: Side | None, max_message_bytes: int) -> str:
         """The encoded `Welcome` for a socket bound to ``seat``."""
@@ -284,7 +292,7 @@ class Match:
             legal_actions=self.legal() if mine else (),
             last_seq=self.last_seq.get(seat, 0) if seat is not None else 0,
             view=view,
-            events=tuple(map(event_text, view.events)),
+            events=tuple(event_text(e, view.rules) for e in view.events),
             move_limit=max_moves(self.state, self.state.active),
             attack_limit=game_tables(self.state.rules.tables).max_attacks_per_turn,
             decision=decision(self.state, view),

@@ -2,8 +2,9 @@
 
 This is the whole of the server's game logic, testable without a socket. For one `act`
 (server contract, order of work): under the match's lock, a resend of an accepted ``seq``
-gets its original answer; then game over, stale version, reused ``seq`` and seat to act
-are checked; the engine alone decides legality (`reduce`); the action and the new state
+gets its original answer; then game over, stale version, reused ``seq`` and the sender
+(`server.senders`: the seat to act, or the side a match action names) are checked; the
+engine alone decides legality (`reduce`); the action and the new state
 hash are committed to the store; only then does the match in memory change and every viewer
 get its own `player_view`. A bot seat is played by the same path, its choice computed on a
 worker thread. With several processes on one PostgreSQL log, `server.replication` keeps
@@ -28,11 +29,8 @@ from engine import (
     GameConfig,
     IllegalAction,
     InvalidAction,
-    ReplayMismatch,
     Side,
-    acting_side,
     check_references,
-    decode_action,
     encode_action,
     legal_actions,
     mix_seed,
@@ -47,6 +45,8 @@ from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Storage
 from .match import Match, Viewer, progress_of
 from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
+from .rematch import Rematch
+from .senders import replay_row, sender_problem
 from .settings import Limits
 from .store import ActionRow, MatchRow, StoreConflict, StoreUnavailable
 from .timekeeper import Timekeeper
@@ -81,7 +81,7 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
         versions = f" ({_versions(row)})" if other_rules else ""
         raise MatchUnavailable(f"cannot build the starting position: {err}{versions}") from None
     match = Match(row=row, config=config, token_hashes={Side(s): h for s, h in seats.items()}, state=state,
-                  actions=[], hashes=[])
+                  actions=[], hashes=[], rematch=Rematch.from_stored(row.rematch))
     spec = decode_spec(row.clock) if row.clock is not None else None
     match.clock = MatchClock(spec) if spec is not None else None
     problem: str | None = None
@@ -89,14 +89,7 @@ def rebuild(row: MatchRow, seats: dict[str, bytes], rows: list[ActionRow]) -> Ma
         try:
             if logged.ply != expected_ply:
                 raise ValueError(f"ply {expected_ply} is missing from the log")
-            action = decode_action(logged.action, state)
-            actor = acting_side(state, action) if state.to_act is not None else None
-            if actor is None or actor.value != logged.seat:
-                raise ValueError(f"the log says {logged.seat} played, but {actor} was to act")
-            state = reduce(state, action)
-            actual = state_hash(state)
-            if actual != logged.state_hash:
-                raise ReplayMismatch(expected_ply, logged.state_hash, actual, logged.action)
+            state, action = replay_row(state, logged)
         except Exception as err:
             problem = f"step {expected_ply}: {err}"
             break
@@ -308,7 +301,7 @@ class MatchService:
             return await self._apply(match, seat, seq, action, payload)
 
     def _check(self, match: Match, seat: Side, seq: int | None, version: int,
-               seq_used: bool, action: Action | None = None) -> tuple[ErrorCode, str] | None:
+               seq_used: bool, action: Action) -> tuple[ErrorCode, str] | None:
         if match.status == "broken":
             return "forbidden", f"this match is broken and read-only ({match.read_only_reason})"
         if match.status == "other_rules":
@@ -320,12 +313,9 @@ class MatchService:
         if seq is not None and (seq_used or seq <= match.last_seq.get(seat, 0)):
             return "bad_message", (f"seq {seq} was already used; the last accepted seq of {seat.value} is "
                                    f"{match.last_seq.get(seat, 0)}")
-        if action is not None and type(action) in MATCH_ACTION_ORDER:
+        if type(action) in MATCH_ACTION_ORDER:
             return self.time.match_action_problem(match, seat, action)
-        if match.state.to_act is not seat:
-            who = match.state.to_act.value if match.state.to_act else "nobody"
-            return "not_your_turn", f"{who} must decide now"
-        return None
+        return sender_problem(match.state, seat, action)
 
     async def _apply(self, match: Match, seat: Side, seq: int | None, action: Action, payload: str) -> Outcome:
         now = self.clock.now()
@@ -480,12 +470,7 @@ class MatchService:
             try:
                 if row.ply != match.version:
                     raise ValueError(f"ply {match.version} is missing")
-                action = decode_action(row.action, match.state)
-                if match.state.to_act is None or match.state.to_act.value != row.seat:
-                    raise ValueError(f"the log says {row.seat} played, but {match.state.to_act} was to act")
-                state = reduce(match.state, action)
-                if state_hash(state) != row.state_hash:
-                    raise ReplayMismatch(row.ply, row.state_hash, state_hash(state), row.action)
+                state, action = replay_row(match.state, row)
             except Exception as err:
                 log.error("match %s: a replicated action does not replay: %s", match.id, err)
                 match.mark_broken(f"step {row.ply}: {err}")

@@ -27,7 +27,7 @@ import asyncpg
 from engine import canonical_rules_version
 
 from .pgbatch import AppendBatcher, Batched, Reserved
-from .store import ActionRow, MatchRow, Progress, StoreConflict, StoreUnavailable
+from .store import ActionRow, MatchRow, Progress, RematchChange, StoreConflict, StoreUnavailable
 
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "PgSettings"]
 
@@ -87,6 +87,9 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE matches ADD COLUMN clock TEXT;
     ALTER TABLE matches ADD COLUMN open_seat TEXT;
     """,
+    """
+    ALTER TABLE matches ADD COLUMN rematch TEXT;
+    """,
 )
 """Migration ``n`` takes the schema from version ``n`` to ``n + 1``; never edit one that shipped."""
 
@@ -95,7 +98,7 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _MATCH_COLUMNS = (
     "id, created_at, updated_at, rules_version, config, salt, seed_commitment, mode, bot_side, bot_policy, "
     "bot_seed, parent_id, parent_step, status, version, turn, phase, to_act, winner, victory_reason, broken_reason, "
-    "clock, open_seat"
+    "clock, open_seat, rematch"
 )
 _ACTION_FIELDS = tuple(f.name for f in fields(ActionRow))
 _ACTION_COLUMNS = ", ".join(_ACTION_FIELDS)
@@ -241,18 +244,25 @@ class PgDatabase:
 
     # -- the Storage contract --------------------------------------------------------
 
-    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow] = ()) -> None:
-        """Insert a match, its seat token hashes and (for a fork) its first actions, atomically."""
+    async def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow] = (),
+                           rematch: RematchChange | None = None) -> None:
+        """Insert a match, its seat token hashes and (for a fork) its first actions, atomically.
+
+        A rematch is created together with its finished match's ``rematch`` change (`set_rematch`):
+        both or neither, `StoreConflict` when the change is refused.
+        """
         p = row.progress
 
         async def work(conn: Any) -> None:
             async with conn.transaction():
+                if rematch is not None:
+                    await _set_rematch(conn, rematch)
                 await conn.execute(
-                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join(f'${i}' for i in range(1, 24))})",
+                    f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join(f'${i}' for i in range(1, 25))})",
                     row.id, row.created_at, row.updated_at, row.rules_version, row.config, row.salt,
                     row.seed_commitment, row.mode, row.bot_side, row.bot_policy, row.bot_seed, row.parent_id,
                     row.parent_step, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason,
-                    row.broken_reason, row.clock, row.open_seat,
+                    row.broken_reason, row.clock, row.open_seat, row.rematch,
                 )
                 await conn.executemany("INSERT INTO seats (match_id, seat, token_sha256) VALUES ($1, $2, $3)",
                                        [(row.id, seat, digest) for seat, digest in sorted(seats.items())])
@@ -360,6 +370,10 @@ class PgDatabase:
 
         await self._run(work)
 
+    async def set_rematch(self, change: RematchChange) -> None:
+        """Store where a finished match's rematch stands now; `StoreConflict` unless it stood at ``change.before``."""
+        await self._run(lambda conn: _set_rematch(conn, change))
+
     # -- what replication needs ------------------------------------------------------
 
     async def actions_from(self, match_id: str, ply: int) -> list[ActionRow]:
@@ -385,6 +399,14 @@ class PgDatabase:
     async def release_bot_seat(self, match_id: str, holder: str) -> None:
         await self._run(lambda conn: conn.execute(
             "DELETE FROM bot_leases WHERE match_id=$1 AND holder=$2", match_id, holder))
+
+
+async def _set_rematch(conn: Any, change: RematchChange) -> None:
+    done = await conn.execute(
+        "UPDATE matches SET rematch=$1, updated_at=$2 WHERE id=$3 AND rematch IS NOT DISTINCT FROM $4",
+        change.after, time.time(), change.match_id, change.before)
+    if done != "UPDATE 1":
+        raise StoreConflict(f"the rematch of match {change.match_id} has changed")
 
 
 async def _pool(url: str, settings: PgSettings, size: int) -> Any:
@@ -429,5 +451,5 @@ def _match_row(r: Sequence[Any]) -> MatchRow:
         parent_step=r[12],
         progress=Progress(status=r[13], version=r[14], turn=r[15], phase=r[16], to_act=r[17], winner=r[18],
                           victory_reason=r[19]),
-        broken_reason=r[20], clock=r[21], open_seat=r[22],
+        broken_reason=r[20], clock=r[21], open_seat=r[22], rematch=r[23],
     )

@@ -13,7 +13,9 @@ from typing import Annotated, Literal
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from engine import Action, AttackPreview, Decision, Event, GameState, MovePreview, Side, TerrainChar, ThreatMap
+from engine import Action, Event, GameState, Side
+from engine.analysis import AttackPreview, Decision, MovePreview, ThreatMap
+from engine.data import TerrainChar
 
 from .clocks import ClockView
 from .jsonkeys import check_unique_keys
@@ -169,7 +171,7 @@ class Welcome(_Server, frozen=True, kw_only=True, tag="welcome"):
 
     match_id: str
     seat: Side | None  # None: spectator
-    mode: str  # human | hotseat | bot
+    mode: str  # human | hotseat | bot | outside_bot
     bot_side: Side | None
     seed_commitment: str  # sha256 hex of "<seed>:<salt>" (docs/protocol.md)
     rules_version: str  # the RULES_VERSION the match was played under

@@ -24,19 +24,8 @@ from collections.abc import Hashable
 
 import msgspec
 
-from engine import (
-    MATCH_ACTION_ORDER,
-    Action,
-    Attack,
-    GameState,
-    Side,
-    attack_preview,
-    encode_action,
-    explain,
-    mix_seed,
-    move_preview,
-    player_view,
-)
+from engine import MATCH_ACTION_ORDER, Action, Attack, GameState, Side, encode_action, mix_seed, player_view
+from engine.analysis import attack_preview, explain, move_preview
 
 from .analysts import Analysts
 from .answers import with_id
@@ -57,6 +46,7 @@ from .protocol import (
     Threats,
     encode,
 )
+from .senders import sender_problem
 
 __all__ = ["HINT_SALT", "Question", "Questions", "hint_answer"]
 
@@ -157,7 +147,7 @@ class Questions:
 def _key(seat: Side | None, question: Question) -> Hashable:
     match question:
         case Explain():
-            return "explain", question.action  # only the seat to act reaches the engine: one answer per action
+            return "explain", question.action  # the engine's answer is the position's, whoever may send it
         case PreviewMove():
             return "move", seat, question.unit_id
         case PreviewAttack():
@@ -169,8 +159,8 @@ def _key(seat: Side | None, question: Question) -> Hashable:
 
 
 def _explain_refusal(match: Match, seat: Side | None, question: Explain) -> Explanation | None:
-    """`explain`'s answer when it is not the engine's: a spectator, a read-only match, another seat's turn,
-    or a match action (RESIGN, CLAIM_VICTORY), which the server allows by the clock and presence."""
+    """`explain`'s answer when it is not the engine's: a spectator, a read-only match, a seat that may not send
+    this action now (server/senders.py), or a match action, which the server allows by the clock and presence."""
     version, to_act = match.version, match.state.to_act
     refused: tuple[str, str] | None = None
     if seat is None:
@@ -182,8 +172,8 @@ def _explain_refusal(match: Match, seat: Side | None, question: Explain) -> Expl
             return Explanation(id=question.id, version=version, legal=True)
         refused = ("forbidden", f"{seat.value} may not send {encode_action(question.action)} now "
                                 "(see match_actions in your latest state)")
-    elif to_act is not None and to_act is not seat:
-        refused = ("not_your_turn", f"{to_act.value} must decide now, not {seat.value}")
+    elif to_act is not None and (wrong := sender_problem(match.state, seat, question.action)):
+        refused = wrong
     if refused is None:
         return None
     return Explanation(id=question.id, version=version, legal=False, code=refused[0], reason=refused[1])

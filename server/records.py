@@ -20,12 +20,12 @@ from engine import (
     GameState,
     Side,
     decode_action,
-    describe_event,
     new_game,
     player_view,
     reduce,
     state_hash,
 )
+from engine.analysis import describe_event
 
 from .clocks import MatchClock, SeatTimes, decode_spec
 from .match import shown_status
@@ -175,6 +175,6 @@ def _step_view(row: MatchRow, rows: list[ActionRow], step: int) -> StepView:
     return StepView(
         match_id=row.id, status=shown_status(row), step=step, steps=len(rows), action=action,
         to_act=state.to_act, complete=complete, state=shown,
-        events=tuple(EventText(event=e, text=describe_event(e)) for e in shown.events),
+        events=tuple(EventText(event=e, text=describe_event(e, shown.rules)) for e in shown.events),
         clock=clock.times() if clock is not None else None,
     )

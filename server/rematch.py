@@ -1,30 +1,23 @@
-"""Rematch: after a game one seat offers, the other accepts or declines; a new match with sides swapped.
+"""Where the rematch of one finished match stands, and what a seat's choice makes of it.
 
-The new match has the same config and clock with a fresh seed (and commitment) and the
-seats swapped: each player's existing token opens the *other* side there, so no new secret
-is made or sent; each socket is told the new match id and the seat its token opens. A bot
-accepts at once (and plays the other side), and so does a hotseat match, whose one client
-holds both seats. An offer lives in memory only.
+After the game one seat offers, the other accepts or declines; an accepted offer becomes a new
+match with the sides swapped (`server.rematches` creates it, stores the change and tells every
+socket). This module is the vocabulary and the decision alone, with no I/O: the protocol names
+`RematchView`, a `Match` holds a `Rematch`, and both import it from here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import msgspec
 from msgspec.structs import replace
 
 from engine import Side
 
-if TYPE_CHECKING:  # the match holds its `Rematch`: importing these at run time would be circular
-    from .creation import Creator
-    from .match import Match
-
-__all__ = ["Rematch", "RematchError", "RematchView", "answer_rematch", "tell_rematch"]
+__all__ = ["Choice", "Rematch", "RematchError", "RematchView", "answered"]
 
 Choice = Literal["offer", "accept", "decline"]
-
 
 class RematchView(msgspec.Struct, frozen=True, kw_only=True):
     """The rematch as one socket sees it (docs/protocol.md)."""
@@ -35,13 +28,12 @@ class RematchView(msgspec.Struct, frozen=True, kw_only=True):
     seat: Side | None  # the seat this socket's token opens in the new match (None: spectator, or not yet)
 
 
-@dataclass
-class Rematch:
-    """Where the rematch of one finished match stands."""
+class Rematch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Where the rematch of one finished match stands; stored with the match (`stored`, `from_stored`)."""
 
     offered_by: Side | None = None
     declined_by: Side | None = None
-    match_id: str | None = None
+    match_id: str | None = None  # the new match, once accepted
 
     @property
     def started(self) -> bool:
@@ -53,6 +45,14 @@ class Rematch:
         return RematchView(offered_by=self.offered_by, declined_by=self.declined_by, match_id=self.match_id,
                            seat=swapped)
 
+    def stored(self) -> str | None:
+        """The text the store keeps (None before anyone chose anything)."""
+        return msgspec.json.encode(self).decode() if self.started else None
+
+    @classmethod
+    def from_stored(cls, text: str | None) -> Rematch:
+        return cls() if text is None else msgspec.json.decode(text, type=cls)
+
 
 class RematchError(ValueError):
     """The choice is not possible now; ``code`` is the protocol's reject code."""
@@ -63,57 +63,30 @@ class RematchError(ValueError):
         self.reason = reason
 
 
-def tell_rematch(match: Match) -> None:
-    """Send every socket of ``match`` the rematch as its seat sees it (and fresh states from now on)."""
-    from .protocol import RematchUpdate, encode  # the protocol names `RematchView`: a top import would loop
+def answered(rematch: Rematch, seat: Side | None, choice: Choice, *, over: bool,
+             answers_itself: bool) -> tuple[Rematch, bool] | None:
+    """The rematch after ``seat``'s ``choice``, and whether that makes a new match; None: nothing changes.
 
-    match.refresh()
-    for viewer in list(match.viewers):
-        viewer.outbox.put_reply(encode(RematchUpdate(rematch=match.rematch.view(viewer.seat))))
-
-
-async def answer_rematch(creator: Creator, match: Match, seat: Side | None, choice: Choice) -> bool:
-    """Apply ``seat``'s ``choice`` to ``match``'s rematch; True when something changed.
-
-    Raises `RematchError` when the choice is not possible now. Creates the new match on an
-    accepted offer (immediately for a bot or hotseat match).
+    ``over``: the game has ended. ``answers_itself``: the other seat accepts any offer at once
+    (a bot, or the one person of a hotseat match). An offer both seats made is an agreement.
+    Raises `RematchError` when the choice is not possible now. An accepted rematch comes back
+    without its ``match_id``: the caller creates the match and sets it.
     """
     if seat is None:
         raise RematchError("forbidden", "spectators cannot ask for a rematch")
-    if match.status != "over":
+    if not over:
         raise RematchError("bad_message", "a rematch can be offered once the game is over")
-    state = match.rematch
-    if state.match_id is not None:
-        raise RematchError("bad_message", f"the rematch is already being played: match {state.match_id}")
+    if rematch.match_id is not None:
+        raise RematchError("bad_message", f"the rematch is already being played: match {rematch.match_id}")
     if choice == "offer":
-        if state.offered_by is seat:
-            return False
-        if state.offered_by is seat.other:  # both offered: that is an agreement
-            return await _accept(creator, match)
-        match.rematch = Rematch(offered_by=seat)
-        if match.bot_side is not None or match.row.mode == "hotseat":
-            return await _accept(creator, match)
-        return True
-    if state.offered_by is not seat.other:
+        if rematch.offered_by is seat:
+            return None
+        if rematch.offered_by is seat.other:
+            return rematch, True
+        offered = Rematch(offered_by=seat)
+        return offered, answers_itself
+    if rematch.offered_by is not seat.other:
         raise RematchError("bad_message", f"{seat.other.value} has not offered a rematch")
     if choice == "decline":
-        match.rematch = Rematch(declined_by=seat)
-        return True
-    return await _accept(creator, match)
-
-
-async def _accept(creator: Creator, match: Match) -> bool:
-    from .creation import NewMatch  # here, not at the top: creation imports the match, which holds a Rematch
-
-    bot_side = match.bot_side
-    new = NewMatch(
-        config=replace(match.config, seed=None),
-        mode="bot" if bot_side is not None else "hotseat" if match.row.mode == "hotseat" else "human",
-        bot_side=bot_side.other if bot_side is not None else None,
-        bot_policy=match.row.bot_policy,
-        clock=match.clock.spec if match.clock is not None else None,
-        token_hashes={side.other: digest for side, digest in match.token_hashes.items()},
-    )
-    created = await creator.create(new)
-    match.rematch = Rematch(offered_by=match.rematch.offered_by, match_id=created.match.id)
-    return True
+        return Rematch(declined_by=seat), False
+    return replace(rematch, declined_by=None), True

@@ -20,22 +20,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from engine import (
-    RULES_VERSION,
-    TERRAIN_LEGEND,
-    Action,
-    Decision,
-    GameRecord,
-    GameState,
-    Side,
-    TerrainChar,
-    decision,
-    describe_event,
-    new_game,
-    player_view,
-    reduce,
-    state_hash,
-)
+from engine import RULES_VERSION, Action, GameRecord, GameState, Side, new_game, player_view, reduce, state_hash
+from engine.analysis import Decision, decision, describe_event
+from engine.data import TERRAIN_LEGEND, TerrainChar
 
 from . import history
 from .costs import billed
@@ -127,7 +114,7 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
     def keep(step: int, action: Action | None) -> None:
         if request.start <= step < stop:
             shown = _shown(state, request.view)
-            events = tuple(EventText(event=e, text=describe_event(e)) for e in shown.events)
+            events = tuple(EventText(event=e, text=describe_event(e, shown.rules)) for e in shown.events)
             kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events,
                                    decision=decision(state, shown)))
 

@@ -63,6 +63,7 @@ class Replication:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._sweep_now = asyncio.Event()
+        self._closing = False
         self._leases: set[str] = set()
         self._versions = Batched(lambda ids: self.db.versions(ids), limit=5000)  # stored versions (`refresh`)
         self.applied_remote = 0  # rows taken from the bus or the log (for tests and logs)
@@ -74,6 +75,7 @@ class Replication:
 
     async def close(self) -> None:
         """Stop listening, finish deliveries, hand back the bot seats this process holds."""
+        self._closing = True  # Python 3.11's wait_for drops a cancel that comes as its wait ends: the loop checks
         if self._sweeper is not None:
             self._sweeper.cancel()
             await asyncio.gather(self._sweeper, return_exceptions=True)
@@ -179,9 +181,11 @@ class Replication:
     # -- the sweep -------------------------------------------------------------------
 
     async def _sweep_forever(self) -> None:
-        while True:
+        while not self._closing:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._sweep_now.wait(), self.sweep_seconds)
+            if self._closing:
+                return
             self._sweep_now.clear()
             self.service.time.presence_heartbeat(self.sweep_seconds)  # presence across processes
             try:

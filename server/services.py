@@ -15,6 +15,7 @@ from .database import Storage
 from .matches import MatchService
 from .questions import Questions
 from .ratelimit import AddressBackoff, AddressLimiter, ConnectionCounter
+from .rematches import Rematches
 from .results import Results
 from .settings import Settings
 
@@ -29,6 +30,7 @@ class Services:
     db: Storage
     matches: MatchService
     creator: Creator
+    rematches: Rematches
     create_limiter: AddressLimiter
     connections: ConnectionCounter  # WebSocket connections per client address
     token_backoff: AddressBackoff  # wrong seat tokens per client address
@@ -45,11 +47,13 @@ class Services:
         matches = MatchService(db, limits, settings.bots, settings.clock)
         budget = CpuBudget(limits.cpu_budget_burst, limits.cpu_budget_rate)
         analysts = Analysts(limits.analyst_processes, limits.analyst_queue, limits.analyst_jobs_per_address)
+        creator = Creator(matches, analysts=analysts)
         return cls(
             settings=settings,
             db=db,
             matches=matches,
-            creator=Creator(matches, analysts=analysts),
+            creator=creator,
+            rematches=Rematches(matches, creator),
             create_limiter=AddressLimiter(settings.limits.create_burst, settings.limits.create_rate),
             connections=ConnectionCounter(settings.limits.sockets_per_address),
             token_backoff=AddressBackoff(settings.limits.bad_token_burst, settings.limits.bad_token_window,

@@ -28,15 +28,17 @@ __all__ = [
     "DataDirLocked",
     "MatchRow",
     "Progress",
+    "RematchChange",
     "Store",
     "StoreConflict",
     "StoreUnavailable",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: the first. 2: ``matches.rules_version`` is TEXT (it was an INTEGER, now a derived string).
 3: ``actions.elapsed_ms`` (clock time each action took), ``matches.clock`` (the clock chosen
-at creation, JSON) and ``matches.open_seat`` (the free seat of an open challenge)."""
+at creation, JSON) and ``matches.open_seat`` (the free seat of an open challenge).
+4: ``matches.rematch`` (where the rematch of a finished match stands, JSON; server/rematch.py)."""
 
 _MATCHES = """
 CREATE TABLE IF NOT EXISTS {name} (
@@ -62,7 +64,8 @@ CREATE TABLE IF NOT EXISTS {name} (
     victory_reason TEXT,
     broken_reason TEXT,
     clock TEXT,
-    open_seat TEXT
+    open_seat TEXT,
+    rematch TEXT
 );
 """
 
@@ -95,7 +98,7 @@ _V2_COLUMNS = (
 _MATCH_COLUMNS = (
     "id, created_at, updated_at, rules_version, config, salt, seed_commitment, mode, bot_side, bot_policy, "
     "bot_seed, parent_id, parent_step, status, version, turn, phase, to_act, winner, victory_reason, broken_reason, "
-    "clock, open_seat"
+    "clock, open_seat, rematch"
 )
 
 
@@ -140,7 +143,7 @@ class MatchRow:
     config: str
     salt: str
     seed_commitment: str
-    mode: str  # human | hotseat | bot
+    mode: str  # human | hotseat | bot | outside_bot
     bot_side: str | None
     bot_policy: str | None
     bot_seed: int | None
@@ -150,6 +153,20 @@ class MatchRow:
     broken_reason: str | None = None
     clock: str | None = None  # the clock chosen at creation (server/clocks.py `ClockSpec` JSON); None: no clock
     open_seat: str | None = None  # an open challenge's seat nobody has joined yet
+    rematch: str | None = None  # where its rematch stands (server/rematch.py `Rematch`, JSON); None: nothing yet
+
+
+@dataclass(frozen=True, slots=True)
+class RematchChange:
+    """Match ``match_id``'s stored rematch goes from ``before`` to ``after``, or nothing is written.
+
+    The compare-and-set that keeps two processes (or two sockets) from answering one offer
+    twice: the loser gets `StoreConflict` and reads the rematch again.
+    """
+
+    match_id: str
+    before: str | None
+    after: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,12 +211,14 @@ class Store:
             db.execute("PRAGMA busy_timeout=5000")
             db.execute("PRAGMA foreign_keys=ON")
             version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, 1, 2, SCHEMA_VERSION):
+            if version not in (0, 1, 2, 3, SCHEMA_VERSION):
                 raise RuntimeError(f"data in {data_dir} has schema {version}; this server knows {SCHEMA_VERSION}")
             if version == 1:
                 _migrate_from_1(db)
             if version in (1, 2):
                 _migrate_from_2(db)
+            if version in (1, 2, 3):
+                _migrate_from_3(db)
             db.executescript(_SCHEMA)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             if background_checkpoints:
@@ -223,16 +242,23 @@ class Store:
         self._db.close()
         self._lock.close()
 
-    def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow] = ()) -> None:
-        """Insert a match, its seat token hashes and (for a fork) its first actions, atomically."""
+    def create_match(self, row: MatchRow, seats: Mapping[str, bytes], prefix: Sequence[ActionRow] = (),
+                     rematch: RematchChange | None = None) -> None:
+        """Insert a match, its seat token hashes and (for a fork) its first actions, atomically.
+
+        A rematch is created together with its finished match's ``rematch`` change (`set_rematch`):
+        both or neither, `StoreConflict` when the change is refused.
+        """
         p = row.progress
         with self._transaction():
+            if rematch is not None:
+                self._set_rematch(rematch)
             self._db.execute(
-                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join('?' * 23)})",
+                f"INSERT INTO matches ({_MATCH_COLUMNS}) VALUES ({', '.join('?' * 24)})",
                 (row.id, row.created_at, row.updated_at, row.rules_version, row.config, row.salt,
                  row.seed_commitment, row.mode, row.bot_side, row.bot_policy, row.bot_seed, row.parent_id,
                  row.parent_step, p.status, p.version, p.turn, p.phase, p.to_act, p.winner, p.victory_reason,
-                 row.broken_reason, row.clock, row.open_seat),
+                 row.broken_reason, row.clock, row.open_seat, row.rematch),
             )
             self._db.executemany(
                 "INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
@@ -358,6 +384,19 @@ class Store:
             self._db.execute("INSERT INTO seats (match_id, seat, token_sha256) VALUES (?, ?, ?)",
                              (match_id, seat, digest))
 
+    def set_rematch(self, change: RematchChange) -> None:
+        """Store where a finished match's rematch stands now; `StoreConflict` unless it stood at ``change.before``."""
+        with self._transaction():
+            self._set_rematch(change)
+
+    def _set_rematch(self, change: RematchChange) -> None:
+        cursor = self._db.execute(
+            "UPDATE matches SET rematch=?, updated_at=? WHERE id=? AND rematch IS ?",
+            (change.after, time.time(), change.match_id, change.before),
+        )
+        if cursor.rowcount != 1:
+            raise StoreConflict(f"the rematch of match {change.match_id} has changed")
+
     def match_ids(self) -> list[str]:
         """Every match id, oldest first (for `taktik db copy`)."""
         return [r[0] for r in self._db.execute("SELECT id FROM matches ORDER BY created_at, id")]
@@ -435,7 +474,15 @@ def _migrate_from_2(db: sqlite3.Connection) -> None:
             # a table rebuilt from schema 1 already has the matches columns
             if column not in {info[1] for info in db.execute(f"PRAGMA table_info({table})")}:
                 db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        db.execute("PRAGMA user_version=3")
+
+
+def _migrate_from_3(db: sqlite3.Connection) -> None:
+    """Schema 4 adds ``matches.rematch``: no old match has a rematch offer (they lived in memory). All or nothing."""
+    with _Transaction(db):
+        if "rematch" not in {info[1] for info in db.execute("PRAGMA table_info(matches)")}:  # rebuilt from 1: has it
+            db.execute("ALTER TABLE matches ADD COLUMN rematch TEXT")
+        db.execute("PRAGMA user_version=4")
 
 
 def _match_row(r: Sequence[Any]) -> MatchRow:
@@ -445,5 +492,5 @@ def _match_row(r: Sequence[Any]) -> MatchRow:
         parent_step=r[12],
         progress=Progress(status=r[13], version=r[14], turn=r[15], phase=r[16], to_act=r[17], winner=r[18],
                           victory_reason=r[19]),
-        broken_reason=r[20], clock=r[21], open_seat=r[22],
+        broken_reason=r[20], clock=r[21], open_seat=r[22], rematch=r[23],
     )

@@ -20,12 +20,13 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from engine import Action, Side, Timeout, acting_side, match_actions
+from engine import Action, Side, Timeout, match_actions
 
 from .clocks import Clock
 from .match import Match, Viewer
 from .presence import Presence
 from .protocol import Ack, ClockUpdate, ErrorCode, PresenceUpdate, Reject, encode
+from .senders import sender_problem
 
 if TYPE_CHECKING:  # the service holds its timekeeper
     from .matches import MatchService
@@ -217,6 +218,8 @@ class Timekeeper:
             return
         timeout = clock.timeout(runner)
         outcome = await self._service.apply(match, runner, None, timeout)
+        if isinstance(outcome, Reject) and outcome.code == "stale_version":
+            return  # another process holding the match flagged it (or saw an action) first: caught up, timing on
         if isinstance(outcome, Reject):  # cannot happen while the engine lists it; never spin on it
             log.error("match %s: the timeout of %s was refused (%s); its clock stops", match.id, runner.value,
                       outcome.reason)
@@ -224,11 +227,11 @@ class Timekeeper:
 
     def match_action_problem(self, match: Match, seat: Side, action: Action) -> tuple[ErrorCode, str] | None:
         """What the server adds to the engine for a match action sent by ``seat`` (None: the engine decides)."""
-        side = acting_side(match.state, action)
         if isinstance(action, Timeout):
             return "forbidden", "only the server says when time runs out"
-        if side is not seat:
-            return "forbidden", f"this socket plays {seat.value}; it cannot act for {side.value if side else None}"
+        problem = sender_problem(match.state, seat, action)
+        if problem is not None:
+            return problem
         if action in match_actions(match.state) and action not in match.seat_match_actions(seat, self.clock.now()):
             return "forbidden", (f"{seat.value} may claim the win only once {seat.other.value}, to act, has been "
                                  f"away {self._service.limits.abandon_after:g} s")

@@ -54,7 +54,7 @@ from .protocol import (
 )
 from .questions import Question
 from .ratelimit import TokenBucket
-from .rematch import RematchError, answer_rematch, tell_rematch
+from .rematch import RematchError
 from .services import Services, address_of, services_of
 from .store import StoreUnavailable
 
@@ -296,19 +296,16 @@ class Session:
         self.outbox.put_reply(answer)
 
     async def _rematch(self, match: Match, message: RematchChoice) -> None:
-        """Offer, accept or decline a rematch (server/rematch.py); every socket hears what changed."""
+        """Offer, accept or decline a rematch (server/rematches.py); every socket hears what changed."""
         try:
-            async with match.lock:  # two accepts at once must make one new match
-                changed = await answer_rematch(self._services.creator, match, self.seat, message.choice)
+            await self._services.rematches.answer(match, self.seat, message.choice)
         except RematchError as err:
             self._reply(err.code, err.reason)
-            return
         except CreationError as err:
             log.error("match %s: the rematch could not be created: %s", match.id, err)
             self._reply("internal_error", "the rematch could not be created; nothing changed")
-            return
-        if changed:
-            tell_rematch(match)
+        except StoreUnavailable:
+            self._reply("unavailable", "the match database cannot be reached now; nothing changed, send it again")
 
     def _over_limit(self, bucket: TokenBucket, *, seq: int | None = None, direct: bool = False) -> bool:
         if bucket.take():

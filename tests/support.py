@@ -20,14 +20,17 @@ from engine import (
     GameState,
     Hook,
     PerSide,
+    Rules,
     Side,
     TacticHands,
     UnitSpec,
     UnitType,
+    VictoryConfig,
     encode_state,
     legal_actions,
     reduce,
 )
+from engine.data import CARDS, CardDef, canonical_deck
 from engine.state import Conditions
 
 OPEN_10 = "\n".join(["." * 10] * 10)
@@ -210,8 +213,8 @@ def plant_card_loss(monkeypatch: Any) -> None:
 
 def fresh_listing(state: GameState) -> list[Action]:
     """`legal_actions` with every cache of the movement listing emptied first: what the kept results must equal."""
-    import engine.move_lists as move_lists
-    import engine.movement as movement_module
+    import engine.movement.listing as move_lists
+    import engine.movement.search as movement_module
     import engine.reducer as reducer
 
     movement_module._MEMO.clear()
@@ -250,3 +253,13 @@ def effect(
         expires=fields.pop("expires", "permanent"),  # type: ignore[arg-type]
         **fields,  # type: ignore[arg-type]
     )
+
+
+def shipped_deck(deck: int = 60, cards: str = "standard") -> tuple[str, ...]:
+    """The canonical deck of a shipped deck source, as a game of those rules (no variant) plays it."""
+    return canonical_deck(Rules(victory=VictoryConfig(), deck=deck, movement_rules=(), combat_rules=(), cards=cards))
+
+
+def shipped_card(instance_id: str) -> CardDef:
+    """The shipped card of an instance id such as ``"air_cover#2"`` (a game of the standard rules plays it)."""
+    return CARDS[instance_id.partition("#")[0]]

@@ -1,4 +1,4 @@
-"""Docstring examples in the engine and the lab, and the README's quick-start, run as tests."""
+"""Docstring examples in the engine, the lab and the client, and the README's quick-start, run as tests."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+import client
 import engine
 import lab
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = sorted(m.name for package, prefix in ((engine, "engine."), (lab, "lab."))
+MODULES = sorted(m.name for package, prefix in ((engine, "engine."), (lab, "lab."), (client, "client."))
                  for m in pkgutil.walk_packages(package.__path__, prefix) if ".rl" not in m.name)
 
 

@@ -2,10 +2,16 @@
 
     engine  <-  lab     <-  cli
     engine  <-  server  <-  cli
+    engine  <-  client  <-  cli
+
+client/ speaks the server's wire protocol from its documented JSON with its own types, so it
+never imports the server (docs/client-api.md says why).
 
 engine/ imports nothing of the project above it and no module that brings time, randomness
-or I/O into the rules. Everything outside engine/ uses it only through its public package
-(``from engine import ...``): an import of any ``engine.<module>`` fails here.
+or I/O into the rules. Everything outside engine/ uses it only through its public faces:
+the game contract (``from engine import ...``), the answers for players and tools
+(``engine.analysis``) and the rules' data (``engine.data``); an import of any other
+``engine.<module>`` fails here.
 """
 
 from __future__ import annotations
@@ -16,16 +22,19 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "lab", "server", "cli")
+PACKAGES = ("engine", "lab", "server", "client", "cli")
 ALLOWED = {
     "engine": set(),
     "lab": {"engine"},
     "server": {"engine"},
-    "cli": {"engine", "lab", "server"},
-    "scripts": {"engine", "lab", "server", "cli"},
+    "client": {"engine"},
+    "cli": {"engine", "lab", "server", "client"},
+    "scripts": {"engine", "lab", "server", "client", "cli"},
 }
 """Which project packages each package (and the benchmark scripts) may import."""
 PROJECT = {*PACKAGES, "web", "scripts", "tests"}
+PUBLIC_ENGINE = {"engine", "engine.analysis", "engine.data"}
+"""The engine's public faces: the contract, the answers for players and tools, the rules' data."""
 IMPURE = {"random", "time", "uuid", "datetime", "secrets", "os", "socket", "sqlite3", "asyncio", "threading",
           "subprocess", "PIL"}
 
@@ -66,9 +75,9 @@ def project_edges() -> set[tuple[str, str]]:
     return edges
 
 
-def test_the_import_graph_is_engine_lab_cli_and_engine_server_cli() -> None:
-    assert project_edges() == {("lab", "engine"), ("server", "engine"), ("cli", "engine"), ("cli", "lab"),
-                               ("cli", "server")}
+def test_the_import_graph_is_engine_lab_cli_and_engine_server_cli_and_engine_client_cli() -> None:
+    assert project_edges() == {("lab", "engine"), ("server", "engine"), ("client", "engine"), ("cli", "engine"),
+                               ("cli", "lab"), ("cli", "server"), ("cli", "client")}
 
 
 def problems(path: Path, layer: str, text: str | None = None) -> list[str]:
@@ -78,8 +87,8 @@ def problems(path: Path, layer: str, text: str | None = None) -> list[str]:
         top = name.split(".")[0]
         if top in PROJECT and top != layer and top not in ALLOWED[layer]:
             found.append(f"{name}: {layer} may not use {top}")
-        if layer != "engine" and top == "engine" and name != "engine":
-            found.append(f"{name}: reaches into the engine; use `from engine import ...`")
+        if layer != "engine" and top == "engine" and name not in PUBLIC_ENGINE:
+            found.append(f"{name}: reaches into the engine; use `engine`, `engine.analysis` or `engine.data`")
     return found
 
 
@@ -94,15 +103,25 @@ def test_the_engine_imports_nothing_impure(path: Path) -> None:
         assert name.split(".")[0] not in IMPURE, f"{path.relative_to(ROOT)} imports {name}"
 
 
+def test_the_check_catches_a_client_that_imports_the_server_or_the_lab() -> None:
+    text = "from server.protocol import StateUpdate\nfrom lab.bots import get_bot\nfrom engine import Action\n"
+    assert problems(ROOT / "client" / "probe.py", "client", text) == [
+        "server.protocol: client may not use server",
+        "lab.bots: client may not use lab",
+    ]
+
+
 def test_the_check_catches_a_reach_into_the_engine_and_an_upward_import() -> None:
-    text = "from engine.rng import roll_d6\nfrom engine import reduce\nfrom server import app\n"
+    text = "from engine.rng import roll_d6\nfrom engine import reduce\nfrom engine.analysis import explain\n"
+    text += "from server import app\n"
     assert problems(ROOT / "lab" / "bots" / "probe.py", "lab", text) == [
-        "engine.rng: reaches into the engine; use `from engine import ...`",
+        "engine.rng: reaches into the engine; use `engine`, `engine.analysis` or `engine.data`",
         "server: lab may not use server",
     ]
 
 
-def test_engine_init_only_reexports() -> None:
-    tree = ast.parse((ROOT / "engine" / "__init__.py").read_text())
+@pytest.mark.parametrize("face", ["engine/__init__.py", "engine/analysis/__init__.py", "engine/data/__init__.py"])
+def test_the_public_faces_only_reexport(face: str) -> None:
+    tree = ast.parse((ROOT / face).read_text())
     for node in tree.body:
-        assert isinstance(node, (ast.ImportFrom, ast.Assign, ast.Expr)), f"engine/__init__.py defines {ast.dump(node)}"
+        assert isinstance(node, (ast.ImportFrom, ast.Assign, ast.Expr)), f"{face} defines {ast.dump(node)}"

@@ -1,10 +1,11 @@
 """The rulebook lives in the repository: every `§` resolves in docs/rules.md.
 
-docs/engine.md maps each rule to the files that implement it.
+docs/engine.md maps each rule to the files that implement it, and names what in each file does.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -55,5 +56,27 @@ def test_the_engine_doc_maps_every_rule_to_files_that_exist() -> None:
     leaves = {s for s in numbered if not any(other.startswith(s + ".") for other in numbered)}
     assert mapped == leaves, f"unmapped: {sorted(leaves - mapped)}; not in the rules: {sorted(mapped - leaves)}"
     for section, where in rows:
-        for path in re.findall(r"`([\w.-]*/[\w./-]*|[\w.-]+\.(?:py|md|json|js))`", where):  # paths, not names
+        for path, names in re.findall(r"`([\w.-]*/[\w./-]*|[\w.-]+\.(?:py|md|json|js))`(?: \(([^)]*)\))?", where):
             assert (ROOT / path).exists(), f"§{section} names {path}, which does not exist"
+            for name in re.findall(r"`(\w+)`", names):
+                defined = defined_names(ROOT / path)
+                assert name in defined, f"§{section} names {name} in {path}, which defines no such name"
+
+
+def defined_names(path: Path) -> set[str]:
+    """The module-level functions, classes and assignments of a Python file."""
+    tree = ast.parse(path.read_text())
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def test_the_map_check_catches_a_name_a_file_does_not_define() -> None:
+    assert "reduce" in defined_names(ROOT / "engine" / "reducer.py")
+    assert "reduce_twice" not in defined_names(ROOT / "engine" / "reducer.py")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from ..board import MAX_BOARD_SIDE, Board, board_from_layers
+from ..board.terrain_map import MAX_BOARD_SIDE, Board, board_from_layers
 from .biomes import assign_biomes
 from .bridges import place_bridges
 from .cleanup import clean_up

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from ..board import TERRAIN_CHARS, Board
-from ..grid import label
+from ..board.grid import label
+from ..board.terrain_map import TERRAIN_CHARS, Board
 from ..types import TerrainType
 
 __all__ = ["TerrainCount", "TerrainStats", "measure"]

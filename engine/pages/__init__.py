@@ -43,5 +43,5 @@ def _build() -> tuple[dict[type[ActionBase], OfferFn], dict[type[ActionBase], Ap
 
 
 _TABLES = _build()
-OFFERS: Final = _TABLES[0]  # Final: the compiled build reads them without a lookup of the module's names
+OFFERS: Final = _TABLES[0]
 APPLY: Final = _TABLES[1]

@@ -5,16 +5,16 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..actions import Action, DiscardBonus, DrawCard, PlayBonus, StoreBonus
-from ..cards import CardDef, card_of
-from ..deck import card_available, draw_top
-from ..effects import add_card_effects
+from ..cards.deck import card_available, draw_top
+from ..cards.defs import CardDef
+from ..cards.effects import add_card_effects
+from ..cards.game import card_of
+from ..cards.hooks import can_play_card, storage_limit
+from ..cards.instants import InstantPlay, apply_instants
+from ..cards.targeting import is_neutral, playable_options
 from ..errors import IllegalAction
-from ..flow import enter
-from ..hooks import can_play_card, storage_limit
-from ..instants import InstantPlay, apply_instants
-from ..state import Event, GameState, PendingCard, with_player
-from ..state_reads import player_of
-from ..targeting import is_neutral, playable_options
+from ..flow.phases import enter
+from ..state import Event, GameState, PendingCard, player_of, with_player
 from ..types import EventKind, Phase
 
 _DRAW_CARD = DrawCard()
@@ -26,7 +26,7 @@ def drawn_card(state: GameState, kind: str) -> CardDef | None:
     pending = state.pending_card
     if pending is None:
         return None
-    card = card_of(pending.card)
+    card = card_of(state.rules, pending.card)
     return card if card.kind == kind else None
 
 
@@ -45,7 +45,7 @@ def _apply_draw(state: GameState, action: DrawCard) -> GameState:
     if not card_available(state):
         raise IllegalAction("no card is left to draw (draw and discard piles are empty)", "precondition")
     state, card = draw_top(state)
-    is_bonus = card_of(card).kind == "bonus"
+    is_bonus = card_of(state.rules, card).kind == "bonus"
     event = Event(
         kind=EventKind.CARD_DRAWN, side=state.active, card=card, private_to=state.active if is_bonus else None
     )
@@ -76,7 +76,7 @@ def _offer_play_bonus(state: GameState) -> list[Action]:
         plays.extend(_bonus_plays(state, None, drawn))
     if state.pending_card is None:
         for i, card in enumerate(player_of(state, state.active).stored):
-            plays.extend(_bonus_plays(state, i, card_of(card)))
+            plays.extend(_bonus_plays(state, i, card_of(state.rules, card)))
     return plays
 
 
@@ -96,7 +96,7 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
                 f"stored_index {action.stored_index} is out of range: you store {len(stored)} card(s)", "bad_index"
             )
         instance = stored[action.stored_index]
-    card = card_of(instance)
+    card = card_of(state.rules, instance)
     if not card.effects:
         raise IllegalAction(f"{card.name} has no effect of its own; it can only cancel a malus", "not_playable")
     if not can_play_card(state, side, card):

@@ -8,17 +8,17 @@ from typing import Any, Final
 from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
-from ..attacks import advance_queue, attack_problem, compute_roll, placed_unit
-from ..boardinfo import board_info
-from ..dice_rules import roll_attack_die, rule_events, save_hit
-from ..effects import expire_attack_effects
+from ..board.info import board_info
+from ..cards.effects import expire_attack_effects
+from ..cards.hooks import attack_damage, unit_distance
+from ..combat.dice import roll_attack_die, rule_events, save_hit
+from ..combat.queue import advance_queue, attack_problem, placed_unit
+from ..combat.roll import compute_roll
 from ..errors import IllegalAction
-from ..hooks import attack_damage, unit_distance
-from ..state import Attack, Event, GameState, with_player
-from ..state_reads import player_of, unit_by_id
+from ..flow.victory import check_after_removal
+from ..state import Attack, Event, GameState, player_of, unit_by_id, with_player
 from ..tables import game_tables, unit_stats
 from ..types import EventKind, Phase, unit_order
-from ..victory import check_after_removal
 
 _ROLL_DICE: Final = RollDice()
 _RESOLVE_ATTACK: Final = ResolveAttack()
@@ -82,6 +82,8 @@ def _apply_declare(state: GameState, action: DeclareAttack) -> GameState:
 
 
 def _offer_withdraw(state: GameState) -> list[Action]:
+    if state.withdrawals >= game_tables(state.rules.tables).max_attacks_per_turn:
+        return []
     return [
         WithdrawAttack(attacker_id=a.attacker) for a in sorted(state.attack_queue, key=lambda a: unit_order(a.attacker))
     ]
@@ -91,6 +93,10 @@ def withdraw_problem(state: GameState, action: WithdrawAttack) -> IllegalAction 
     """Why ``action`` may not be withdrawn now, or None."""
     if not any(a.attacker == action.attacker_id for a in state.attack_queue):
         return IllegalAction(f"{action.attacker_id} has no declared attack to withdraw", "not_declared")
+    limit = game_tables(state.rules.tables).max_attacks_per_turn
+    if state.withdrawals >= limit:
+        withdrawn = "1 declaration has" if limit == 1 else f"{limit} declarations have"
+        return IllegalAction(f"{withdrawn} already been withdrawn this turn: no more withdrawals", "withdraw_limit")
     return None
 
 
@@ -102,7 +108,9 @@ def _apply_withdraw(state: GameState, action: WithdrawAttack) -> GameState:
     units = tuple(replace(u, has_attacked=False) if u.id == action.attacker_id else u for u in state.units)
     event = Event(kind=EventKind.ATTACK_WITHDRAWN, side=state.active, unit=action.attacker_id, target=queued[0].target)
     queue = tuple(a for a in state.attack_queue if a.attacker != action.attacker_id)
-    return replace(state, units=units, attack_queue=queue, events=(*state.events, event))
+    return replace(
+        state, units=units, attack_queue=queue, withdrawals=state.withdrawals + 1, events=(*state.events, event)
+    )
 
 
 def _offer_roll(state: GameState) -> list[Action]:

@@ -8,13 +8,13 @@ from typing import Final
 from msgspec.structs import replace
 
 from ..actions import AcceptMalus, Action, CancelMalus, ChooseMalusTargets
-from ..cards import CARDS, CardDef, card_of
-from ..effects import add_card_effects, remove_play
+from ..cards.defs import CardDef
+from ..cards.effects import add_card_effects, remove_play
+from ..cards.game import card_of
+from ..cards.hooks import can_play_card
+from ..cards.instants import InstantPlay, apply_instants
 from ..errors import IllegalAction
-from ..hooks import can_play_card
-from ..instants import InstantPlay, apply_instants
-from ..state import Effect, Event, GameState, Unit, with_player
-from ..state_reads import player_of
+from ..state import Effect, Event, GameState, Rules, Unit, player_of, with_player
 from ..tables import UNITS
 from ..types import EventKind, Phase, Side
 from .bonuses import drawn_card
@@ -75,7 +75,7 @@ def _victim_choices(state: GameState) -> list[ChooseMalusTargets]:
     pending = state.pending_card
     if pending is None or not pending.accepted:
         return []
-    card = card_of(pending.card)
+    card = card_of(state.rules, pending.card)
     eligible = [u.id for u in _eligible_victims(state, card, pending.drawer)]
     count = min(card.victims.count, len(eligible))
     return [ChooseMalusTargets(unit_ids=combo) for combo in combinations(eligible, count)]
@@ -90,7 +90,7 @@ def _apply_choose(state: GameState, action: ChooseMalusTargets) -> GameState:
     if pending is None or not pending.accepted:
         raise IllegalAction("no accepted malus is waiting for victims", "precondition")
     if action not in _victim_choices(state):
-        card = card_of(pending.card)
+        card = card_of(state.rules, pending.card)
         eligible = [u.id for u in _eligible_victims(state, card, pending.drawer)]
         count = min(card.victims.count, len(eligible))
         raise IllegalAction(
@@ -98,7 +98,7 @@ def _apply_choose(state: GameState, action: ChooseMalusTargets) -> GameState:
             f"got {list(action.unit_ids)}",
             "bad_target",
         )
-    return _apply_malus(state, card_of(pending.card), pending.card, pending.drawer, action.unit_ids)
+    return _apply_malus(state, card_of(state.rules, pending.card), pending.card, pending.drawer, action.unit_ids)
 
 
 # CANCEL_MALUS ------------------------------------------------------------------------------
@@ -121,19 +121,19 @@ def _applied_maluses(state: GameState, side: Side) -> list[tuple[int, CardDef]]:
     kept = _APPLIED.get((id(effects), side))
     if kept is not None and kept[0] is effects:  # the entry holds the tuple: its id is not reused meanwhile
         return kept[1]
-    found = _find_applied(effects, side)
+    found = _find_applied(state.rules, effects, side)
     if len(_APPLIED) >= 16:
         _APPLIED.clear()  # one atomic step (threads)
     _APPLIED[(id(effects), side)] = (effects, found)
     return found
 
 
-def _find_applied(effects: tuple[Effect, ...], side: Side) -> list[tuple[int, CardDef]]:
+def _find_applied(rules: Rules, effects: tuple[Effect, ...], side: Side) -> list[tuple[int, CardDef]]:
     found: dict[int, CardDef] = {}
     for effect in effects:
         if effect.source_kind != "malus" or effect.play_id in found:
             continue
-        card = CARDS[effect.source_card]
+        card = card_of(rules, effect.source_card)
         if card.affects == "both" or effect.controller is side:
             found[effect.play_id] = card
     return sorted(found.items())
@@ -141,7 +141,7 @@ def _find_applied(effects: tuple[Effect, ...], side: Side) -> list[tuple[int, Ca
 
 def _cancel_options(state: GameState) -> list[CancelMalus]:
     side = state.active
-    stored = [card_of(c) for c in player_of(state, side).stored]
+    stored = [card_of(state.rules, c) for c in player_of(state, side).stored]
     if not stored:
         return []  # nothing to cancel with: the maluses need not be looked at
     targets: list[tuple[int | None, CardDef]] = []
@@ -172,7 +172,7 @@ def _apply_cancel(state: GameState, action: CancelMalus) -> GameState:
             f"stored_index {action.stored_index} is out of range: you store {len(stored)} card(s)", "bad_index"
         )
     if action not in _cancel_options(state):
-        bonus = card_of(stored[action.stored_index])
+        bonus = card_of(state.rules, stored[action.stored_index])
         what = "the drawn malus" if action.malus_play_id is None else f"malus play {action.malus_play_id}"
         raise IllegalAction(
             f"{bonus.name} cannot cancel {what} now (cancel power {bonus.cancel_power}, "

@@ -8,11 +8,10 @@ from typing import Any
 from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, MoveUnit
-from ..boardinfo import board_info
+from ..board.info import board_info
+from ..cards.hooks import can_move_unit, max_moves
 from ..errors import IllegalAction
-from ..hooks import can_move_unit, max_moves, movement_allowance
-from ..move_lists import unit_moves, unit_reaches
-from ..movement import occupancy, occupancy_after_move
+from ..movement import movement_allowance, occupancy, occupancy_after_move, unit_moves, unit_reaches
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ..actions import Action, EndTurn, NextPhase
-from ..deck import card_available
+from ..cards.deck import card_available
 from ..errors import IllegalAction
-from ..flow import NEXT_PHASE, enter
+from ..flow.phases import NEXT_PHASE, enter
 from ..state import GameState
 from ..types import Phase
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..actions import Action, PassReaction, PlayTactic
-from ..attacks import advance_queue, attack_valid, cancel_pending, compute_roll
-from ..cards import CARDS
-from ..effects import add_card_effects
+from ..cards.effects import add_card_effects
+from ..cards.game import card_of, game_card
+from ..cards.hooks import can_play_tactic
+from ..cards.instants import InstantPlay, apply_instants
+from ..combat.queue import advance_queue, attack_valid, cancel_pending
+from ..combat.roll import compute_roll
 from ..errors import IllegalAction
-from ..hooks import can_play_tactic
-from ..instants import InstantPlay, apply_instants
-from ..state import Event, GameState, ReactionMark, with_player
-from ..state_reads import player_of
+from ..flow.windows import has_marked, reaction_windows, tactic_plays
+from ..state import Event, GameState, ReactionMark, player_of, with_player
 from ..types import EventKind, Phase, Side
-from ..windows import has_marked, reaction_windows, tactic_plays
 
 _PASS = PassReaction()
 
@@ -26,7 +26,7 @@ def _offer_tactics(state: GameState) -> list[Action]:
 
 def _tactic_problem(state: GameState, side: Side, action: PlayTactic) -> str:
     """The most specific reason ``action`` is not among ``side``'s tactic plays."""
-    card = CARDS.get(action.card_id)
+    card = game_card(state.rules, action.card_id)
     if card is None or card.kind != "tactic":
         return f"{action.card_id} is not a tactic card"
     if action.card_id not in player_of(state, side).tactics:
@@ -50,7 +50,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
     assert side is not None
     if action not in tactic_plays(state, side):
         raise IllegalAction(_tactic_problem(state, side, action), "cannot_play_tactic")
-    card = CARDS[action.card_id]
+    card = card_of(state.rules, action.card_id)
     instance = reaction_windows(state)[0].instance
     player = player_of(state, side)
     hand = tuple(t for t in player.tactics if t != action.card_id)

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from msgspec.structs import replace
 
 from engine import (
-    CARDS,
     Action,
     DeclareAttack,
     GameState,
@@ -33,11 +32,10 @@ from engine import (
     RollDice,
     Side,
     StoreBonus,
-    attack_odds,
-    attack_preview,
     reduce,
-    unit_stats,
 )
+from engine.analysis import attack_odds, attack_preview
+from engine.data import CARDS, unit_stats
 
 from .determinize import sample_world
 from .evaluate import WIN_SCORE, evaluate

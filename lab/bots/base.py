@@ -11,6 +11,10 @@ A bot is any object with a ``name`` and a ``choose`` method::
   chosen action (an element of ``legal``) and the next seed, which the caller passes to
   the next call, exactly as the engine threads ``state.rng``.
 
+A bot that can think within a time also has ``within(seconds, clock) -> bot``: the same bot
+deciding within ``seconds`` of the injected ``clock`` (MCTS does; a live seat passes the
+budget its game clock leaves, `client.BotPolicy`). Quick bots need none.
+
 Bots are deterministic: no I/O, no clock (unless one is injected), no global state, and
 the same ``(view, legal, seed)`` given to a fresh bot always gives the same
 ``(action, seed)``. A bot may remember its own earlier choices (the MCTS bot follows the

@@ -27,20 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import (
-    Action,
-    AutoDeploy,
-    BoardInfo,
-    ConfirmDeployment,
-    DeployUnit,
-    GameState,
-    Side,
-    UnitType,
-    board_info,
-    home_side,
-    unit_order,
-    unit_stats,
-)
+from engine import Action, AutoDeploy, ConfirmDeployment, DeployUnit, GameState, Side, UnitType, unit_order
+from engine.data import BoardInfo, board_info, home_side, unit_stats
 
 from .travel import UNREACHED, Steps, field_table, nearest_field
 

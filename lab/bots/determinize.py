@@ -19,19 +19,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from engine import (
-    HIDDEN,
-    TACTICS,
-    GameState,
-    PendingCard,
-    PlayerState,
-    Side,
-    canonical_deck,
-    card_of,
-    decide_to_act,
-    mix_seed,
-    shuffle,
-)
+from engine import HIDDEN, GameState, PendingCard, PlayerState, Side, card_of, decide_to_act, mix_seed, shuffle
+from engine.data import TACTICS, canonical_deck
 
 __all__ = ["hidden_parts", "sample_world", "seat_of"]
 
@@ -53,18 +42,18 @@ def _unseen_cards(view: GameState) -> list[str]:
         known.update(c for c in player.stored if c != HIDDEN)
     if view.pending_card is not None and view.pending_card.card != HIDDEN:
         known.add(view.pending_card.card)
-    return [c for c in canonical_deck(view.rules.deck, view.rules.cards) if c not in known]
+    return [c for c in canonical_deck(view.rules) if c not in known]
 
 
 def _deal_cards(view: GameState, rng: int) -> tuple[GameState, int]:
     """Fill hidden stored cards, a hidden drawn card and the draw pile from the unseen cards."""
     order, rng = shuffle(_unseen_cards(view), rng)
-    bonuses = [c for c in order if card_of(c).kind == "bonus"]
+    bonuses = [c for c in order if card_of(view.rules, c).kind == "bonus"]
     hidden_stored, _, pending_hidden, _ = hidden_parts(view)
     wanted = hidden_stored + (1 if pending_hidden else 0)
     # Degenerate scenarios (an explicit, partial draw pile) may leave too few unseen cards;
     # reuse known bonuses then rather than fail: the world stays playable.
-    spare = [c for c in canonical_deck(view.rules.deck, view.rules.cards) if card_of(c).kind == "bonus"]
+    spare = [c for c in canonical_deck(view.rules) if card_of(view.rules, c).kind == "bonus"]
     while len(bonuses) < wanted:
         bonuses.append(spare[len(bonuses) % len(spare)])
     dealt = iter(bonuses[:wanted])

@@ -32,17 +32,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import (
-    CARDS,
-    GameState,
-    Phase,
-    Side,
-    UnitStats,
-    can_attack_after_move,
-    game_tables,
-    max_moves,
-    storage_limit,
-)
+from engine import GameState, Phase, Side, UnitStats
+from engine.analysis import can_attack_after_move, max_moves, storage_limit
+from engine.data import CARDS, game_tables
 
 from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
 from .travel import UNREACHED

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from engine import (
-    CARDS,
     Action,
     AutoDeploy,
     ConfirmDeployment,
@@ -33,8 +32,9 @@ from engine import (
     WithdrawAttack,
     reduce,
     roll_d6,
-    rolls_dice,
 )
+from engine.analysis import rolls_dice
+from engine.data import CARDS
 
 from .deploy import deployment_action
 from .determinize import sample_world

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import math
 
-from engine import GameState, Phase, Side, unit_vp
+from engine import GameState, Phase, Side
+from engine.analysis import unit_vp
 
 from .evaluate import BALANCED, WIN_SCORE, Style, evaluate
 

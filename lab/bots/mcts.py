@@ -42,7 +42,8 @@ from dataclasses import dataclass, field, replace
 
 import msgspec
 
-from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, points_leader, reduce
+from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
+from engine.analysis import points_leader
 
 from .deploy import deployment_action
 from .determinize import sample_world, seat_of
@@ -159,6 +160,16 @@ class MCTSBot:
             raise ValueError("march must be a whole number of plans >= 0 (0: never draft the march styles)")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
+
+    def within(self, seconds: float, clock: Callable[[], float]) -> MCTSBot:
+        """This bot searching for at most ``seconds`` of ``clock`` per decision (``iterations`` stays the cap).
+
+        The copy shares the turn plan this bot remembers, so a caller that gives each decision
+        its own budget (a live seat's clock: `client.BotPolicy`) keeps following the plan.
+        """
+        timed = replace(self, time_budget=max(0.0, seconds), clock=clock)
+        object.__setattr__(timed, "_memo", self._memo)
+        return timed
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""

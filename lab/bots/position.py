@@ -14,20 +14,9 @@ from collections.abc import Mapping
 
 from msgspec.structs import replace
 
-from engine import (
-    UNITS,
-    BoardInfo,
-    GameState,
-    Side,
-    Unit,
-    UnitStats,
-    UnitType,
-    board_info,
-    can_move_unit,
-    hit_chance_and_damage,
-    movement_allowance,
-    unit_stats,
-)
+from engine import GameState, Side, Unit, UnitStats, UnitType
+from engine.analysis import can_move_unit, hit_chance_and_damage, movement_allowance
+from engine.data import UNITS, BoardInfo, board_info, unit_stats
 
 from .travel import UNREACHED, FieldTable, field_table, nearest_field
 

@@ -20,11 +20,10 @@ from engine import (
     VictoryConfig,
     VictoryPoints,
     draw_index,
-    label,
     mix_seed,
-    named_deck_sources,
     new_game,
 )
+from engine.data import DECK_SOURCES, label
 
 __all__ = ["random_config", "random_terrain"]
 
@@ -109,7 +108,7 @@ def random_config(seed: int) -> GameConfig:
     """
     # the deck source is drawn apart from the rest, so adding a source changes no map
     # (the shipped sources only: a variant a balance run registered in this process is not one)
-    sources = sorted(named_deck_sources())
+    sources = sorted(DECK_SOURCES)
     source, _ = draw_index(len(sources), mix_seed(seed, _DECK_STREAM))
     cards = sources[source]
     rng = seed

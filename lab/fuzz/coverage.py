@@ -25,7 +25,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine import (
-    CARDS,
     ILLEGAL_ACTION_CODES,
     VICTORY_REASONS,
     AcceptMalus,
@@ -43,6 +42,7 @@ from engine import (
     draw_index,
     reaction_windows,
 )
+from engine.data import CARDS
 
 __all__ = ["CATEGORIES", "Coverage", "Guide", "format_coverage", "universe"]
 
@@ -102,7 +102,7 @@ class Coverage:
             if event.kind is EventKind.PHASE_ENTERED and event.detail is not None:
                 self.add("phases", event.detail)  # a phase passed through within one action
             if event.kind in _RESOLVED and event.card is not None:
-                card = card_of(event.card)
+                card = card_of(state.rules, event.card)
                 self.add("tactics" if card.kind == "tactic" else "cards", card.id)
                 if event.kind in _TOOK_EFFECT:
                     for effect in card.effects:
@@ -185,7 +185,7 @@ def _resolves(state: GameState, action: Action) -> frozenset[str]:
         cards = (pending,)
     elif isinstance(action, CancelMalus):
         cards = (pending, _at(stored, action.stored_index))
-    return frozenset(card_of(c).id for c in cards if c is not None)
+    return frozenset(c.partition("#")[0] for c in cards if c is not None)
 
 
 def _at(cards: Sequence[str], index: int) -> str | None:

@@ -13,27 +13,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import (
-    COMMON_CARDS,
     HIDDEN,
-    TACTICS,
-    TERRAIN,
     Action,
     GameState,
     IllegalAction,
     Phase,
     Side,
-    board_info,
     decide_to_act,
     decode_action,
     decode_state,
     encode_action,
     encode_state,
-    game_tables,
     legal_actions,
     player_view,
     reduce,
-    unit_stats,
 )
+from engine.data import COMMON_CARDS, TACTICS, TERRAIN, board_info, game_tables, unit_stats
 
 from .mutate import mutations
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import (
-    TACTICS,
     AcceptMalus,
     Action,
     AutoDeploy,
@@ -35,8 +34,8 @@ from engine import (
     StoreBonus,
     WithdrawAttack,
     draw_index,
-    label,
 )
+from engine.data import TACTICS, label
 
 __all__ = ["SINGLETONS", "mutations"]
 

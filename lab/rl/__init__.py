@@ -4,7 +4,8 @@
   (pure Python; importable without numpy as ``lab.rl.actions``);
 * `TaktikEnv`: Gymnasium-style single-agent environment (the other seat is a bot);
 * `TaktikAECEnv`: both seats as agents, PettingZoo AEC style;
-* `encode_observation`: board planes, features and the action mask from a player view.
+* `encode_observation`: board planes, features and the action mask from a player view;
+* `ModelBot`: a model trained on `TaktikEnv` (e.g. MaskablePPO) playing as a lab bot.
 
 The engine itself never imports numpy: only this package does, lazily, when one of the
 numpy-backed names is first used.
@@ -20,6 +21,7 @@ __all__ = [
     "MALUS_SLOTS",
     "STORAGE_SLOTS",
     "ActionSpace",
+    "ModelBot",
     "TaktikAECEnv",
     "TaktikEnv",
     "encode_observation",
@@ -30,6 +32,7 @@ _LAZY = {
     "TaktikEnv": ("env", "TaktikEnv"),
     "TaktikAECEnv": ("aec", "TaktikAECEnv"),
     "encode_observation": ("observation", "encode_observation"),
+    "ModelBot": ("model_bot", "ModelBot"),
 }
 
 

@@ -57,7 +57,6 @@ from itertools import combinations
 from typing import cast
 
 from engine import (
-    TACTICS,
     AcceptMalus,
     Action,
     AutoDeploy,
@@ -81,10 +80,9 @@ from engine import (
     RollDice,
     StoreBonus,
     WithdrawAttack,
-    label,
-    parse_label,
     unit_order,
 )
+from engine.data import TACTICS, label, parse_label
 
 from .memo import memo_table
 

@@ -40,18 +40,8 @@ from typing import Any, ClassVar
 import numpy as np
 from msgspec.structs import replace
 
-from engine import (
-    Action,
-    GameConfig,
-    GameState,
-    Side,
-    encode_text,
-    legal_actions,
-    new_game,
-    player_view,
-    reduce,
-    unit_vp,
-)
+from engine import Action, GameConfig, GameState, Side, legal_actions, new_game, player_view, reduce
+from engine.analysis import encode_text, unit_vp
 
 from ..bots import Bot, RandomBot, get_bot, seat_seed
 from .actions import ActionSpace

@@ -24,22 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import (
-    COMMON_CARDS,
-    HIDDEN,
-    TACTICS,
-    Effect,
-    GameState,
-    PendingCard,
-    Phase,
-    Roll,
-    Side,
-    TableOverrides,
-    Unit,
-    card_of,
-    game_tables,
-    unit_stats,
-)
+from engine import HIDDEN, Effect, GameState, PendingCard, Phase, Roll, Side, TableOverrides, Unit
+from engine.data import COMMON_CARDS, TACTICS, game_tables, unit_stats
 
 from .memo import LIMIT, by_identity, by_value, memo_table
 from .units import units_on_board
@@ -101,7 +87,7 @@ _NOTHING = (object(),) * 8  # inputs no vector was built from: every group diffe
 
 def _cards(key: tuple[Any, ...]) -> _Part:
     stored, tactics, played, their_stored, their_tactics, their_played = key
-    ids = [card_of(c).id for c in stored if c != HIDDEN]
+    ids = [c.partition("#")[0] for c in stored if c != HIDDEN]
     f = [ids.count(b) / 2 for b in _BONUS_IDS]
     f += [their_stored / 7]
     f += [float(t in tactics) for t in _TACTIC_IDS] + [their_tactics / 6]
@@ -111,7 +97,7 @@ def _cards(key: tuple[Any, ...]) -> _Part:
 
 def _pending(key: tuple[str | None, bool, bool, bool]) -> _Part:
     card, present, accepted, mine = key
-    pending_id = card_of(card).id if card is not None else None
+    pending_id = card.partition("#")[0] if card is not None else None
     f = [float(pending_id == c) for c in _COMMON_IDS]
     f += [float(present and card is None), float(accepted), float(mine)]
     return _frozen(f)
@@ -149,7 +135,7 @@ def _discard(pile: tuple[str, ...]) -> _Part:
     if not all(map(_ID_OF.__contains__, pile)):  # instances not seen yet
         if len(_ID_OF) >= LIMIT:
             _ID_OF.clear()
-        _ID_OF.update((c, card_of(c).id) for c in pile)
+        _ID_OF.update((c, c.partition("#")[0]) for c in pile)
     return _sparse(len(_COMMON_IDS), [(_COMMON_AT, 0, Counter(map(_ID_OF.__getitem__, pile)))], 10)
 
 

@@ -30,15 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import (
-    Board,
-    GameState,
-    Side,
-    TerrainType,
-    VictoryConfig,
-    board_info,
-    home_side,
-)
+from engine import Board, GameState, Side, TerrainType, VictoryConfig
+from engine.data import board_info, home_side
 
 from .actions import ActionSpace
 from .features import FEATURES, features

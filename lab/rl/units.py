@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import Board, Side, TableOverrides, Unit, UnitType, board_info, unit_stats
+from engine import Board, Side, TableOverrides, Unit, UnitType
+from engine.data import board_info, unit_stats
 
 from .memo import LIMIT, by_identity, memo_table
 

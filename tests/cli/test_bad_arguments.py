@@ -46,6 +46,10 @@ BAD = [
     (["serve", "--data", "{file}", "--port", "0"], "is a file, not a folder"),
     (["serve", "--limits", "{tmp}/missing.json", "--port", "0"], "cannot read limits file"),
     (["serve", "--abandon-after", "0", "--port", "0"], "0 is outside 1..2592000"),
+    (["join", "http://127.0.0.1:9/play/m1"], "no #<token>"),
+    (["join", "-"], "no #<token>"),
+    (["join", "http://127.0.0.1:9/play/m1#tok", "--out", "/nonexistent/dir/g.json"], "does not exist"),
+    (["join", "http://127.0.0.1:9/play/m1#tok", "--bot", "mcts", "--policy", "a:b"], "not allowed with argument"),
     (["nonsense"], "invalid choice"),
 ]
 

@@ -13,7 +13,8 @@ import msgspec
 import pytest
 
 from cli.main import main
-from engine import EventKind, GameConfig, RoundLimit, Side, VictoryConfig, base_card_id, decode_record, replay
+from engine import EventKind, GameConfig, RoundLimit, Side, VictoryConfig, decode_record, replay
+from engine.data import base_card_id
 from lab.selfplay import wilson_interval
 
 SMALL = GameConfig(

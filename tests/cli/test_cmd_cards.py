@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from engine import CardFile, card_file_schema
+from engine.data import CardFile, card_file_schema
 
 VARIANT = Path(__file__).resolve().parents[2] / "engine" / "data" / "variants" / "field_manual.json"
 

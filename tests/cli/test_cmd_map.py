@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from cli import cmd_map
-from engine import GameConfig, GeneratedTerrain, game_terrain, new_game
+from engine import GameConfig, new_game
+from engine.data import GeneratedTerrain, game_terrain
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -2,24 +2,13 @@
 
 from __future__ import annotations
 
-from engine import (
-    DECK_SOURCES,
-    GameConfig,
-    GameState,
-    Hook,
-    Side,
-    Unit,
-    add_card_effects,
-    draw_index,
-    legal_actions,
-    movement_allowance,
-    new_game,
-    reduce,
-)
-from engine.boardinfo import board_info
-from engine.card_language import rule_of
-from engine.cards import CARDS
-from engine.condition_rules import Context
+from engine import GameConfig, GameState, Hook, Side, Unit, draw_index, legal_actions, new_game, reduce
+from engine.analysis import add_card_effects, movement_allowance
+from engine.board.info import board_info
+from engine.cards.catalogue import CARDS
+from engine.cards.condition_rules import Context
+from engine.cards.language import rule_of
+from engine.data import DECK_SOURCES
 from engine.tables import UNITS, unit_stats
 from tests.support import replace
 from tests.support import start as start_with
@@ -157,8 +146,8 @@ def test_an_enemy_count_holds_while_only_its_own_side_moves_and_is_asked_again_w
 
 
 def test_the_remembered_comparison_of_two_unit_tuples_answers_for_the_side_asked() -> None:
-    from engine.allowance import _changed
-    from engine.condition_rules import READ_ATTACKERS, READ_DEFENDERS, READ_UNITS
+    from engine.cards.condition_rules import READ_ATTACKERS, READ_DEFENDERS, READ_UNITS
+    from engine.movement.allowance import _changed
     from tests.support import start
 
     then = start(units=("A1 L B2", "D1 L B8")).units
@@ -171,8 +160,8 @@ def test_the_remembered_comparison_of_two_unit_tuples_answers_for_the_side_asked
 
 
 def test_a_count_within_a_radius_holds_while_the_units_it_counts_move_outside_it() -> None:
-    from engine.allowance import units_unchanged
-    from engine.condition_rules import ANYWHERE, READ_DEFENDERS
+    from engine.cards.condition_rules import ANYWHERE, READ_DEFENDERS
+    from engine.movement.allowance import units_unchanged
     from tests.support import start
 
     state = start(units=("A1 M E5", "D1 L J10", "D2 L B8"))

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import label, parse_label, parse_terrain_map
-from engine.board import board_from_layers
-from engine.grid import chebyshev, quadrant_of
+from engine.board.grid import chebyshev, quadrant_of
+from engine.board.terrain_map import board_from_layers
+from engine.data import label, parse_label, parse_terrain_map
 from engine.types import Quadrant, TerrainType
 
 
@@ -107,7 +107,7 @@ def test_board_from_layers_marks_bridges_and_requires_plain_overlays() -> None:
 def test_board_tables_live_exactly_as_long_as_their_board() -> None:
     import gc
 
-    from engine.boardinfo import _CACHE, board_info
+    from engine.board.info import _CACHE, board_info
 
     boards = [parse_terrain_map("\n".join(["." * (4 + i % 5)] * 6)) for i in range(300)]
     infos = [board_info(b) for b in boards]

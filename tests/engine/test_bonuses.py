@@ -30,9 +30,10 @@ from engine import (
     player_view,
     reduce,
 )
-from engine.hooks import max_moves, movement_allowance, storage_limit
+from engine.cards.hooks import max_moves, storage_limit
+from engine.flow.victory import unit_vp
+from engine.movement.allowance import movement_allowance
 from engine.types import Phase
-from engine.victory import unit_vp
 from tests.support import (
     OPEN_10,
     attackers,

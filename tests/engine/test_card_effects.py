@@ -22,24 +22,22 @@ from engine import (
     ResolveAttack,
     RollDice,
     Side,
-    attack_odds,
-    attack_preview,
-    canonical_deck,
-    hit_chance_and_damage,
     legal_actions,
     new_game,
     reduce,
     replay,
     state_hash,
 )
-from engine import hooks as H
-from engine.cards import CARDS, DECK_SOURCES
-from engine.effects import add_card_effects
-from engine.flow import decide_to_act
+from engine.analysis import attack_odds, attack_preview, hit_chance_and_damage
+from engine.cards import hooks as H
+from engine.cards.catalogue import CARDS, DECK_SOURCES
+from engine.cards.effects import add_card_effects
+from engine.flow.phases import decide_to_act
+from engine.movement.allowance import movement_allowance
 from engine.rng import draw_index
 from engine.state import Effect
 from engine.types import EventKind, Hook
-from tests.support import OPEN_10, play, replace, seed_rolling, snapshot, start, terrain_with, unit
+from tests.support import OPEN_10, play, replace, seed_rolling, shipped_deck, snapshot, start, terrain_with, unit
 
 A, D = Side.ATTACKER, Side.DEFENDER
 FM = "field_manual"
@@ -97,9 +95,9 @@ def heavy_shells(state: GameState) -> GameState:
 
 def test_the_variant_holds_at_least_ten_new_cards_and_its_deck_adds_them() -> None:
     assert len(VARIANT_CARDS) >= 10
-    deck = canonical_deck(60, FM)
-    assert deck[: len(canonical_deck(60))] == canonical_deck(60)
-    assert {i.partition("#")[0] for i in deck[len(canonical_deck(60)) :]} == set(VARIANT_CARDS)
+    deck = shipped_deck(60, FM)
+    assert deck[: len(shipped_deck(60))] == shipped_deck(60)
+    assert {i.partition("#")[0] for i in deck[len(shipped_deck(60)) :]} == set(VARIANT_CARDS)
     assert sorted(new_game(GameConfig(seed=5, cards=FM)).draw_pile) == sorted(deck)
 
 
@@ -207,8 +205,8 @@ def test_crossfire_counts_friendly_units_around_the_target() -> None:
 
 def test_road_march_units_on_a_road_get_one_more_mp() -> None:
     state = played(game(("A1 L B2", "A2 L C2", "D1 L H8"), terrain=terrain_with(B2="=")), "road_march", A)
-    assert H.movement_allowance(state, unit(state, "A1")) == 2 * (2 + 1)
-    assert H.movement_allowance(state, unit(state, "A2")) == 2 * 2
+    assert movement_allowance(state, unit(state, "A1")) == 2 * (2 + 1)
+    assert movement_allowance(state, unit(state, "A2")) == 2 * 2
 
 
 def test_last_stand_units_at_one_hp_get_one_defense() -> None:
@@ -243,8 +241,8 @@ def test_fumble_a_natural_one_or_two_always_misses() -> None:
 def test_encircled_mechanized_units_with_two_enemies_close_lose_one_mp() -> None:
     state = game(("A1 M B2", "A2 M H2", "D1 L B4", "D2 L C5", "D3 L H4"))
     state = played(state, "encircled", A)
-    assert H.movement_allowance(state, unit(state, "A1")) == 2 * (4 - 1)
-    assert H.movement_allowance(state, unit(state, "A2")) == 2 * 4
+    assert movement_allowance(state, unit(state, "A1")) == 2 * (4 - 1)
+    assert movement_allowance(state, unit(state, "A2")) == 2 * 4
 
 
 def test_playing_a_variant_bonus_records_the_clause_it_applies() -> None:
@@ -259,7 +257,7 @@ def test_playing_a_variant_bonus_records_the_clause_it_applies() -> None:
 
 def _playout(seed: int, order: list[str], steps: int) -> tuple[GameRecord, list[GameState]]:
     """A random legal game whose draw pile starts with every variant card, playing bonuses whenever it can."""
-    deck = canonical_deck(60, FM)
+    deck = shipped_deck(60, FM)
     first = [f"{card}#1" for card in order]
     config = GameConfig(seed=seed, cards=FM, draw_pile=(*first, *(c for c in deck if c not in first)))
     state = new_game(config)

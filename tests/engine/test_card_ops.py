@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,7 +18,6 @@ import pytest
 from engine import (
     AcceptMalus,
     CardDataError,
-    CardDef,
     ChooseMalusTargets,
     DeclareAttack,
     DrawCard,
@@ -31,15 +30,17 @@ from engine import (
     PlayTactic,
     Quadrant,
     RollDice,
+    RulesOverlay,
     Side,
     UnitType,
     legal_actions,
 )
-from engine import window_plays as engine_windows
-from engine.card_checks import HOOK_RULES
-from engine.cards import CARDS, load_cards
-from engine.flow import decide_to_act
-from engine.instants import INSTANT_OPS
+from engine.analysis import rolls_dice
+from engine.cards.catalogue import CARDS, load_cards
+from engine.cards.checks import HOOK_RULES
+from engine.cards.instants import INSTANT_OPS
+from engine.data import CardDef
+from engine.flow.phases import decide_to_act
 from engine.state import with_player
 from tests.support import attackers, play, replace, seed_rolling, start, unit
 
@@ -72,18 +73,10 @@ def load_one(obj: dict[str, Any]) -> CardDef:
     return (*common, *tactics)[0]
 
 
-@pytest.fixture
-def install(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[dict[str, Any]], CardDef]]:
-    """Load a card and make it known to the engine for this test only."""
-
-    def add(obj: dict[str, Any]) -> CardDef:
-        card = load_one(obj)
-        monkeypatch.setitem(CARDS, card.id, card)
-        if card.kind == "tactic":
-            monkeypatch.setitem(engine_windows._TACTIC_ORDER, card.id, len(engine_windows._TACTIC_ORDER))
-        return card
-
-    yield add
+def variant(obj: dict[str, Any]) -> RulesOverlay:
+    """The rules of a game that plays with the card ``obj`` as well (checked by the loader first)."""
+    load_one(obj)
+    return RulesOverlay(name="test", cards=(obj,))
 
 
 def holding(state: GameState, side: Side, *, stored: tuple[str, ...] = (), tactics: tuple[str, ...] = ()) -> GameState:
@@ -109,31 +102,35 @@ def kinds_of(state: GameState) -> list[EventKind]:
 # One scenario per (op, kind) the registry accepts --------------------------------------------
 
 
-def restore_hp_on_a_bonus(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(card_json("test_medic", "bonus", "restore_hp", targeting={"kind": "own_unit"}))
-    state = holding(start(units=("A1 M B2 hp=1", "D1 L B8"), phase="MOVEMENT", draw=[]), A, stored=("test_medic#1",))
+def restore_hp_on_a_bonus() -> None:
+    rules = variant(card_json("test_medic", "bonus", "restore_hp", targeting={"kind": "own_unit"}))
+    state = holding(
+        start(rules=rules, units=("A1 M B2 hp=1", "D1 L B8"), phase="MOVEMENT", draw=[]), A, stored=("test_medic#1",)
+    )
     state = play(state, PlayBonus(stored_index=0, targets=("A1",)))
     assert unit(state, "A1").hp == 2
     assert kinds_of(state) == [EventKind.UNIT_RESTORED, EventKind.BONUS_PLAYED]
     assert state.player(A).stored == () and state.discard_pile[-1] == "test_medic#1"
 
 
-def restore_hp_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(
+def restore_hp_on_a_tactic() -> None:
+    rules = variant(
         card_json(
             "test_medic", "tactic", "restore_hp", targeting={"kind": "own_unit"}, window="beforeMove", side="reacting"
         )
     )
-    state = holding(start(units=("A1 L B2", "D1 M B8 hp=1"), phase="MOVEMENT", draw=[]), D, tactics=("test_medic",))
+    state = holding(
+        start(rules=rules, units=("A1 L B2", "D1 M B8 hp=1"), phase="MOVEMENT", draw=[]), D, tactics=("test_medic",)
+    )
     assert state.to_act is D
     state = play(state, PlayTactic(card_id="test_medic", targets=("D1",)))
     assert unit(state, "D1").hp == 2
     assert kinds_of(state) == [EventKind.TACTIC_PLAYED, EventKind.UNIT_RESTORED]
 
 
-def return_unit_on_a_bonus(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(card_json("test_reserve", "bonus", "return_unit", targeting={"kind": "own_destroyed_unit"}))
-    state = start(units=("A1 L B2", "A2 M C2", "D1 L B8"), phase="MOVEMENT", draw=[])
+def return_unit_on_a_bonus() -> None:
+    rules = variant(card_json("test_reserve", "bonus", "return_unit", targeting={"kind": "own_destroyed_unit"}))
+    state = start(rules=rules, units=("A1 L B2", "A2 M C2", "D1 L B8"), phase="MOVEMENT", draw=[])
     state = holding(destroyed(state, "A2"), A, stored=("test_reserve#1",))
     (first, *_) = [a for a in legal_actions(state) if isinstance(a, PlayBonus)]
     state = play(state, first)
@@ -149,8 +146,8 @@ def return_unit_on_a_bonus(install: Callable[[dict[str, Any]], CardDef]) -> None
     assert kinds_of(state) == [EventKind.UNIT_RETURNED, EventKind.BONUS_PLAYED]
 
 
-def return_unit_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(
+def return_unit_on_a_tactic() -> None:
+    rules = variant(
         card_json(
             "test_reserve",
             "tactic",
@@ -160,7 +157,7 @@ def return_unit_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> Non
             side="reacting",
         )
     )
-    state = start(units=("A1 L B2", "D1 L B8", "D2 L C8"), phase="MOVEMENT", draw=[])
+    state = start(rules=rules, units=("A1 L B2", "D1 L B8", "D2 L C8"), phase="MOVEMENT", draw=[])
     state = holding(destroyed(state, "D2"), D, tactics=("test_reserve",))
     (first, *_) = [a for a in legal_actions(state) if isinstance(a, PlayTactic)]
     state = play(state, first)
@@ -168,9 +165,9 @@ def return_unit_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> Non
     assert kinds_of(state) == [EventKind.TACTIC_PLAYED, EventKind.UNIT_RETURNED]
 
 
-def mark_attacked_on_a_malus(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(card_json("test_pinned", "malus", "mark_attacked", victims={"kind": "chosen", "count": 1}))
-    state = start(units=("A1 L B2", "A2 L C2", "D1 L B4"), draw=[])
+def mark_attacked_on_a_malus() -> None:
+    rules = variant(card_json("test_pinned", "malus", "mark_attacked", victims={"kind": "chosen", "count": 1}))
+    state = start(rules=rules, units=("A1 L B2", "A2 L C2", "D1 L B4"), draw=[])
     state = replace(state, draw_pile=("test_pinned#1",))
     state = play(state, DrawCard(), AcceptMalus())
     assert state.to_act is D
@@ -180,14 +177,16 @@ def mark_attacked_on_a_malus(install: Callable[[dict[str, Any]], CardDef]) -> No
     assert attackers(play(state, NextPhase(), NextPhase())) == {"A2"}
 
 
-def mark_attacked_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(
+def mark_attacked_on_a_tactic() -> None:
+    rules = variant(
         card_json(
             "test_hold", "tactic", "mark_attacked", targeting={"kind": "own_unit"}, window="beforeMove", side="active"
         )
     )
     state = holding(
-        start(units=("A1 L B2", "A2 L C2", "D1 L B4"), phase="MOVEMENT", draw=[]), A, tactics=("test_hold",)
+        start(rules=rules, units=("A1 L B2", "A2 L C2", "D1 L B4"), phase="MOVEMENT", draw=[]),
+        A,
+        tactics=("test_hold",),
     )
     state = play(state, PlayTactic(card_id="test_hold", targets=("A2",)))
     assert unit(state, "A2").has_attacked and not unit(state, "A1").has_attacked
@@ -195,11 +194,11 @@ def mark_attacked_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> N
     assert attackers(play(state, NextPhase())) == {"A1"}
 
 
-def reroll_die_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None:
-    install(
+def reroll_die_on_a_tactic() -> None:
+    rules = variant(
         card_json("test_luck", "tactic", "reroll_die", scope="pending_attack", window="afterAttackRoll", side="either")
     )
-    state = start(units=("A1 L B2", "D1 L B4"), phase="ATTACK", draw=[], seed=seed_rolling(1, 6))
+    state = start(rules=rules, units=("A1 L B2", "D1 L B4"), phase="ATTACK", draw=[], seed=seed_rolling(1, 6))
     state = holding(state, D, tactics=("test_luck",))
     state = play(state, DeclareAttack(attacker_id="A1", target_id="D1"), NextPhase(), RollDice())
     assert state.last_roll is not None and state.last_roll.outcome == "MISS" and state.to_act is D
@@ -211,7 +210,7 @@ def reroll_die_on_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None
     ]
 
 
-SCENARIOS: dict[tuple[str, str], Callable[[Callable[[dict[str, Any]], CardDef]], None]] = {
+SCENARIOS: dict[tuple[str, str], Callable[[], None]] = {
     ("restore_hp", "bonus"): restore_hp_on_a_bonus,
     ("restore_hp", "tactic"): restore_hp_on_a_tactic,
     ("return_unit", "bonus"): return_unit_on_a_bonus,
@@ -231,8 +230,8 @@ def test_every_op_and_kind_the_loader_accepts_has_a_scenario() -> None:
 
 
 @pytest.mark.parametrize(("op", "kind"), ACCEPTED)
-def test_a_data_only_card_acts_as_its_op_says(op: str, kind: str, install: Callable[[dict[str, Any]], CardDef]) -> None:
-    SCENARIOS[op, kind](install)
+def test_a_data_only_card_acts_as_its_op_says(op: str, kind: str) -> None:
+    SCENARIOS[op, kind]()
 
 
 @pytest.mark.parametrize(("op", "kind"), REFUSED)
@@ -321,12 +320,11 @@ def test_a_card_the_engine_would_not_act_on_is_refused(obj: dict[str, Any], fiel
         load_one(obj)
 
 
-def test_a_bonus_aimed_at_a_quadrant_binds_it_like_a_tactic(install: Callable[[dict[str, Any]], CardDef]) -> None:
+def test_a_bonus_aimed_at_a_quadrant_binds_it_like_a_tactic() -> None:
     obj = lasting(
         "test_spotter", "bonus", {"conditions": {"target_quadrant": "$quadrant"}}, targeting={"kind": "quadrant"}
     )
-    install(obj)
-    state = holding(start(phase="MOVEMENT", draw=[]), A, stored=("test_spotter#1",))
+    state = holding(start(rules=variant(obj), phase="MOVEMENT", draw=[]), A, stored=("test_spotter#1",))
     plays = [a for a in legal_actions(state) if isinstance(a, PlayBonus)]
     assert [a.params.quadrant for a in plays] == list(Quadrant)
     state = play(state, plays[2])
@@ -357,9 +355,7 @@ def _play_lasting(state: GameState, card: CardDef, aimed: bool) -> GameState:
 
 
 @pytest.mark.parametrize(("hook", "op", "kind"), LASTING_OPS)
-def test_a_lasting_effect_is_recorded_on_every_kind(
-    hook: str, op: str, kind: str, install: Callable[[dict[str, Any]], CardDef]
-) -> None:
+def test_a_lasting_effect_is_recorded_on_every_kind(hook: str, op: str, kind: str) -> None:
     scopes = HOOK_RULES[Hook(hook)][1]
     aimed = "targets" in scopes
     fields: dict[str, Any] = {"window": "beforeMove", "side": "active"} if kind == "tactic" else {}
@@ -370,8 +366,8 @@ def test_a_lasting_effect_is_recorded_on_every_kind(
         effect["faces"] = [1]  # these hooks act on natural values
     if hook == "ignore_hit":
         effect["value"] = 5  # a save on 5+
-    card = install(lasting("test_lasting", kind, effect, **fields))
-    state = _play_lasting(start(phase="MOVEMENT", draw=[]), card, aimed)
+    obj = lasting("test_lasting", kind, effect, **fields)
+    state = _play_lasting(start(rules=variant(obj), phase="MOVEMENT", draw=[]), load_one(obj), aimed)
     assert [(e.hook, e.op, e.source_kind, e.controller, e.targets) for e in state.effects] == [
         (Hook(hook), op, kind, A, ("A1",) if aimed else ())
     ]
@@ -379,5 +375,5 @@ def test_a_lasting_effect_is_recorded_on_every_kind(
 
 def test_a_card_says_whether_playing_it_rolls_a_die() -> None:
     # Tools ask the card (no list of card ids): only an op that draws from the rng makes a play chance.
-    assert [card.id for card in CARDS.values() if card.rolls_dice] == ["commanders_luck"]
+    assert [card.id for card in CARDS.values() if rolls_dice(card)] == ["commanders_luck"]
     assert [op.name for op in INSTANT_OPS.values() if op.rolls_dice] == ["reroll_die"]

@@ -96,7 +96,6 @@ def test_decode_accepts_an_already_parsed_object() -> None:
         ('{"type": "CANCEL_MALUS", "stored_index": 0, "malus_play_id": 0}', r">= 1 - at `\$.malus_play_id`"),
         ('{"type": "MOVE_UNIT", "unit_id": "Z1", "to": "B2"}', r"matching regex .* - at `\$.unit_id`"),
         ('{"type": "MOVE_UNIT", "unit_id": "A1", "to": "b2"}', r"matching regex .* - at `\$.to`"),
-        ('{"type": "PLAY_TACTIC", "card_id": "air_cover"}', r"unknown tactic card 'air_cover' - at `\$.card_id`"),
         ('{"type": "PLAY_TACTIC", "card_id": "dense_fog", "params": {"quadrant": "N"}}', r"at `\$.params.quadrant`"),
         ('{"type": "PLAY_TACTIC", "card_id": "dense_fog", "params": {"weather": 1}}', r"unknown field `weather`"),
         ('{"type": "CHOOSE_MALUS_TARGETS", "unit_ids": "A1"}', r"Expected `array`, got `str` - at `\$.unit_ids`"),
@@ -126,6 +125,10 @@ def test_decode_with_a_state_rejects_unknown_units_and_off_board_cells() -> None
         decode_action(encode_action(PlayTactic(card_id="natural_cover", targets=("D9",))), state)
     with pytest.raises(InvalidAction, match=r"off the 10x10 board - at `\$.params.cell`"):
         decode_action(encode_action(PlayBonus(targets=("A1",), params=Params(cell="A11"))), state)
+    with pytest.raises(InvalidAction, match=r"unknown tactic card 'air_cover' - at `\$.card_id`"):
+        decode_action('{"type": "PLAY_TACTIC", "card_id": "air_cover"}', state)  # a bonus, not a tactic
+    with pytest.raises(InvalidAction, match=r"unknown tactic card 'ambush@1a2b3c4d' - at `\$.card_id`"):
+        decode_action('{"type": "PLAY_TACTIC", "card_id": "ambush@1a2b3c4d"}', state)  # no variant in this game
 
 
 def test_states_round_trip_through_json() -> None:

@@ -176,6 +176,28 @@ def test_at_most_five_declarations_per_turn() -> None:
     assert ("A6", "D2") in declarations(play(state, WithdrawAttack(attacker_id="A1")))
 
 
+def test_a_turn_allows_as_many_withdrawals_as_declarations_may_be_queued() -> None:
+    state = start(units=("A1 L A1", "D1 L B2", "D2 L A2"), phase="ATTACK")
+    for target in ("D1", "D2", "D1", "D2", "D1"):
+        state = play(state, DeclareAttack(attacker_id="A1", target_id=target), WithdrawAttack(attacker_id="A1"))
+    assert state.withdrawals == 5
+    state = play(state, DeclareAttack(attacker_id="A1", target_id="D2"))  # a withdrawn unit may declare again
+    assert WithdrawAttack(attacker_id="A1") not in legal_actions(state)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match="5 declarations have already been withdrawn this turn") as caught:
+        reduce(state, WithdrawAttack(attacker_id="A1"))
+    assert caught.value.code == "withdraw_limit"
+    assert snapshot(state) == before
+
+
+def test_withdrawals_are_counted_per_turn() -> None:
+    state = start(units=("A1 L A1", "D1 L B2"), phase="ATTACK", draw=[])
+    state = play(state, DeclareAttack(attacker_id="A1", target_id="D1"), WithdrawAttack(attacker_id="A1"))
+    assert state.withdrawals == 1
+    state = play(state, EndTurn())
+    assert (state.active, state.withdrawals) == (Side.DEFENDER, 0)
+
+
 def test_declare_rejections_name_the_problem() -> None:
     state = start(units=("A1 L A1", "A2 L B1", "D1 L A5", "D2 L B2"), phase="ATTACK")
     before = snapshot(state)

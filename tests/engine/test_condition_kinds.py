@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from engine import Side, UnitType, compile_condition
-from engine.condition_kinds import kinds, may_hold_for
-from engine.conditions import AllOf, AnyOf, Condition, IsType, Near, Not, OnOverlay, Owner
+from engine import Side, UnitType
+from engine.cards.condition_kinds import kinds, may_hold_for
+from engine.cards.conditions import AllOf, AnyOf, Condition, IsType, Near, Not, OnOverlay, Owner
+from engine.data import compile_condition
 from tests.engine.test_conditions import World, reference, trees, worlds
 
 

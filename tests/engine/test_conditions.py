@@ -16,11 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CardDataError, Phase, Side, UnitType, card_file_problems, compile_condition
-from engine.card_language import clause_text, sugar
-from engine.cards import CARDS, ConditionsDef, load_cards
-from engine.condition_rules import ANYWHERE, READ_GAME, READ_UNITS, Context, read_of_side
-from engine.conditions import (
+from engine import CardDataError, Phase, Side, UnitType
+from engine.cards.catalogue import CARDS, load_cards
+from engine.cards.condition_rules import ANYWHERE, READ_GAME, READ_UNITS, Context, read_of_side
+from engine.cards.conditions import (
     CONDITION_NAMES,
     ActiveIs,
     AllOf,
@@ -48,6 +47,9 @@ from engine.conditions import (
     describe,
     needs,
 )
+from engine.cards.defs import ConditionsDef
+from engine.cards.language import clause_text, sugar
+from engine.data import card_file_problems, compile_condition
 from engine.state import GameState, Unit
 from engine.types import Quadrant, TerrainType
 from tests.support import replace, start

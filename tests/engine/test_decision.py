@@ -8,9 +8,6 @@ import pytest
 
 from engine import (
     HIDDEN,
-    TERRAIN_LEGEND,
-    TURN_RULER,
-    DecisionKind,
     DeclareAttack,
     DrawCard,
     GameConfig,
@@ -20,16 +17,16 @@ from engine import (
     RollDice,
     Side,
     Window,
-    decision,
     legal_actions,
     new_game,
     player_view,
     reaction_windows,
     reduce,
-    useful_response,
 )
-from engine.board import TERRAIN_CHARS
-from engine.flow import NEXT_PHASE
+from engine.analysis import TURN_RULER, DecisionKind, decision, useful_response
+from engine.board.terrain_map import TERRAIN_CHARS
+from engine.data import TERRAIN_LEGEND
+from engine.flow.phases import NEXT_PHASE
 from lab.bots.random_bot import pick_by_type
 
 from ..support import play, seed_rolling, start

@@ -58,6 +58,29 @@ def test_redeploying_a_placed_unit_moves_it() -> None:
     assert caught.value.code == "bad_cell"
 
 
+def test_a_side_may_move_placed_units_again_as_often_as_it_has_units() -> None:
+    state = play(manual(), AutoDeploy())  # type: ignore[arg-type]
+    cells = [a.cell for a in legal_actions(state) if isinstance(a, DeployUnit) and a.unit_id == "D1"]  # type: ignore[arg-type]
+    for i in range(15):
+        state = play(state, DeployUnit(unit_id="D1", cell=cells[i % 2]))
+    assert state.redeployments == 15  # type: ignore[attr-defined]
+    assert {type(a) for a in legal_actions(state)} == {ConfirmDeployment}  # type: ignore[arg-type]
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match="DEFENDER has moved placed units as often as it has units") as caught:
+        reduce(state, DeployUnit(unit_id="D1", cell=cells[1]))  # type: ignore[arg-type]
+    assert caught.value.code == "redeploy_limit"
+    assert snapshot(state) == before
+    state = play(state, ConfirmDeployment())
+    assert (state.deploying, state.redeployments) == (Side.ATTACKER, 0)  # type: ignore[attr-defined]
+
+
+def test_placing_an_unplaced_unit_is_never_limited() -> None:
+    state = play(manual(), DeployUnit(unit_id="D1", cell="A6"))  # type: ignore[arg-type]
+    assert state.redeployments == 0  # type: ignore[attr-defined]
+    state = play(state, DeployUnit(unit_id="D1", cell="B6"))
+    assert state.redeployments == 1  # type: ignore[attr-defined]
+
+
 def test_deploy_rejections_name_the_problem() -> None:
     state = manual()
     before = snapshot(state)  # type: ignore[arg-type]

@@ -24,9 +24,10 @@ from engine import (
     Side,
     legal_actions,
 )
-from engine import hooks as H
-from engine.cards import CARDS
-from engine.flow import decide_to_act
+from engine.cards import hooks as H
+from engine.cards.catalogue import CARDS
+from engine.flow.phases import decide_to_act
+from engine.movement.allowance import movement_allowance
 from engine.state import Conditions, Effect
 from engine.types import Hook, Phase, Quadrant, UnitType
 from tests.support import effect, play, seed_rolling, start, terrain_with, unit
@@ -62,7 +63,7 @@ def finish_turn(state: GameState) -> GameState:
 
 def moves_on_plain(state: GameState, unit_id: str) -> int:
     """Allowance of ``unit_id`` in half-points."""
-    return H.movement_allowance(state, unit(state, unit_id))
+    return movement_allowance(state, unit(state, unit_id))
 
 
 # §8.2 combination rules --------------------------------------------------------------------
@@ -280,7 +281,7 @@ MIXED = (
 def _hook_answers(state: GameState) -> tuple[object, ...]:
     a1, a7, a10, d1 = (unit(state, u) for u in ("A1", "A7", "A10", "D1"))
     return (
-        [H.movement_allowance(state, u) for u in (a1, a7, a10, d1)],
+        [movement_allowance(state, u) for u in (a1, a7, a10, d1)],
         H.max_moves(state, A),
         sum(m.value for m in H.attack_roll_modifiers(state, a1, d1, 1)),
         sum(m.value for m in H.defense_modifiers(state, d1)),
@@ -559,7 +560,7 @@ def test_rule_example_only_the_targets_cell_affects_the_roll() -> None:
 
 
 def test_phase_expiry_reads_the_effects_of_each_state_it_is_given() -> None:
-    from engine.effects import expire_phase_effects
+    from engine.cards.effects import expire_phase_effects
 
     waiting = Effect(
         effect_id=1, play_id=1, source_card="supply_interruption", source_kind="malus", controller=Side.ATTACKER,

@@ -10,11 +10,11 @@ from engine import (
     NextPhase,
     Phase,
     draw_index,
-    explain,
     legal_actions,
     new_game,
     reduce,
 )
+from engine.analysis import explain
 from lab.fuzz import random_config
 from lab.fuzz.mutate import mutations
 from tests.support import snapshot, start

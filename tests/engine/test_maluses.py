@@ -28,7 +28,8 @@ from engine import (
     player_view,
     reduce,
 )
-from engine.hooks import max_moves, movement_allowance
+from engine.cards.hooks import max_moves
+from engine.movement.allowance import movement_allowance
 from engine.rng import next_seed, shuffle
 from engine.types import Phase
 from tests.support import (

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.board import Board
+from engine.board.terrain_map import Board
 from engine.mapgen import GeneratedTerrain, TerrainParams, TerrainStats, generate_terrain
 from engine.rng import next_seed
 from engine.types import TerrainType

@@ -12,7 +12,6 @@ from engine import (
     MATCH_ACTION_ORDER,
     Action,
     ClaimVictory,
-    DecisionKind,
     EventKind,
     GameConfig,
     GameState,
@@ -22,12 +21,10 @@ from engine import (
     Side,
     Timeout,
     VictoryConfig,
-    decision,
     decode_action,
     decode_record,
     encode_action,
     encode_record,
-    explain,
     legal_actions,
     match_actions,
     new_game,
@@ -36,6 +33,7 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.analysis import DecisionKind, decision, explain
 
 SIDES = (Side.ATTACKER, Side.DEFENDER)
 EVERY_MATCH_ACTION: tuple[Action, ...] = (

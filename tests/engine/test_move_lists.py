@@ -111,7 +111,8 @@ def test_listings_with_every_variant_card_in_play_agree_with_fresh_ones_along_a_
 
 
 def test_an_allowance_that_counts_enemies_is_asked_again_when_an_enemy_comes_near() -> None:
-    from engine import DECK_SOURCES, add_card_effects
+    from engine.analysis import add_card_effects
+    from engine.data import DECK_SOURCES
 
     encircled = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "encircled")
     state = start(units=("A1 M E5", "D1 L J10", "D2 L J9"), phase="MOVEMENT")
@@ -137,7 +138,8 @@ def test_a_movement_effect_that_says_something_else_is_asked_again_for_the_same_
 
 
 def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -> None:
-    from engine import DECK_SOURCES, add_card_effects
+    from engine.analysis import add_card_effects
+    from engine.data import DECK_SOURCES
 
     road_march = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "road_march")
     road = "\n".join(["=" * 10 if y == 4 else "." * 10 for y in range(10)])
@@ -151,7 +153,8 @@ def test_an_allowance_that_reads_the_terrain_is_asked_again_on_another_board() -
 
 
 def test_a_derivation_made_again_for_a_moved_neighbour_keeps_its_allowance_until_an_enemy_comes_near() -> None:
-    from engine import DECK_SOURCES, add_card_effects
+    from engine.analysis import add_card_effects
+    from engine.data import DECK_SOURCES
 
     encircled = next(card for card in DECK_SOURCES["field_manual"][0] if card.id == "encircled")
     state = start(units=("A1 M E5", "A2 L E8", "D1 L J10", "D2 L J9"), phase="MOVEMENT")

@@ -15,13 +15,13 @@ from engine import (
     MovementRule,
     MoveUnit,
     Phase,
-    label,
     legal_actions,
     new_game,
     reduce,
 )
-from engine.grid import chebyshev
-from engine.movement import reachable_cells
+from engine.board.grid import chebyshev
+from engine.data import label
+from engine.movement.search import reachable_cells
 from engine.state import Conditions, Effect
 from engine.types import Hook, Side, UnitType
 from tests.support import OPEN_10, config, fresh_listing, play, replace, snapshot, start, unit
@@ -93,7 +93,7 @@ def test_following_a_river_costs_one_extra_mp() -> None:
 
 
 def _labels(state: object) -> list[str]:
-    from engine.boardinfo import board_info
+    from engine.board.info import board_info
 
     return list(board_info(state.board).labels)  # type: ignore[attr-defined]
 
@@ -282,9 +282,9 @@ def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed:
     specs = [f"A{i + 1} {rnd.choice('LMS')} {label(*free[i])}" for i in range(6)]
     specs += [f"D{i + 1} {rnd.choice('LMS')} {label(*free[6 + i])}" for i in range(6)]
     state = start(terrain=terrain, units=specs, phase="MOVEMENT", draw=[])
-    from engine.boardinfo import board_info
-    from engine.hooks import movement_allowance
-    from engine.movement import occupied_cells, unit_reach
+    from engine.board.info import board_info
+    from engine.movement.allowance import movement_allowance
+    from engine.movement.search import occupied_cells, unit_reach
 
     info = board_info(state.board)
     occupied = occupied_cells(state)
@@ -306,9 +306,9 @@ def test_the_one_search_finds_least_costs_and_paths_that_cost_exactly_that(seed:
 def test_the_search_returns_its_pooled_cost_list_unreached_and_never_reads_a_stale_one() -> None:
     """The search reuses its cost lists (`movement._SCRATCH`): each must come back all "not reached",
     whatever the board size, so that the next search, on this board or another, finds its own costs."""
-    import engine.movement as movement_module
-    from engine.boardinfo import board_info
-    from engine.movement import search_reachable
+    import engine.movement.search as movement_module
+    from engine.board.info import board_info
+    from engine.movement.search import search_reachable
 
     rnd = random.Random(7)
     boards = []
@@ -394,7 +394,7 @@ def test_the_listing_agrees_with_one_made_afresh_along_random_games() -> None:
 
 
 def test_each_cells_steps_come_cheapest_first() -> None:
-    from engine import board_info
+    from engine.data import board_info
     from engine.types import UnitType
 
     state = new_game(GameConfig(seed=5))
@@ -403,8 +403,8 @@ def test_each_cells_steps_come_cheapest_first() -> None:
 
 
 def test_the_occupancy_a_move_derives_is_the_one_built_from_scratch() -> None:
-    import engine.movement as movement_module
-    from engine.movement import occupancy
+    import engine.movement.search as movement_module
+    from engine.movement.search import occupancy
 
     state = start(units=("A1 L E5", "A2 L H5", "D1 L J10"), phase="MOVEMENT")
     occupancy(state)  # remembered: the move derives the next one from it
@@ -419,8 +419,8 @@ def test_search_results_and_the_memo_entries_holding_them_are_not_tracked_by_the
     """A server keeps thousands of search results: the cyclic collector must not scan them at every collection."""
     import gc
 
-    import engine.move_lists as move_lists
-    import engine.movement as movement_module
+    import engine.movement.listing as move_lists
+    import engine.movement.search as movement_module
 
     state = new_game(GameConfig(seed=5))
     chooser = random.Random(5)

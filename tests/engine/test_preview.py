@@ -7,7 +7,6 @@ from collections.abc import Iterator
 import pytest
 
 from engine import (
-    AttackPreview,
     DeclareAttack,
     GameState,
     MoveUnit,
@@ -18,20 +17,23 @@ from engine import (
     ResolveAttack,
     RollDice,
     Side,
-    TacticOdds,
     Window,
-    attack_odds,
-    attack_preview,
     draw_index,
-    hit_chance_and_damage,
     legal_actions,
-    move_preview,
     new_game,
     reduce,
     roll_d6,
+)
+from engine.analysis import (
+    AttackPreview,
+    TacticOdds,
+    attack_odds,
+    attack_preview,
+    hit_chance_and_damage,
+    move_preview,
     rolls_dice,
 )
-from engine.cards import CARDS
+from engine.cards.catalogue import CARDS
 from lab.fuzz import random_config
 from tests.support import config, play, replace, start, terrain_with, unit
 

@@ -42,7 +42,6 @@ from engine import (
     decode_state,
     encode_action,
     encode_state,
-    label,
     legal_actions,
     new_game,
     player_view,
@@ -51,8 +50,9 @@ from engine import (
     state_hash,
 )
 from engine.actions import ACTION_ORDER
-from engine.cards import TACTICS
-from engine.flow import decide_to_act
+from engine.cards.catalogue import TACTICS
+from engine.data import label
+from engine.flow.phases import decide_to_act
 from tests.engine.test_phases import SAMPLE
 
 

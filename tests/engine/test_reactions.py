@@ -26,7 +26,7 @@ from engine import (
     reaction_windows,
     reduce,
 )
-from engine.hooks import movement_allowance
+from engine.movement.allowance import movement_allowance
 from engine.rng import next_seed
 from engine.state import Modifier, ReactionMark
 from tests.support import play, seed_rolling, snapshot, start, terrain_with, unit

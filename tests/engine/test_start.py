@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 
 from engine import (
-    CARDS,
     Forces,
     GameConfig,
     Leaders,
@@ -17,14 +16,14 @@ from engine import (
     UnitType,
     VictoryConfig,
     VictoryPoints,
-    card_of,
     new_game,
     state_hash,
 )
-from engine.cards import TACTICS, canonical_deck
-from engine.deployment import home_side
+from engine.board.zones import home_side
+from engine.cards.catalogue import TACTICS
+from engine.data import CARDS
 from engine.rng import pick, shuffle
-from tests.support import OPEN_10, config, start
+from tests.support import OPEN_10, config, shipped_card, shipped_deck, start
 
 OPEN_12x15 = "\n".join(["." * 12] * 15)
 
@@ -36,7 +35,7 @@ def forces_game(seed: int = 5, deck: int = 60) -> GameConfig:
 @pytest.mark.parametrize(("deck", "split"), [(60, (10, 26, 6, 18)), (90, (20, 36, 9, 25))])
 def test_deck_has_the_documented_split(deck: int, split: tuple[int, int, int, int]) -> None:
     state = new_game(forces_game(deck=deck))
-    counts = Counter((card_of(c).kind, card_of(c).card_class) for c in state.draw_pile)
+    counts = Counter((shipped_card(c).kind, shipped_card(c).card_class) for c in state.draw_pile)
     assert len(state.draw_pile) == deck
     assert (
         counts["bonus", "special"],
@@ -49,7 +48,7 @@ def test_deck_has_the_documented_split(deck: int, split: tuple[int, int, int, in
 def test_rng_is_consumed_in_the_documented_order() -> None:
     seed = 12345
     state = new_game(forces_game(seed=seed))
-    deck, rng = shuffle(canonical_deck(60), seed)
+    deck, rng = shuffle(shipped_deck(60), seed)
     assert state.draw_pile == deck
     pool = [card.id for card in TACTICS]
     for player in state.players:  # ATTACKER first

@@ -6,7 +6,6 @@ import msgspec
 import pytest
 
 from engine import (
-    STANDARD_TABLES,
     DeclareAttack,
     DrawCard,
     GameConfig,
@@ -16,15 +15,14 @@ from engine import (
     RulesOverlay,
     StoreBonus,
     TableOverrides,
-    explain,
-    game_tables,
-    label,
     legal_actions,
     new_game,
     reduce,
     state_hash,
 )
-from engine.movement import reachable_cells
+from engine.analysis import explain
+from engine.data import STANDARD_TABLES, game_tables, label
+from engine.movement.search import reachable_cells
 from tests.support import config, play, start, unit
 
 

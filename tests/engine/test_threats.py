@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from engine import (
-    UNITS,
-    CellThreat,
     DeclareAttack,
     GameConfig,
     GameState,
@@ -12,13 +10,13 @@ from engine import (
     RulesOverlay,
     Side,
     TableOverrides,
-    ThreatMap,
     UnitType,
     legal_actions,
     new_game,
-    threat_map,
 )
-from engine.grid import chebyshev
+from engine.analysis import CellThreat, ThreatMap, threat_map
+from engine.board.grid import chebyshev
+from engine.data import UNITS
 from engine.state import Effect
 from engine.types import Hook
 from tests.support import replace, start
@@ -109,6 +107,6 @@ def test_cells_come_in_board_order_and_the_answer_is_deterministic() -> None:
 
 
 def _labels(state: GameState) -> list[str]:
-    from engine import label
+    from engine.data import label
 
     return [label(x, y) for y in range(state.board.height) for x in range(state.board.width)]

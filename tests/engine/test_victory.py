@@ -22,9 +22,9 @@ from engine import (
     VictoryConfig,
     VictoryPoints,
     legal_actions,
-    points_leader,
     reduce,
 )
+from engine.analysis import points_leader
 from tests.support import pass_turns, play, seed_rolling, start
 
 
@@ -185,6 +185,17 @@ def test_the_action_cap_ends_the_game_mid_turn() -> None:
         Side.DEFENDER,
         3,
     )
+
+
+def test_the_action_cap_never_awards_the_game_to_the_side_that_reached_it() -> None:
+    """Ahead on points, the ATTACKER still loses when its own action reaches the cap (rules §10)."""
+    victory = VictoryConfig(max_actions=5)
+    state = start(units=("A1 L A1", "D1 L B2", "D2 L J10"), phase="ATTACK", seed=seed_rolling(6), draw=[],
+                  victory=victory)
+    state = kill(state, "A1", "D1")
+    assert (state.phase, state.actions_taken, points_leader(state)) == (Phase.DICE_RESOLUTION, 4, Side.ATTACKER)
+    over = play(state, NextPhase())
+    assert (over.victory_reason, over.winner) == ("action_cap", Side.DEFENDER)
 
 
 def test_a_game_ended_at_end_turn_skips_expiry_and_the_shuffle() -> None:

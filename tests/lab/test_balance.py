@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EventKind, GameConfig, GameRecord, RoundLimit, Side, VictoryConfig, base_card_id, replay
+from engine import EventKind, GameConfig, GameRecord, RoundLimit, Side, VictoryConfig, replay
+from engine.data import base_card_id
 from lab.balance import (
     BalanceGame,
     CardUsage,

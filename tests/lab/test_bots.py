@@ -19,18 +19,17 @@ from engine import (
     PlayTactic,
     RollDice,
     Side,
-    attack_preview,
     encode_state,
     legal_actions,
     new_game,
     player_view,
     reduce,
 )
-from engine.cards import canonical_deck
+from engine.analysis import attack_preview
 from lab.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
 from lab.bots.evaluate import evaluate
 from lab.selfplay import play_game
-from tests.support import config, terrain_with
+from tests.support import config, shipped_deck, terrain_with
 
 FIGHT = (
     "A1 L C3",
@@ -191,7 +190,7 @@ def test_sampled_world_is_a_real_position_consistent_with_the_view() -> None:
         cards = Counter(world.draw_pile) + Counter(world.discard_pile)
         for player in world.players:
             cards.update(player.stored)
-        assert set(cards) <= set(canonical_deck(60)) and max(cards.values()) == 1
+        assert set(cards) <= set(shipped_deck(60)) and max(cards.values()) == 1
         assert legal_actions(world) == legal_actions(state)
         assert seeds_next != seed
     assert len(seeds) == 8
@@ -211,7 +210,7 @@ def test_a_drawn_bonus_of_the_opponent_is_sampled_from_unseen_bonuses() -> None:
     assert view.pending_card is not None and view.pending_card.card == HIDDEN
     world, _ = sample_world(replace(view, to_act=Side.DEFENDER), 3)
     assert world.pending_card is not None
-    assert world.pending_card.card.split("#")[0] in {c.split("#")[0] for c in canonical_deck(60)}
+    assert world.pending_card.card.split("#")[0] in {c.split("#")[0] for c in shipped_deck(60)}
 
 
 def test_greedy_prefers_a_sure_attack_to_leaving_the_phase() -> None:
@@ -261,6 +260,19 @@ def test_mcts_time_budget_uses_the_injected_clock() -> None:
     assert stats.iterations == 5 * stats.plans  # the clock reads 1..4 before worlds 2..5, then 5: time is up
     with pytest.raises(ValueError, match="clock"):
         MCTSBot(time_budget=1.0)
+
+
+def test_mcts_within_a_time_stops_its_search_there_and_keeps_the_plan_it_remembers() -> None:
+    ticks = iter(range(1000))
+    bot = MCTSBot(iterations=500)
+    timed = bot.within(3.0, lambda: float(next(ticks)))
+    assert (timed.time_budget, bot.time_budget, bot.clock) == (3.0, None, None)  # the bot itself is unchanged
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    _, stats = timed.search(view, legal, 1)
+    assert stats.iterations == 3 * stats.plans  # worlds 2 and 3 start before the clock reads 3
+    assert timed._memo is bot._memo and bot._memo  # the plan the timed copy chose is the bot's to follow
+    assert bot.within(-1.0, lambda: 0.0).time_budget == 0.0
 
 
 def test_a_single_legal_action_is_returned_without_thinking() -> None:
@@ -325,7 +337,7 @@ def test_bots_keep_precision_shot_when_one_hit_already_destroys(make: Callable[[
 def test_no_module_of_the_lab_names_a_card_id() -> None:
     from pathlib import Path
 
-    from engine import CARDS
+    from engine.data import CARDS
 
     root = Path(__file__).resolve().parents[2] / "lab"
     for path in sorted(root.rglob("*.py")):

@@ -15,7 +15,6 @@ import pytest
 from msgspec.structs import replace
 
 from engine import (
-    CARDS,
     Action,
     CancelMalus,
     DeclareAttack,
@@ -28,15 +27,15 @@ from engine import (
     PlayTactic,
     RollDice,
     Side,
-    attack_preview,
-    canonical_deck,
     legal_actions,
     new_game,
     player_view,
     reduce,
 )
+from engine.analysis import attack_preview
+from engine.data import CARDS
 from lab.bots import Bot, GreedyBot, MCTSBot
-from tests.support import config, terrain_with
+from tests.support import config, shipped_deck, terrain_with
 
 BOTS: dict[str, Callable[[], Bot]] = {"greedy": GreedyBot, "mcts": lambda: MCTSBot(iterations=12)}
 NO_CARDS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
@@ -265,7 +264,7 @@ POSITIONS: dict[str, Callable[[], GameState]] = {
 
 
 def test_every_choosable_card_of_the_default_game_has_a_position() -> None:
-    bonuses = {c.split("#")[0] for c in canonical_deck(new_game(config()).rules.deck)
+    bonuses = {c.split("#")[0] for c in shipped_deck(new_game(config()).rules.deck)
                if CARDS[c.split("#")[0]].kind == "bonus"}
     tactics = {c.id for c in CARDS.values() if c.kind == "tactic"}
     assert bonuses | tactics == set(POSITIONS)

@@ -11,12 +11,12 @@ from engine import (
     GameState,
     Phase,
     Side,
-    board_info,
     legal_actions,
     new_game,
     player_view,
     reduce,
 )
+from engine.data import board_info
 from lab.bots import Bot, GreedyBot, MCTSBot
 from lab.bots.deploy import deployment_action, first_strike_cells
 

@@ -6,7 +6,6 @@ import pytest
 from msgspec.structs import replace
 
 from engine import (
-    UNITS,
     DeclareAttack,
     GameState,
     MoveUnit,
@@ -19,6 +18,7 @@ from engine import (
     player_view,
     reduce,
 )
+from engine.data import UNITS
 from lab.bots import GreedyBot, seat_seed
 from lab.bots.advice import reason
 from lab.bots.evaluate import Style, evaluate

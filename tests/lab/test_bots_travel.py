@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine import GameState, MoveUnit, Side, board_info, legal_actions, new_game, player_view
+from engine import GameState, MoveUnit, Side, legal_actions, new_game, player_view
+from engine.data import board_info
 from lab.bots import MCTSBot
 from lab.bots.evaluate import APPROACH_CAP, BALANCED, TRAVEL_CAP, Style, evaluate, far_cells, far_travel
 from lab.bots.policy import MoveScorer

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 from engine import (
-    CARDS,
     ILLEGAL_ACTION_CODES,
     VICTORY_REASONS,
     Action,
@@ -17,6 +16,7 @@ from engine import (
     new_game,
     reduce,
 )
+from engine.data import CARDS
 from lab.fuzz import FuzzOptions, fuzz_game, game_seed, random_config
 from lab.fuzz.batch import FuzzJob, play_fuzz
 from lab.fuzz.coverage import CATEGORIES, Coverage, Guide, format_coverage, universe

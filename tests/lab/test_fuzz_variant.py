@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from engine import GameConfig, canonical_deck
+from engine import GameConfig
 from lab.fuzz import FuzzOptions, fuzz_game
+from tests.support import shipped_deck
 
-VARIANT_FIRST = tuple(i for i in canonical_deck(60, "field_manual") if i not in set(canonical_deck(60)))
+VARIANT_FIRST = tuple(i for i in shipped_deck(60, "field_manual") if i not in set(shipped_deck(60)))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_fuzzed_games_with_the_variant_deck_keep_every_invariant(seed: int) -> None:
     # The variant's cards are drawn first, so their effects are in play for most of the game.
-    rest = tuple(i for i in canonical_deck(60, "field_manual") if i not in VARIANT_FIRST)
+    rest = tuple(i for i in shipped_deck(60, "field_manual") if i not in VARIANT_FIRST)
     config = GameConfig(seed=seed, cards="field_manual", draw_pile=VARIANT_FIRST + rest)
     outcome = fuzz_game(config, seed=seed, options=FuzzOptions(unlisted=2))
     assert outcome.failure is None, outcome.failure

@@ -241,7 +241,8 @@ def test_observations_read_the_games_own_tables() -> None:
     """A variant's 4-HP MECHANIZED shows as whole at 4 HP and half at 2; moves count against its move limit."""
     from msgspec.structs import replace
 
-    from engine import UNITS, Phase, RulesOverlay, TableOverrides, UnitType
+    from engine import Phase, RulesOverlay, TableOverrides, UnitType
+    from engine.data import UNITS
     from lab.rl.observation import features, planes
 
     tough = TableOverrides(units={UnitType.MECHANIZED: replace(UNITS[UnitType.MECHANIZED], hp=4)}, max_moves=2)

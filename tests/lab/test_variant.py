@@ -10,14 +10,11 @@ import msgspec
 import pytest
 
 from engine import (
-    CARDS,
     RULES_VERSION,
     DeclareAttack,
     GameConfig,
     MoveUnit,
     Phase,
-    attack_preview,
-    canonical_deck,
     decode_record,
     encode_record,
     legal_actions,
@@ -27,8 +24,10 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.analysis import attack_preview
+from engine.data import CARDS
 from lab.variant import VariantError, apply_variant, decode_variant, load_variant
-from tests.support import config, terrain_with
+from tests.support import config, shipped_deck, terrain_with
 
 
 def variant(**fields: Any) -> bytes:
@@ -49,7 +48,7 @@ def test_a_changed_card_field_changes_the_deck_and_keeps_the_standard_card() -> 
     assert len(covers) == 4
     assert all(c.partition("#")[0].startswith("air_cover@") for c in covers)  # its own id: no shadowing
     standard = CARDS["air_cover"].copies_60
-    assert standard != 4 and sum(c.startswith("air_cover#") for c in canonical_deck(60)) == standard
+    assert standard != 4 and sum(c.startswith("air_cover#") for c in shipped_deck(60)) == standard
     assert new_game(GameConfig(seed=4)).rules.cards == "standard"
 
 

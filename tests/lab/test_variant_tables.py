@@ -13,7 +13,6 @@ import pytest
 
 from cli.main import main
 from engine import (
-    STANDARD_TABLES,
     EventKind,
     GameConfig,
     RoundLimit,
@@ -24,6 +23,7 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.data import STANDARD_TABLES
 from lab.variant import VariantError, apply_variant, decode_variant
 
 NEW_TABLES = {

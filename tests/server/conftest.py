@@ -58,7 +58,8 @@ class LiveServer:
         self._reader: threading.Thread | None = None
 
     def start(self) -> LiveServer:
-        self.port = free_port()
+        """Start on a free port, or on the port this server had before (a restart at the same address)."""
+        self.port = self.port or free_port()
         command = [sys.executable, "-m", "cli", "serve", "--port", str(self.port), "--data", str(self.data_dir),
                    "--log-level", "info", *self.args]
         if self.limits is not None:

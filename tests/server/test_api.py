@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import RULES_VERSION, GameRecord, GameState, Side, player_view, replay
+from engine import MAX_GAME_LENGTH, RULES_VERSION, GameRecord, GameState, Side, player_view, replay
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 from .test_ws import play_out
@@ -69,14 +69,24 @@ def test_hot_seat_returns_both_links_and_says_so(server: LiveServer) -> None:
     assert created["summary"]["mode"] == "hotseat" and len(created["seats"]) == 2
 
 
+def test_a_match_against_your_own_bot_gives_both_seat_links_and_the_server_plays_neither(server: LiveServer) -> None:
+    created = create_match(server, opponent="outside_bot")
+    summary = created["summary"]
+    assert (summary["mode"], summary["bot_side"], summary["bot"]) == ("outside_bot", None, None)
+    assert [seat["seat"] for seat in created["seats"]] == ["ATTACKER", "DEFENDER"]
+    assert all(f"/play/{created['match_id']}#" in seat["url"] for seat in created["seats"])
+
+
 @pytest.mark.parametrize(("body", "status", "code", "words"), [
     ({"config": {"seed": 1, "width": 1}}, 400, "bad_request", "$.config.width"),
     ({"config": {"seed": 1, "victory": {"round_limit": {"max_rounds": 0}}}}, 400, "bad_request", "max_rounds"),
     ({"config": {"seed": 1, "terrain": "..\n.."}}, 400, "bad_request", "invalid config"),
-    ({"config": {"victory": {"max_actions": 5001}}}, 400, "bad_request", "at most 5000"),
+    ({"config": {"victory": {"max_actions": MAX_GAME_LENGTH + 1}}}, 400, "bad_request", f"at most {MAX_GAME_LENGTH}"),
     ({"opponent": "alien"}, 400, "bad_request", "$.opponent"),
     ({"colour": "red"}, 400, "bad_request", "colour"),
     ({"step": 3}, 400, "bad_request", "from_record"),
+    ({"opponent": "outside_bot", "hotseat": True}, 400, "bad_request", "not a hot-seat match"),
+    ({"opponent": "outside_bot", "open": True}, 400, "bad_request", "open challenge"),
     (b"{nope", 400, "bad_request", "malformed"),
 ])
 def test_bad_creation_requests_say_what_is_wrong(server: LiveServer, body: Any, status: int, code: str,

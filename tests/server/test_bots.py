@@ -22,12 +22,12 @@ from engine import (
     RoundLimit,
     Side,
     VictoryConfig,
-    attack_preview,
     legal_actions,
     new_game,
     player_view,
     reduce,
 )
+from engine.analysis import attack_preview
 from lab.bots import GreedyBot, hint, win_chance
 from lab.bots.advice import reason as lab_reason
 from server.analysts import Analysts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import CARDS
+from engine.data import CARDS
 
 from .conftest import LiveServer, http_json
 

@@ -18,8 +18,8 @@ from engine import (
     legal_actions,
     new_game,
     reduce,
-    unit_vp,
 )
+from engine.analysis import unit_vp
 from server.history import history_of
 
 from .conftest import LiveServer, create_match, http_json

@@ -55,9 +55,11 @@ class Watcher:
     def __post_init__(self) -> None:
         self.outbox = Outbox(1000, lambda: "snapshot")
 
+    def queued(self) -> list[dict[str, Any]]:
+        return [msgspec.json.decode(t) for t in self.outbox._queue]
+
     def states(self) -> list[dict[str, Any]]:
-        queued = [msgspec.json.decode(t) for t in self.outbox._queue]
-        return [m for m in queued if m["type"] == "state"]
+        return [m for m in self.queued() if m["type"] == "state"]
 
 
 class Journal(Database):

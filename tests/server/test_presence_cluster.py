@@ -12,9 +12,12 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-from engine import ClaimVictory, Side
+from engine import ClaimVictory, Side, Timeout
+from server.clocks import ClockSpec
 from server.creation import Creator, NewMatch
 from server.matches import MatchService
+from server.protocol import Ack, Act
+from server.rematches import Rematches
 from server.settings import Limits
 
 from .cluster import Postgres, Redis
@@ -24,6 +27,7 @@ from .test_matches import BOTS, Watcher
 from .test_replication_pg import QUICK, Process, until
 
 ABANDON = 60.0
+PER_TURN = 30  # seconds
 SWEEP = 30.0  # the services' own sweeps stay out of the way; the tests call the heartbeat themselves
 
 
@@ -44,7 +48,8 @@ async def processes(postgres: Postgres, redis: Redis, clock: ManualClock, count:
             await replication.start()
             stack.push_async_callback(replication.close)
             stack.push_async_callback(matches.close)
-            made.append(Process(matches, Creator(matches), replication))
+            creator = Creator(matches)
+            made.append(Process(matches, creator, replication, Rematches(matches, creator)))
         yield made
 
 
@@ -135,5 +140,57 @@ def test_a_process_that_loads_a_match_later_learns_its_remote_seats_from_the_nex
             await until(lambda: seen(two, here.id, Side.ATTACKER))
             one.matches.leave(here, next(iter(here.viewers)))
             await until(lambda: not seen(two, here.id, Side.ATTACKER))
+
+    arun(run())
+
+
+def test_a_claim_made_on_one_process_ends_the_match_on_every_process(postgres: Postgres, redis_server: Redis) -> None:
+    """CLAIM_VICTORY always comes from the seat not to act: replayed elsewhere as the process that took it did."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with processes(postgres, redis_server, clock, 2) as (one, two):
+            here = (await one.creator.create(NewMatch(config=QUICK))).match
+            there = await two.get(here.id)
+            a, b = Watcher(Side.ATTACKER), Watcher(Side.DEFENDER)
+            assert one.matches.join(here, a) is None
+            assert one.matches.join(here, Watcher(None)) is None  # a spectator keeps the match loaded there
+            assert two.matches.join(there, b) is None
+            await until(lambda: seen(two, here.id, Side.ATTACKER))
+            one.matches.leave(here, a)  # the ATTACKER, to act, walks away
+            await until(lambda: not seen(two, here.id, Side.ATTACKER))
+            clock.advance(ABANDON)
+            await until(lambda: there.claim_open)
+            claim = ClaimVictory(side=Side.DEFENDER)
+            outcome = await two.matches.submit(there, Side.DEFENDER, Act(version=there.version, seq=1, action=claim))
+            assert outcome == Ack(seq=1, version=1)
+            await until(lambda: here.version == 1)
+            assert (here.status, here.read_only_reason) == ("over", None)
+            assert (here.state.winner, here.state.victory_reason) == (Side.DEFENDER, "abandonment")
+            assert here.hashes == there.hashes
+
+    arun(run())
+
+
+def test_when_a_turn_clock_runs_out_every_process_flags_it_once_and_keeps_timing(postgres: Postgres,
+                                                                                redis_server: Redis) -> None:
+    """Each process holding a timed match watches its clock, so they race to append the TIMEOUT: one commits it,
+    the others catch up from the log, and every clock then runs for the next turn (none stops on losing)."""
+
+    async def run() -> None:
+        clock = ManualClock()
+        async with processes(postgres, redis_server, clock, 3) as made:
+            here = (await made[0].creator.create(NewMatch(config=QUICK, clock=ClockSpec(per_turn=PER_TURN)))).match
+            copies = [here, *[await p.get(here.id) for p in made[1:]]]
+            for process, match in zip(made, copies, strict=True):
+                for seat in (Side.ATTACKER, Side.DEFENDER):
+                    assert process.matches.join(match, Watcher(seat)) is None
+            await until(lambda: all(m.running is Side.ATTACKER for m in copies))
+            clock.advance(PER_TURN)  # every watcher wakes at once
+            await until(lambda: all(m.version == 1 for m in copies))
+            assert all(m.hashes == here.hashes for m in copies)
+            assert isinstance(here.actions[0], Timeout) and here.status == "live"
+            await until(lambda: all(m.running is not None for m in copies))
+            assert len({m.running for m in copies}) == 1
 
     arun(run())

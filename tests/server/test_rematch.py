@@ -1,10 +1,12 @@
-"""Rematch (server/rematch.py): offer, decline, accept; sides swapped, fresh seed, the same tokens."""
+"""Rematch (server/rematch.py, server/rematches.py): offer, decline, accept; sides swapped, fresh seed, the same
+tokens; the offer stored with its match."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from tests.server.conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
+from tests.server.conftest import FAST_LIMITS, LiveServer, Peer, arun, create_match, http_json, tokens_of
 
 
 async def finished(server: LiveServer, **body: Any) -> tuple[dict[str, Any], dict[str, str], dict[str, Peer]]:
@@ -51,6 +53,21 @@ def test_an_accepted_rematch_swaps_the_sides_and_each_token_opens_the_other_seat
         await seats["ATTACKER"].send({"type": "sync"})  # the old match's state tells a reloaded page too
         state = await seats["ATTACKER"].expect("state")
         assert state["rematch"]["match_id"] == new_id and state["rematch"]["seat"] == "DEFENDER"
+
+    arun(run())
+
+
+def test_a_rematch_against_your_own_bot_is_one_again(server: LiveServer) -> None:
+    async def run() -> None:
+        _, _, seats = await finished(server, opponent="outside_bot")
+        await seats["DEFENDER"].send({"type": "rematch", "choice": "offer"})
+        await rematch_news(seats["ATTACKER"], offered_by="DEFENDER")
+        await seats["ATTACKER"].send({"type": "rematch", "choice": "accept"})
+        news = await rematch_news(seats["ATTACKER"])
+        while news["match_id"] is None:  # the offer's own news may come first
+            news = await rematch_news(seats["ATTACKER"])
+        status, summary = http_json(server, "GET", f"/api/matches/{news['match_id']}")
+        assert status == 200 and summary["mode"] == "outside_bot" and summary["bot_side"] is None
 
     arun(run())
 
@@ -109,3 +126,33 @@ def test_a_bot_accepts_at_once_and_takes_the_other_side(server: LiveServer) -> N
         assert (await peer.expect("welcome"))["seat"] == "DEFENDER"
 
     arun(run())
+
+
+def test_an_offer_outlives_a_restart_and_is_accepted_after_it(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data", FAST_LIMITS).start()
+    try:
+        async def offer() -> tuple[str, dict[str, str]]:
+            created, tokens, seats = await finished(live)
+            await seats["ATTACKER"].send({"type": "rematch", "choice": "offer"})
+            await rematch_news(seats["DEFENDER"], offered_by="ATTACKER")
+            return created["match_id"], tokens
+
+        match_id, tokens = arun(offer())
+        assert live.stop() == 0
+        live.start()
+
+        async def accept() -> None:
+            defender = await Peer.seated(live, match_id, tokens["DEFENDER"])
+            assert defender.state is not None and defender.state["rematch"]["offered_by"] == "ATTACKER"
+            await defender.send({"type": "rematch", "choice": "accept"})
+            news = await rematch_news(defender, offered_by="ATTACKER")
+            while news["match_id"] is None:
+                news = await rematch_news(defender)
+            status, summary = http_json(live, "GET", f"/api/matches/{news['match_id']}")
+            assert status == 200 and summary["status"] == "live"
+
+        arun(accept())
+        assert live.stop() == 0
+    finally:
+        live.kill()  # only if a step above failed
+    assert "Traceback" not in live.log_text(), live.log_text()

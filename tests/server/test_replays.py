@@ -9,17 +9,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import (
-    TERRAIN_LEGEND,
-    GameConfig,
-    GameRecord,
-    decision,
-    legal_actions,
-    new_game,
-    player_view,
-    record_game,
-    reduce,
-)
+from engine import GameConfig, GameRecord, legal_actions, new_game, player_view, record_game, reduce
+from engine.analysis import decision
+from engine.data import TERRAIN_LEGEND
 
 from .conftest import LiveServer, http_json
 

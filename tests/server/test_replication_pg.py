@@ -16,11 +16,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import DrawCard, GameConfig, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
+from engine import DrawCard, GameConfig, Resign, RoundLimit, Side, VictoryConfig, legal_actions, state_hash
 from server.creation import Creator, NewMatch
 from server.match import Match
 from server.matches import MatchService
 from server.protocol import Ack, Act, Reject
+from server.rematch import RematchError
+from server.rematches import Rematches
 from server.settings import Limits
 
 from .cluster import Postgres, Redis
@@ -37,6 +39,7 @@ class Process:
     matches: MatchService
     creator: Creator
     replication: Any
+    rematches: Rematches
 
     async def get(self, match_id: str) -> Match:
         match = await self.matches.get(match_id)
@@ -61,7 +64,8 @@ async def processes(postgres: Postgres, redis: Redis, count: int, **tuning: Any)
             await replication.start()
             stack.push_async_callback(replication.close)
             stack.push_async_callback(matches.close)
-            made.append(Process(matches, Creator(matches), replication))
+            creator = Creator(matches)
+            made.append(Process(matches, creator, replication, Rematches(matches, creator)))
         yield made
 
 
@@ -300,5 +304,67 @@ def test_a_process_hears_the_others_actions_but_never_reads_back_its_own(postgre
             mine = one.replication.origin
             assert received["two"].count((mine, "action")) == 5  # on one's own channel, heard by two
             assert (mine, "action") not in received["one"]  # and never sent back to one
+
+    arun(run())
+
+
+def test_a_resignation_out_of_turn_ends_the_match_on_every_process(postgres: Postgres, redis_server: Redis) -> None:
+    """RESIGN names its side and may come from the seat not to act: the other processes replay it as the one that
+    applied it did, never as a row from the wrong seat (which would leave them broken)."""
+
+    async def run() -> None:
+        async with processes(postgres, redis_server, 3) as (one, two, three):
+            here = (await one.creator.create(NewMatch(config=QUICK))).match
+            copies = [await two.get(here.id), await three.get(here.id)]
+            for process, copy in ((two, copies[0]), (three, copies[1])):
+                assert process.matches.join(copy, Watcher(Side.ATTACKER)) is None
+            assert here.state.to_act is Side.ATTACKER
+            outcome = await one.matches.submit(here, Side.DEFENDER, act(here, 1, Resign(side=Side.DEFENDER)))
+            assert outcome == Ack(seq=1, version=1)
+            await until(lambda: all(copy.version == 1 for copy in copies))
+            for copy in copies:
+                assert (copy.status, copy.read_only_reason) == ("over", None)
+                assert (copy.state.winner, copy.state.victory_reason) == (Side.ATTACKER, "resignation")
+                assert copy.hashes == here.hashes
+            reloaded = await two.matches._load(here.id)  # a process loading it later replays it the same way
+            assert reloaded is not None and (reloaded.status, reloaded.hashes) == ("over", here.hashes)
+
+    arun(run())
+
+
+def test_a_rematch_offered_on_one_process_is_seen_and_accepted_on_another(postgres: Postgres,
+                                                                          redis_server: Redis) -> None:
+    """The rematch of a finished match is one for every process: an offer made through one is shown by the others
+    and accepted through any of them, and two accepts at once make one new match."""
+
+    async def run() -> None:
+        async with processes(postgres, redis_server, 3) as (one, two, three):
+            here = (await one.creator.create(NewMatch(config=QUICK))).match
+            there, third = await two.get(here.id), await three.get(here.id)
+            spectator = Watcher(None)
+            assert three.matches.join(third, spectator) is None
+            for process, match in ((one, here), (two, there)):
+                assert process.matches.join(match, Watcher(None)) is None
+            assert await one.matches.submit(here, Side.DEFENDER, act(here, 1, Resign(side=Side.DEFENDER))) == \
+                Ack(seq=1, version=1)
+            await until(lambda: there.status == "over" and third.status == "over")
+            await one.rematches.answer(here, Side.ATTACKER, "offer")
+            await until(lambda: there.rematch.offered_by is Side.ATTACKER and third.rematch.offered_by is Side.ATTACKER)
+            # The DEFENDER accepts on two processes at once: one new match, the same one everywhere.
+            answers = await asyncio.gather(two.rematches.answer(there, Side.DEFENDER, "accept"),
+                                           three.rematches.answer(third, Side.DEFENDER, "accept"),
+                                           return_exceptions=True)
+            refused = [a for a in answers if a is not None]  # the slower finds it accepted: "already being played"
+            assert len(refused) == 1 and isinstance(refused[0], RematchError)
+            assert "already being played" in refused[0].reason
+            await until(lambda: all(m.rematch.match_id is not None for m in (here, there, third)))
+            assert len({m.rematch.match_id for m in (here, there, third)}) == 1
+            assert [m.rematch.offered_by for m in (here, there, third)] == [Side.ATTACKER] * 3
+            new_id = here.rematch.match_id
+            assert new_id is not None
+            assert await two.matches.db.load(new_id) is not None
+            assert len(await two.matches.db.recent(10)) == 2  # the old match and one rematch
+            news = [m for m in spectator.queued() if m["type"] == "rematch"]
+            assert news[-1]["rematch"]["match_id"] == new_id
 
     arun(run())

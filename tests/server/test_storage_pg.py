@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from server.database import Database, Storage
-from server.store import StoreConflict, StoreUnavailable
+from server.store import RematchChange, StoreConflict, StoreUnavailable
 
 from .cluster import Postgres
 from .conftest import BACKENDS, arun
@@ -68,6 +68,25 @@ def test_a_match_round_trips_with_its_seats_and_log(open_storage: Opener) -> Non
 
     arun(run())
 
+
+def test_a_rematch_changes_only_from_where_it_stood_and_its_new_match_only_with_it(open_storage: Opener) -> None:
+    async def run() -> None:
+        async with opened(open_storage) as store:
+            await store.create_match(match_row("old"), {}, ())
+            offer = RematchChange(match_id="old", before=None, after="offered")
+            await store.set_rematch(offer)
+            with pytest.raises(StoreConflict):  # it no longer stands at None: a second answer to it is refused
+                await store.set_rematch(offer)
+            with pytest.raises(StoreConflict):
+                await store.create_match(match_row("late"), {}, (), RematchChange("old", None, "accepted"))
+            assert await store.match_row("late") is None  # the refused change took its new match with it
+            await store.create_match(match_row("new"), {}, (), RematchChange("old", "offered", "accepted"))
+            row = await store.match_row("old")
+            assert await store.match_row("new") is not None and row is not None and row.rematch == "accepted"
+            loaded = await store.load("old")
+            assert loaded is not None and loaded[0].rematch == "accepted"
+
+    arun(run())
 
 def test_an_append_at_the_wrong_version_writes_nothing(open_storage: Opener) -> None:
     async def run() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine import LEGACY_VERSIONS
-from server.store import ActionRow, DataDirLocked, MatchRow, Progress, Store, StoreConflict
+from server.store import ActionRow, DataDirLocked, MatchRow, Progress, RematchChange, Store, StoreConflict
 
 
 def match_row(match_id: str, created: float = 0.0, version: int = 0, rules: str = "1.0badcafe") -> MatchRow:
@@ -124,7 +124,7 @@ def test_a_schema_1_database_is_migrated_and_its_integer_rules_version_read_as_t
     db.close()
     store = Store.open(tmp_path / "data")
     try:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (4,)
         loaded = store.load("old")
         assert loaded is not None
         row, seats, actions = loaded
@@ -191,14 +191,38 @@ def test_a_schema_2_database_gains_the_clock_columns_and_its_old_rows_read_untim
     db.close()
     store = Store.open(tmp_path / "data")
     try:
-        assert store._db.execute("PRAGMA user_version").fetchone() == (3,)
+        assert store._db.execute("PRAGMA user_version").fetchone() == (4,)
         loaded = store.load("old")
         assert loaded is not None
         row, _, actions = loaded
-        assert (row.clock, row.open_seat) == (None, None) and actions[0].elapsed_ms is None
+        assert (row.clock, row.open_seat, row.rematch) == (None, None, None) and actions[0].elapsed_ms is None
         timed = ActionRow(ply=1, seat="DEFENDER", client_seq=1, action="{}", state_hash="h1", elapsed_ms=1234)
         store.append("old", timed, progress(2))
         assert store.action_at("old", 1) == timed
         assert store.timed_live() == [] and store.open_challenges(5) == []
     finally:
         store.close()
+
+
+def test_a_schema_3_database_gains_the_rematch_column(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    with sqlite3.connect(tmp_path / "data" / "taktik.sqlite3") as db:
+        db.executescript(SCHEMA_1.replace("rules_version INTEGER", "rules_version TEXT")
+                         .replace("broken_reason TEXT);", "broken_reason TEXT, clock TEXT, open_seat TEXT);")
+                         .replace("NULL, NULL, NULL);", "NULL, NULL, NULL, NULL, NULL);")
+                         .replace("created_at REAL NOT NULL,\n    UNIQUE",
+                                  "created_at REAL NOT NULL, elapsed_ms INTEGER,\n    UNIQUE")
+                         .replace("'h0', 1.5);", "'h0', 1.5, NULL);")
+                         .replace("PRAGMA user_version=1", "PRAGMA user_version=3"))
+    db.close()
+    store = Store.open(tmp_path / "data")
+    try:
+        assert store._db.execute("PRAGMA user_version").fetchone() == (4,)
+        row = store.match_row("old")
+        assert row is not None and row.rematch is None
+        store.set_rematch(RematchChange(match_id="old", before=None, after='{"offered_by":"ATTACKER"}'))
+        again = store.match_row("old")
+        assert again is not None and again.rematch == '{"offered_by":"ATTACKER"}'
+    finally:
+        store.close()
+

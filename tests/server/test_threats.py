@@ -7,7 +7,8 @@ from typing import Any
 
 import msgspec
 
-from engine import GameConfig, Side, new_game, player_view, threat_map
+from engine import GameConfig, Side, new_game, player_view
+from engine.analysis import threat_map
 
 from .conftest import LiveServer, Peer, arun, create_match, tokens_of
 from .test_ws import QUERY_GAME, ask

@@ -14,23 +14,21 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from engine import (
-    TERRAIN_LEGEND,
     Attack,
     GameConfig,
     GameRecord,
     GameState,
     MoveUnit,
     Side,
-    attack_preview,
-    decision,
-    explain,
     legal_actions,
-    move_preview,
     new_game,
     player_view,
     replay,
     state_hash,
 )
+from engine.analysis import attack_preview, decision, explain, move_preview
+from engine.data import TERRAIN_LEGEND
+from tests.support import shipped_card
 
 from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of
 
@@ -73,11 +71,13 @@ def forbidden_strings(state: GameState, viewer: Side | None) -> list[str]:
         secrets += [f'"{card}"' for card in part.stored]
         secrets += [f'"{t}"' for t in part.tactics if t not in played and (own is None or t not in own.tactics)]
     pending = state.pending_card
-    if pending is not None and pending.drawer is not viewer and "#" in pending.card:
-        from engine import card_of
-
-        if card_of(pending.card).kind == "bonus":
-            secrets.append(f'"{pending.card}"')
+    if (
+        pending is not None
+        and pending.drawer is not viewer
+        and "#" in pending.card
+        and shipped_card(pending.card).kind == "bonus"
+    ):
+        secrets.append(f'"{pending.card}"')
     return secrets
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import WebServer, shot
+from .conftest import REPO, WebServer, shot
 from .driver import Board
 
 pytestmark = pytest.mark.browser
@@ -47,6 +50,47 @@ def test_a_match_against_a_person_shows_both_seat_links_and_the_spectator_link(w
     row = page.locator(f"tr[data-match='{match_id}']")
     row.wait_for()
     assert row.get_by_role("link", name="Resume").count() == 1 and row.get_by_role("link", name="Watch").count() == 1
+
+
+def test_a_match_against_your_own_bot_shows_the_command_that_plays_its_seat(web: WebServer, new_page: Any) -> None:
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector(".recent table, .recent p")
+    advanced(page)
+    page.select_option("[name=side]", "DEFENDER")
+    page.get_by_role("button", name="Against your own bot").click()
+    bot_row = page.locator(".created .link.bot-seat")
+    bot_row.wait_for()
+    assert "Your bot: Attacker" in bot_row.inner_text()
+    command = bot_row.locator("code").inner_text()
+    assert command.startswith("taktik join 'http://") and "/play/" in command and command.endswith("' --bot greedy")
+    assert bot_row.locator("[data-copy]").get_attribute("data-copy") == command
+    mine = page.locator(".created .link").nth(1)
+    assert "You: Defender" in mine.inner_text() and mine.get_by_role("link", name="Open").count() == 1
+    page.locator(".created").scroll_into_view_if_needed()
+    shot(page, "lobby-own-bot")
+    # The command plays the seat: the bot (ATTACKER) joins and moves first.
+    link = command.split("'")[1]
+    match_id = link.split("/play/")[1].split("#")[0]
+    assert web.get(f"/api/matches/{match_id}")["mode"] == "outside_bot"
+    bot = subprocess.Popen([sys.executable, "-m", "cli", "join", link, "--bot", "greedy", "--rate", "0"], cwd=REPO,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        mine.get_by_role("link", name="Open").click()
+        board = Board(page)
+        board.wait_ready()
+        assert board.state()["seat"] == "DEFENDER"
+        deadline = time.monotonic() + 60
+        while web.get(f"/api/matches/{match_id}")["version"] == 0:
+            assert time.monotonic() < deadline and bot.poll() is None, bot.communicate()
+            time.sleep(0.1)
+    finally:
+        bot.kill()
+        bot.communicate()
+    page.goto(web.base + "/")
+    row = page.locator(f"tr[data-match='{match_id}']")
+    row.wait_for()
+    assert "outside bot" in row.inner_text()
 
 
 def test_hot_seat_hides_each_side_behind_a_pass_the_device_curtain(web: WebServer, new_page: Any) -> None:

@@ -7,18 +7,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import (
-    Attack,
-    DeclareAttack,
-    GameConfig,
-    NextPhase,
-    Side,
-    attack_preview,
-    card_of,
-    new_game,
-    player_view,
-    reduce,
-)
+from engine import Attack, DeclareAttack, GameConfig, NextPhase, Side, new_game, player_view, reduce
+from engine.analysis import attack_preview
+from tests.support import shipped_card
 
 from .conftest import SCENARIO, WebServer, scenario, shot
 from .driver import Board
@@ -69,7 +60,7 @@ def test_the_pre_roll_panel_shows_the_declared_attacks_odds_and_each_tactic(web:
     assert f"{percent(preview.odds.hit_chance)} to hit" in text
     before = percent(preview.odds.hit_chance)
     for tactic in preview.tactics:
-        assert f"{card_of(tactic.play.card_id).name}: {before} → {percent(tactic.odds.hit_chance)}" in text
+        assert f"{shipped_card(tactic.play.card_id).name}: {before} → {percent(tactic.odds.hit_chance)}" in text
         if tactic.odds.damage != preview.odds.damage:
             assert f"damage {preview.odds.damage} → {tactic.odds.damage}" in text
     assert "Precision Shot" in text and "damage 1 → 2" in text

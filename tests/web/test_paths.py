@@ -7,7 +7,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from engine import GameConfig, MoveUnit, Side, explain, move_preview, new_game, player_view, threat_map
+from engine import GameConfig, MoveUnit, Side, new_game, player_view
+from engine.analysis import explain, move_preview, threat_map
 
 from .conftest import WebServer, scenario, shot
 from .driver import Board

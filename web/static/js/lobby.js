@@ -7,6 +7,7 @@
  */
 
 import { playPath, rememberSeats, request, storedSeats } from "./api.js";
+import { showBotSeat } from "./botseat.js";
 import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
 import { describeClock } from "./clock.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
@@ -30,6 +31,7 @@ const PAGE = `
         <button type="button" class="mode" data-mode="human"><span class="icon">⇄</span><div><b>Against a person</b><span>Get two seat links to share, and a link for spectators</span></div></button>
         <button type="button" class="mode" data-mode="bot"><span class="icon">◎</span><div><b>Against the bot</b><span>Play one side; the server plays the other</span></div></button>
         <button type="button" class="mode" data-mode="hotseat"><span class="icon">⟲</span><div><b>Hot-seat on this device</b><span>Both sides in this tab, passing the device between turns</span></div></button>
+        <button type="button" class="mode" data-mode="outside_bot"><span class="icon">⌘</span><div><b>Against your own bot</b><span>Get a link your program plays with <code>taktik join</code>; you play the other side</span></div></button>
       </div>
       <details class="advanced"><summary>Advanced: seed, board size, length, bot</summary>
         <div class="fields">
@@ -37,7 +39,7 @@ const PAGE = `
           <label>Columns <input name="width" type="number" min="8" max="40" placeholder="20"></label>
           <label>Rows <input name="height" type="number" min="9" max="60" placeholder="30"></label>
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="25"></label>
-          <label>You play (vs bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
+          <label>You play (vs a bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
           <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select><small class="about muted"></small></label>
         </div>
       </details>
@@ -111,8 +113,9 @@ export function startLobby(root) {
     if (!mode) return;
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
+    const opponent = mode === "bot" || mode === "outside_bot" ? mode : "human";
     /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string, clock?: object, open?: boolean, side?: string}} */
-    const body = { config: config(), opponent: mode === "bot" ? "bot" : "human", hotseat: mode === "hotseat",
+    const body = { config: config(), opponent, hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
     if (mode === "bot" && value("bot")) body.bot = value("bot");
     const clock = chosenClock(root);
@@ -129,6 +132,9 @@ export function startLobby(root) {
         location.assign(playPath(created.match_id, tokens));
       } else if (mode === "human") {
         showLinks(q(".created"), created); // each link remembers its own seat when it is opened
+        listRecent(q(".recent"));
+      } else if (mode === "outside_bot") {
+        showBotSeat(q(".created"), created, mine, value("bot") || "greedy");
         listRecent(q(".recent"));
       } else {
         rememberSeats(created.match_id, tokens);
@@ -279,7 +285,7 @@ async function listRecent(el) {
     if (m.status === "live" || m.status === "other_rules") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
     const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
-    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td${m.clock ? ` title="${esc(describeClock(m.clock))}"` : ""}>${esc(m.mode)}</td>
+    return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td${m.clock ? ` title="${esc(describeClock(m.clock))}"` : ""}>${esc(m.mode.replace("_", " "))}</td>
       ${statusCell(m)}<td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });
   el.innerHTML = `<table class="matches"><thead><tr><th>Match</th><th>Mode</th><th>Status</th><th>Where</th><th>Updated</th><th></th></tr></thead><tbody>${lines.join("")}</tbody></table>`;

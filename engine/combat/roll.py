@@ -1,0 +1,243 @@
+"""Combat mechanics shared by the attack page, the flow and the reaction windows (rules §6).
+
+Declaration checks, the attack queue (advance, skip, cancel) and the roll with every
+modifier named, so the log and the client can explain a hit or a miss.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from ..board.info import board_info
+from ..cards.explanations import explain, recorded_clause
+from ..cards.hooks import (
+    attack_damage,
+    attack_roll_effects,
+    can_attack,
+    damage_cap,
+    damage_effects,
+    defense_effects,
+    ignores_defender_terrain,
+    unit_distance,
+)
+from ..config import CombatRule
+from ..state import GameState, Modifier, Roll, Unit
+from ..tables import TERRAIN, UNITS, required_roll
+from ..types import TerrainType
+from .dice import forced_outcome, has_dice_rules, hit_probability
+from .queue import placed_unit
+
+__all__ = [
+    "DamageModifier",
+    "ModifierKind",
+    "RollModifier",
+    "compute_roll",
+    "damage_modifiers",
+    "hit_chance_and_damage",
+    "hit_faces",
+    "modified_roll",
+    "roll_modifiers",
+]
+
+
+ModifierKind = Literal["bonus", "malus", "tactic", "terrain", "combat_rule"]
+"""What a roll or damage term comes from: a card of that kind, the target's terrain, a combat rule."""
+
+
+class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
+    """One term added to the natural die of an attack (rules §6.3), and where it comes from."""
+
+    kind: ModifierKind  # the source's type
+    source: str  # its id: a card id, a terrain type (``URBAN``) or a combat rule id
+    term: Literal["attack_roll", "defense", "cover", "terrain_defense", "combat_rule"]  # which term of §6.3
+    value: int  # added to the die (defense terms are negative)
+    says: str | None = None  # a card term: the card and its clause ("Forest Ambush: infantry ..., +1 defense")
+    clause: str | None = None  # the same, kept in the roll record: only for a card written in the condition language
+
+    def as_modifier(self) -> Modifier:
+        """The same term as `Roll.modifiers` names it."""
+        if self.term == "attack_roll":
+            return Modifier(source=self.source, value=self.value, clause=self.clause)
+        if self.term == "defense":
+            return Modifier(source=f"defense:{self.source}", value=self.value, clause=self.clause)
+        if self.term == "combat_rule":
+            return Modifier(source=f"combat_rule:{self.source}", value=self.value)
+        name = "terrain_cover" if self.term == "cover" else "terrain_defense"
+        return Modifier(source=f"{name}:{self.source}", value=self.value)
+
+
+class DamageModifier(msgspec.Struct, frozen=True, kw_only=True):
+    """One modify_damage term of an attack (rules §8.2): ``(damage + Σ add) × Π mul``, then the smallest ``cap``."""
+
+    kind: ModifierKind  # the source card's kind
+    source: str  # the card id
+    op: Literal["add", "mul", "cap"]
+    value: int
+    says: str | None = None  # the card and its clause
+
+
+def _terrain_terms(terrain: TerrainType) -> tuple[RollModifier, ...]:
+    stats = TERRAIN[terrain]
+    terms: list[RollModifier] = []
+    if stats.hit_modifier:
+        terms.append(RollModifier(kind="terrain", source=terrain.value, term="cover", value=stats.hit_modifier))
+    if stats.defense:
+        terms.append(RollModifier(kind="terrain", source=terrain.value, term="terrain_defense", value=-stats.defense))
+    return tuple(terms)
+
+
+_TERRAIN_TERMS = {terrain: _terrain_terms(terrain) for terrain in TERRAIN}
+"""The roll terms of a target's base terrain (§2.3: cover, then defense), built once."""
+
+
+def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[RollModifier]:
+    """Every term of §6.3 added to the die when ``attacker`` fires at ``target`` from ``distance``.
+
+    In the order `Roll.modifiers` lists them: card effects on the roll, combat rules, the
+    target's terrain (cover, then defense; none while ``ignore_defender_terrain`` covers
+    the attack), then defense effects on the target. The units' cells are read as given,
+    so a caller may ask about a unit placed elsewhere (``replace(unit, cell=...)``).
+    """
+    assert target.cell is not None
+    effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
+    modifiers = (
+        [
+            RollModifier(
+                kind=e.source_kind,
+                source=e.source_card,
+                term="attack_roll",
+                value=e.value,
+                says=explain(e, state.rules),
+                clause=recorded_clause(e, state.rules),
+            )
+            for e in attack_roll_effects(state, attacker, target, distance)
+        ]
+        if effects
+        else []
+    )
+    if state.rules.combat_rules:
+        modifiers += [
+            RollModifier(kind="combat_rule", source=rule.id, term="combat_rule", value=rule.roll_modifier)
+            for rule in state.rules.combat_rules
+            if _combat_rule_matches(state, rule, attacker, target)
+        ]
+    if not effects or not ignores_defender_terrain(state, attacker, target, distance):
+        info = board_info(state.board)
+        modifiers += _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
+    if effects:
+        modifiers += [
+            RollModifier(
+                kind=e.source_kind,
+                source=e.source_card,
+                term="defense",
+                value=-e.value,
+                says=explain(e, state.rules),
+                clause=recorded_clause(e, state.rules),
+            )
+            for e in defense_effects(state, target)
+        ]
+    return modifiers
+
+
+def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[DamageModifier]:
+    """Every modify_damage term of the attack, in effect order, then the ``cap_damage`` that applies (if any)."""
+    if not state.effects:
+        return []
+    terms = [
+        DamageModifier(
+            kind=e.source_kind,
+            source=e.source_card,
+            op="add" if e.op == "add" else "mul",
+            value=e.value,
+            says=explain(e, state.rules),
+        )
+        for e in damage_effects(state, attacker, target, distance)
+    ]
+    cap = damage_cap(state, attacker, target, distance)
+    if cap is not None:
+        says = explain(cap, state.rules)
+        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=cap.value, says=says))
+    return terms
+
+
+def modified_roll(natural: int, modifier: int) -> int:
+    """The die plus the sum of its modifiers, clamped to 1..6 (rules §6.3)."""
+    return min(6, max(1, natural + modifier))
+
+
+def _count_faces(modifier: int, required: int) -> int:
+    return sum(1 for natural in range(1, 7) if modified_roll(natural, modifier) >= required)
+
+
+_FACES = {(m, r): _count_faces(m, r) for m in range(-12, 13) for r in range(1, 7)}
+"""`hit_faces` tabulated for every modifier tools usually meet (counted by `modified_roll`)."""
+
+
+def hit_faces(modifier: int, required: int) -> int:
+    """How many of the six faces of the die hit with ``modifier`` against ``required``."""
+    faces = _FACES.get((modifier, required))
+    return _count_faces(modifier, required) if faces is None else faces
+
+
+def hit_chance_and_damage(state: GameState, attacker: Unit, target: Unit, distance: int) -> tuple[float, int]:
+    """The chance that ``attacker`` hits ``target`` from ``distance`` before the die is thrown, and a hit's damage.
+
+    The chance is 0 when an effect forbids the attack (``can_attack``): it can be neither
+    declared nor resolved. The lean form of `engine.attack_odds` (the same functions, no
+    names kept) for tools that ask many times; cells are read from the units as given.
+    """
+    damage = attack_damage(state, attacker, target, distance)
+    if not can_attack(state, attacker, target, distance):
+        return 0.0, damage
+    total = sum(m.value for m in roll_modifiers(state, attacker, target, distance))
+    required = required_roll(distance, state.rules.tables)
+    if state.effects and has_dice_rules(state):
+        chance = hit_probability(state, attacker, target, distance, lambda n: modified_roll(n, total) >= required)
+        return float(chance), damage
+    return hit_faces(total, required) / 6, damage
+
+
+def compute_roll(state: GameState, natural: int) -> Roll:
+    """The outcome of the pending attack for die ``natural``, every modifier named (§6.3)."""
+    pending = state.pending_attack
+    assert pending is not None
+    attacker = placed_unit(state, pending.attacker)
+    target = placed_unit(state, pending.target)
+    assert attacker is not None and target is not None
+    distance = unit_distance(attacker, target, state)
+    modifiers = roll_modifiers(state, attacker, target, distance)
+    modified = modified_roll(natural, sum(m.value for m in modifiers))
+    required = required_roll(distance, state.rules.tables)
+    outcome: Literal["HIT", "MISS"] = "HIT" if modified >= required else "MISS"
+    forced = forced_outcome(state, attacker, target, distance, natural) if state.effects else None
+    if forced is not None:
+        outcome = forced[0]
+    return Roll(
+        natural=natural,
+        modified=modified,
+        required=required,
+        distance=distance,
+        outcome=outcome,
+        modifiers=tuple(m.as_modifier() for m in modifiers),
+    )
+
+
+def _combat_rule_matches(state: GameState, rule: CombatRule, attacker: Unit, target: Unit) -> bool:
+    info = board_info(state.board)
+    assert attacker.cell is not None and target.cell is not None
+    a_cell, t_cell = info.index[attacker.cell], info.index[target.cell]
+    req = rule.requires
+    checks = (
+        (req.attacker_unit_types, (attacker.type,)),
+        (req.attacker_unit_tags, UNITS[attacker.type].tags),
+        (req.defender_unit_types, (target.type,)),
+        (req.defender_unit_tags, UNITS[target.type].tags),
+        (req.attacker_terrain_tags, TERRAIN[info.terrain[a_cell]].tags),
+        (req.defender_terrain_tags, TERRAIN[info.terrain[t_cell]].tags),
+        (req.attacker_overlay_tags, info.overlay_tags(a_cell)),
+        (req.defender_overlay_tags, info.overlay_tags(t_cell)),
+        (req.defender_terrain_types, (info.terrain[t_cell],)),
+    )
+    return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)

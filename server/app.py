@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -16,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 from . import api, catalogue, challenges, replays, rulespage, ws
 from .database import Database, Storage
 from .errors import EXCEPTION_HANDLERS
+from .gate import CostGate
 from .profiling import install_profiler
 from .services import AppState, Services
 from .settings import Settings
@@ -64,6 +66,7 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
             yield {"services": services}
         finally:
             await services.matches.close()
+            services.analysts.close()
             if replication is not None:
                 await replication.close()
             database.close()
@@ -82,7 +85,8 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=WEB_STATIC, check_dir=False), name="static"),
         Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS,
+                     middleware=[Middleware(CostGate)])  # costly requests refused at the door (server/gate.py)
 
 
 async def _open(settings: Settings) -> Storage:

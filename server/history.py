@@ -10,7 +10,6 @@ client's dice panel reads it after a reload, for a late spectator and in a forke
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 
 import msgspec
@@ -21,13 +20,16 @@ from starlette.routing import Route
 from engine import Event, EventKind, GameConfig, GameState, Rules, Side, decode_action, new_game, player_view, reduce
 from engine.analysis import describe_event, unit_vp
 
-from .database import Storage
+from .costs import OverBudget, billed
 from .errors import ApiError, json_response
-from .services import services_of
-from .store import ActionRow, MatchRow
+from .results import stored_answer
+from .services import address_of, services_of
+from .store import ActionRow, MatchRow, StoreUnavailable
 from .ws import MATCH_ID
 
-__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_of", "load_history"]
+__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_answer", "history_of"]
+
+_ENCODER = msgspec.json.Encoder()
 
 
 class RollTerm(msgspec.Struct, frozen=True, kw_only=True):
@@ -145,21 +147,13 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
                         victory_reason=state.victory_reason)
 
 
-async def load_history(db: Storage, match_id: str) -> MatchHistory | None:
-    """The history of a stored match, or None if there is none; ValueError if its log does not replay."""
-    found = await db.load(match_id)
-    if found is None:
-        return None
-    row, _, rows = found
-    return await asyncio.to_thread(_history, row, rows)
-
-
-def _history(row: MatchRow, rows: list[ActionRow]) -> MatchHistory:
+def history_answer(row: MatchRow, rows: list[ActionRow]) -> bytes:
+    """The `MatchHistory` of a stored match, encoded (an analyst's work)."""
     try:
         config = msgspec.json.decode(row.config, type=GameConfig)
     except msgspec.DecodeError as err:
         raise ValueError(f"its config no longer loads: {err}") from None
-    return history_of(row.id, config, [r.action for r in rows])
+    return _ENCODER.encode(history_of(row.id, config, [r.action for r in rows]))
 
 
 async def match_history(request: Request) -> Response:
@@ -167,14 +161,17 @@ async def match_history(request: Request) -> Response:
     match_id = str(request.path_params["match_id"])
     if not MATCH_ID.fullmatch(match_id):
         raise ApiError(404, "not_found", "no such match")
-    async with services.replay_slots:
+    with billed(services.budget, address_of(request)):
         try:
-            found = await load_history(services.db, match_id)
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "history", match_id, history_answer)
+        except (OverBudget, StoreUnavailable):
+            raise
         except Exception as err:  # a log these rules no longer replay (other rules, an edited store)
             raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if found is None:
         raise ApiError(404, "not_found", "no such match")
-    return json_response(found)
+    return json_response(msgspec.Raw(found))
 
 
 ROUTES: list[Route] = [Route("/api/matches/{match_id}/history", match_history, methods=["GET"])]

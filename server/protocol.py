@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from engine import Action, Event, GameState, Side
 from engine.analysis import AttackPreview, Decision, MovePreview, ThreatMap
@@ -226,6 +226,9 @@ class Reject(_Server, frozen=True, kw_only=True, tag="reject"):
     code: ErrorCode
     reason: str
     seq: int | None = None  # the `act` this answers, when known
+    # Sent only when they apply (UNSET fields are left out of the JSON):
+    id: int | UnsetType = UNSET  # the question (`explain`, `threats`, `hint` ...) this refuses
+    retry_after: float | UnsetType = UNSET  # with `rate_limited`: seconds until that may be sent again
 
 
 class Explanation(_Server, frozen=True, kw_only=True, tag="explanation"):

@@ -94,9 +94,12 @@ export class MatchSocket {
         this.timeSync = addSample(this.timeSync, stamped.server_time, localNow(), answer);
         if (answer !== null) this.asked = null;
       }
-      if ("id" in msg && this.questions.has(msg.id)) {
-        /** @type {(a: any) => void} */ (this.questions.get(msg.id))(msg);
-        this.questions.delete(msg.id);
+      const id = "id" in msg ? msg.id : undefined;
+      const settle = id === undefined ? undefined : this.questions.get(id);
+      if (id !== undefined && settle) {
+        // A refused question (`rate_limited`, with `retry_after`) has no answer: ask again later.
+        /** @type {(a: any) => void} */ (settle)(msg.type === "reject" ? null : msg);
+        this.questions.delete(id);
         return;
       }
       this.on.onMessage(msg);

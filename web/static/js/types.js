@@ -67,7 +67,7 @@
 /** @typedef {{type: "presence", presence: Presence}} PresenceMsg */
 /** @typedef {{type: "rematch", rematch: Rematch}} RematchMsg */
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
-/** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
+/** @typedef {{type: "reject", code: string, reason: string, seq: number|null, id?: number, retry_after?: number}} Reject */
 
 /** @typedef {{id: string, name: string, kind: "bonus"|"malus"|"tactic", class: string, category: string, text: string, timing: string, cancel_power: string, window: string|null, side: string|null}} CardInfo */
 

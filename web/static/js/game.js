@@ -27,13 +27,23 @@ const BACKFILL = 12; // steps of log history fetched after a reload
 /** @typedef {import("./controls.js").Controls} Controls */
 /** @typedef {import("./controls.js").Run} Run */
 
+/**
+ * One socket per seat token (none: a spectator's), opened at once; what arrives waits for the
+ * page (`MatchSocket.attach`).
+ * @param {string} matchId @param {string[]} tokens
+ */
+export function openSockets(matchId, tokens) {
+  return (tokens.length ? tokens : [null]).map((token) => new MatchSocket(matchId, token));
+}
+
 export class Game {
   /**
    * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
    * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number}>}} catalog
    * @param {string} matchId @param {string[]} tokens seat tokens (empty: watch)
+   * @param {MatchSocket[]} [sockets] sockets already opened for them (`openSockets`), else opened here
    */
-  constructor(root, assets, catalog, matchId, tokens) {
+  constructor(root, assets, catalog, matchId, tokens, sockets = openSockets(matchId, tokens)) {
     this.cards = catalog.cards;
     this.screen = new Screen(root, assets, catalog.cards, catalog.fullHp, {
       onTap: (hit) => this.tap(hit),
@@ -46,9 +56,8 @@ export class Game {
       onKey: (key) => this.key(key),
     });
     const kind = tokens.length ? "play" : "watch";
-    const seatTokens = tokens.length ? tokens : [null];
     /** @type {Model[]} */
-    this.models = seatTokens.map(() => initialModel(kind, matchId));
+    this.models = sockets.map(() => initialModel(kind, matchId));
     this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
     this.historyAsked = -1; // the version whose history was last asked for
     // The socket's answers are matched by id; the board's questions get the board's answers.
@@ -66,18 +75,19 @@ export class Game {
       rematch: (choice) => this.sockets[this.shown].rematch(choice),
       sync: () => this.sockets?.[this.shown]?.timeSync ?? NO_SYNC, // the first render comes while the sockets are made
     });
-    this.sockets = seatTokens.map((token, i) => new MatchSocket(matchId, token, {
+    this.sockets = sockets;
+    /** The "Hint" button: asks on the socket of the seat on screen. */
+    this.hint = kind === "play"
+      ? new HintBox(this.screen.extra, async (query) => /** @type {import("./hint.js").HintAnswer|null} */ (
+        await this.sockets[this.shown].ask(query)))
+      : null;
+    sockets.forEach((socket, i) => socket.attach({
       onMessage: (msg) => this.receive(i, msg),
       onStatus: (status, detail) => {
         this.models[i] = setConn(this.models[i], status, detail);
         this.refresh();
       },
     }));
-    /** The "Hint" button: asks on the socket of the seat on screen. */
-    this.hint = kind === "play"
-      ? new HintBox(this.screen.extra, async (query) => /** @type {import("./hint.js").HintAnswer|null} */ (
-        await this.sockets[this.shown].ask(query)))
-      : null;
   }
 
   /** The model on screen. */

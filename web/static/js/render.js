@@ -61,6 +61,9 @@ export class Renderer {
     this.nextLevel = 0;
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
     this.frames = 0;
+    /** called when sharper art arrived and the board should be drawn again */
+    this.onSharper = () => {};
+    this.sharpening = false;
   }
 
   /**
@@ -99,6 +102,7 @@ export class Renderer {
     const { camera: cam, vw, vh, dpr } = scene;
     const scale = cam.zoom * dpr;
     const want = 2 ** (Math.ceil(Math.log2(scale) * 3 - 1e-9) / 3);
+    if (want * this.assets.manifest.image_scale > this.assets.detail) this.sharpen();
     let more = false;
     if (want !== this.level) {
       // Build the new zoom level's visible chunks a few at a time; until they are all
@@ -131,6 +135,22 @@ export class Renderer {
     drawEffects(this, scene);
     this.frames += 1;
     return more;
+  }
+
+  /**
+   * The tiles are drawn larger than the atlas in use holds them (zoomed in deep): load the whole
+   * atlas, then draw the terrain again from it (the old chunks keep showing until then).
+   */
+  sharpen() {
+    if (this.sharpening) return;
+    this.sharpening = true;
+    this.assets.sharpen().then((changed) => {
+      if (!changed) return;
+      this.chunks = new Map();
+      this.next = new Map();
+      this.level = 0;
+      this.onSharper();
+    });
   }
 
   /**

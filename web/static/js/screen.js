@@ -110,6 +110,7 @@ export class Screen {
     /** @type {(() => void)|null} called after each frame (the cell tip follows its cell) */
     this.onPainted = null;
     this.painter = new Painter(() => this.paint());
+    this.renderer.onSharper = () => this.painter.request();
     this.unbind = [
       bindBoard(this.canvas, {
         pan: (dx, dy) => this.setCamera(panBy(this.camera, dx, dy)),

@@ -80,7 +80,7 @@
  * @typedef {{tile: TileGeometry, image_scale: number, images: Record<string, ImageEntry>, terrain: Record<string, string>,
  *   masks: {names: string[]}, highlights: Record<string, string>, connectors: Record<string, string>, badges: Record<string, string>,
  *   units: {width_factor: number, bottom_factor: number, types: Record<string, UnitTypeEntry>},
- *   atlas?: {file: string, size: [number, number]}}} Manifest
+ *   atlas?: {file: string, size: [number, number], half?: {file: string, size: [number, number]}}}} Manifest
  */
 
 /** @typedef {{x: number, y: number}} Point */

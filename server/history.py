@@ -6,6 +6,10 @@ replay, how many units moved, the attacks with their results, the units destroye
 cards played as a spectator sees them, and the victory points at the turn's end. The
 client's dice panel reads it after a reload, for a late spectator and in a forked match
 (whose log starts with the actions it was forked from); the end screen reads the turns.
+
+``GET /api/matches/{id}/turns/{n}`` answers with the events of every step of turn ``n`` (from
+the step that started it), as a spectator sees them: after a reload the client recaps the
+opponent's last turn and fills its log from it, in one request and one replay.
 """
 
 from __future__ import annotations
@@ -33,12 +37,27 @@ from engine import (
 )
 
 from .database import Storage
-from .errors import ApiError, json_response
+from .errors import ApiError, json_response, whole_number
+from .protocol import EventText
 from .services import services_of
 from .store import ActionRow, MatchRow
 from .ws import MATCH_ID
 
-__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_of", "load_history"]
+__all__ = [
+    "ROUTES",
+    "DiceRoll",
+    "MatchHistory",
+    "RollTerm",
+    "StepEvents",
+    "TurnEvents",
+    "TurnSummary",
+    "history_of",
+    "load_history",
+    "load_turn",
+    "turn_of",
+]
+
+MAX_TURN = 100_000  # far past any game the action cap allows
 
 
 class RollTerm(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,6 +107,22 @@ class MatchHistory(msgspec.Struct, frozen=True, kw_only=True):
     turns: tuple[TurnSummary, ...]
     winner: Side | None
     victory_reason: str | None
+
+
+class StepEvents(msgspec.Struct, frozen=True, kw_only=True):
+    """What the action that made ``step`` caused, in events with their sentences."""
+
+    step: int
+    events: tuple[EventText, ...]
+
+
+class TurnEvents(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /api/matches/{id}/turns/{n}``: every step of turn ``turn`` so far, from the one that started it."""
+
+    match_id: str
+    turn: int
+    side: Side  # whose turn it is
+    steps: tuple[StepEvents, ...]
 
 
 _HIGHLIGHTS = {
@@ -156,6 +191,46 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
                         victory_reason=state.victory_reason)
 
 
+def turn_of(match_id: str, config: GameConfig, actions: Sequence[str], turn: int) -> TurnEvents | None:
+    """The steps of turn ``turn`` of the log ``actions`` (None: the game has not reached it).
+
+    A step belongs to the turn its action leaves the game in, as in `history_of`: the step that
+    ended the turn before (with its ``turn_started`` event) opens it. Raises ValueError if the
+    log does not replay.
+    """
+    state = new_game(config)
+    steps: list[StepEvents] = []
+    side = state.active if state.turn == turn else None
+    for index, text in enumerate(actions, start=1):
+        state = reduce(state, decode_action(text, state))
+        if state.turn > turn:
+            break
+        if state.turn == turn:
+            side = state.active
+            events = tuple(EventText(event=e, text=describe_event(e)) for e in player_view(state, None).events)
+            steps.append(StepEvents(step=index, events=events))
+    if side is None:
+        return None
+    return TurnEvents(match_id=match_id, turn=turn, side=side, steps=tuple(steps))
+
+
+async def load_turn(db: Storage, match_id: str, turn: int) -> TurnEvents | None:
+    """The steps of turn ``turn`` of a stored match; None if there is no such match or turn."""
+    found = await db.load(match_id)
+    if found is None:
+        return None
+    row, _, rows = found
+    return await asyncio.to_thread(_turn, row, rows, turn)
+
+
+def _turn(row: MatchRow, rows: list[ActionRow], turn: int) -> TurnEvents | None:
+    try:
+        config = msgspec.json.decode(row.config, type=GameConfig)
+    except msgspec.DecodeError as err:
+        raise ValueError(f"its config no longer loads: {err}") from None
+    return turn_of(row.id, config, [r.action for r in rows], turn)
+
+
 async def load_history(db: Storage, match_id: str) -> MatchHistory | None:
     """The history of a stored match, or None if there is none; ValueError if its log does not replay."""
     found = await db.load(match_id)
@@ -188,4 +263,23 @@ async def match_history(request: Request) -> Response:
     return json_response(found)
 
 
-ROUTES: list[Route] = [Route("/api/matches/{match_id}/history", match_history, methods=["GET"])]
+async def match_turn(request: Request) -> Response:
+    services = services_of(request)
+    match_id = str(request.path_params["match_id"])
+    if not MATCH_ID.fullmatch(match_id):
+        raise ApiError(404, "not_found", "no such match")
+    turn = whole_number(str(request.path_params["turn"]), "turn", 1, MAX_TURN)
+    async with services.replay_slots:
+        try:
+            found = await load_turn(services.db, match_id, turn)
+        except Exception as err:  # a log these rules no longer replay (other rules, an edited store)
+            raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
+    if found is None:
+        raise ApiError(404, "not_found", "no such match, or it has not reached that turn")
+    return json_response(found)
+
+
+ROUTES: list[Route] = [
+    Route("/api/matches/{match_id}/history", match_history, methods=["GET"]),
+    Route("/api/matches/{match_id}/turns/{turn}", match_turn, methods=["GET"]),
+]

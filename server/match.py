@@ -65,6 +65,7 @@ from .protocol import (
     encode,
 )
 from .rematch import Rematch
+from .score import score_of
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["EVENT_TEXTS_LIMIT", "Match", "Viewer", "event_text", "hash_token", "progress_of", "shown_status"]
@@ -396,4 +397,6 @@ class Match:
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
             rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
+            score=score_of(self.state),
+            open_seat=self.open_seat,
         )

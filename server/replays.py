@@ -40,6 +40,7 @@ from engine import (
 from . import history
 from .errors import ApiError, json_response, read_json
 from .protocol import EventText
+from .score import Score, score_of
 from .services import services_of
 
 __all__ = [
@@ -85,6 +86,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     state: GameState
     events: tuple[EventText, ...]
     decision: Decision  # who decides and why, as the perspective may see it
+    score: Score  # victory points, what wins at once, the round (server/score.py)
 
 
 class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,7 +126,7 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
             shown = _shown(state, request.view)
             events = tuple(EventText(event=e, text=describe_event(e)) for e in shown.events)
             kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events,
-                                   decision=decision(state, shown)))
+                                   decision=decision(state, shown), score=score_of(state)))
 
     keep(0, None)
     error: str | None = None

@@ -5,12 +5,13 @@
  * history of the match (`GET /api/matches/{id}/history`, server/history.py); without it the
  * screen still says who won and why.
  *
- * `END_REASONS` words each `victory_reason` the engine names: the rules' conditions (§10)
- * and the match actions (a resignation, a clock, an abandoned seat); an unknown reason
- * still reads sensibly.
+ * Why the game ended is worded by js/words.js (`endReason`): the rules' conditions (§10) and
+ * the match actions (a resignation, a clock, an abandoned seat); an unknown reason still
+ * reads sensibly.
  */
 
-import { esc, humanize, sideName } from "./labels.js";
+import { esc, sideName } from "./labels.js";
+import { endReason } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").Side} Side */
@@ -24,34 +25,6 @@ import { esc, humanize, sideName } from "./labels.js";
  * @typedef {{match_id: string, steps: number, rolls: DiceRoll[], turns: TurnSummary[], winner: Side|null,
  *   victory_reason: string|null}} MatchHistory
  */
-
-/**
- * How each reason reads; `{winner}` and `{loser}` are side names.
- * @type {Record<string, string>}
- */
-export const END_REASONS = {
-  annihilation: "{winner} destroyed every unit of {loser}.",
-  target_elimination: "{winner} destroyed the enemy leader.",
-  victory_points: "{winner} reached the victory-point threshold first.",
-  capture_and_hold: "{winner} held an objective for the turns it needed.",
-  territorial_control: "{winner} controlled more points when the time ran out.",
-  timed_resistance: "{winner} held out to the last round with units still standing.",
-  round_limit: "Round limit reached: {winner} had more victory points from destroyed units (a tie goes to the Defender).",
-  action_cap: "Action cap reached: {winner} had more victory points from destroyed units.",
-  resignation: "{loser} resigned: {winner} wins.",
-  time: "{loser} ran out of time: {winner} wins on time.",
-  abandonment: "{loser} left the game and did not come back: {winner} claimed the win.",
-};
-
-/**
- * Why the game ended, as a sentence.
- * @param {string|null|undefined} reason @param {Side|null|undefined} winner
- */
-export function endReason(reason, winner) {
-  const loser = winner === "ATTACKER" ? "DEFENDER" : winner === "DEFENDER" ? "ATTACKER" : null;
-  const words = END_REASONS[reason ?? ""] ?? `{winner} wins (${humanize(reason ?? "the game ended")}).`;
-  return words.replaceAll("{winner}", sideName(winner)).replaceAll("{loser}", sideName(loser));
-}
 
 /**
  * The end screen's markup.

@@ -8,7 +8,8 @@
 /** @typedef {import("./types.js").Model} Model */
 
 /**
- * @param {{screen: Screen, model: () => Model, drop?: () => void, extra?: Record<string, unknown>}} page
+ * @param {{screen: Screen, model: () => Model, words: (entry: import("./types.js").LogEntry) => string, drop?: () => void,
+ *   extra?: Record<string, unknown>}} page `words`: a log line as the page shows it
  */
 export function exposeHooks(page) {
   const { screen } = page;
@@ -26,7 +27,7 @@ export function exposeHooks(page) {
         version: m.version, status: m.status, seat: m.seat, toAct: m.toAct, phase: m.view?.phase ?? null,
         turn: m.view?.turn ?? 0, legal: m.legal.map((a) => a.type), busy: m.busy, conn: m.conn,
         selected: m.sel.unit, aiming: screen.ctl?.aiming?.key ?? null, notice: m.notice?.text ?? null,
-        log: m.log.map((l) => l.text),
+        log: m.log.map(page.words),
       };
     },
     /** @param {string} cell centre the view on a cell */

@@ -14,6 +14,7 @@ import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierT
 import { oddsSlot } from "./odds.js";
 import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
+import { CARD_KINDS, TACTIC_SIDES, eventText, windowName } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").CardInfo} CardInfo */
@@ -387,7 +388,7 @@ export class Hud {
   renderLog(model) {
     const lines = model.log.filter((l) => l.kind !== "phase_entered").slice(-160).reverse().map((l) => {
       const cls = l.kind === "turn_started" ? "turn" : `side-${l.side ?? "none"}`;
-      return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(l.text)}</li>`;
+      return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(eventText(l, this.cards))}</li>`;
     });
     this.els.log.innerHTML = `<h3>Log</h3>${lines.length ? `<ol>${lines.join("")}</ol>` : `<p class="muted">Nothing has happened yet.</p>`}`;
   }
@@ -438,8 +439,8 @@ function countUnits(view, side) {
 export function cardFace(cards, id, where, buttons = "", owner = undefined, reader = null) {
   const info = cardInfo(cards, id);
   if (!info) return `<div class="cardface hidden ${where}"><b>Hidden card</b><p class="muted">Only its owner can see it.</p></div>`;
-  const tags = [humanize(info.kind)];
-  if (info.window) tags.push(`${humanize(info.window.replace(/([A-Z])/g, " $1"))} · ${info.side}`);
+  const tags = [CARD_KINDS[info.kind] ?? humanize(info.kind)];
+  if (info.window) tags.push(`${windowName(info.window)} · ${TACTIC_SIDES[info.side ?? ""] ?? humanize(info.side ?? "")}`);
   if (info.cancel_power && info.cancel_power !== "none") tags.push(`cancels ${info.cancel_power} malus`);
   return `<div class="cardface kind-${info.kind} ${where}" data-card="${esc(info.id)}"><div class="cardtop"><b>${esc(info.name)}</b>${buttons}</div>
     <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(owner ? cardTextFor(info.text, owner, reader) : info.text)}</p></div>`;

@@ -10,6 +10,7 @@ import { playPath, rememberSeats, request, storedSeats } from "./api.js";
 import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
 import { describeClock } from "./clock.js";
 import { ago, esc, humanize, sideName } from "./labels.js";
+import { eventText } from "./words.js";
 
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
 /** @typedef {import("./api.js").MatchSummary} MatchSummary */
@@ -150,7 +151,7 @@ export function startLobby(root) {
         import("./assets.js"), import("./api.js"), import("./replay.js"), import("./hooks.js")]);
       const [assets, catalog] = await Promise.all([loadAssets(), loadCatalog()]);
       history.pushState({}, "", "/replay/file");
-      exposeHooks(startReplay(root, assets, catalog, "file", data));
+      exposeHooks({ ...startReplay(root, assets, catalog, "file", data), words: (entry) => eventText(entry, catalog.cards) });
     } catch (err) {
       error.hidden = false;
       error.textContent = `That file is not a Taktik record: ${/** @type {Error} */ (err).message}`;

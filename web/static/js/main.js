@@ -11,6 +11,7 @@
 import { loadCatalog, rememberSeats, storedSeats } from "./api.js";
 import { loadAssets } from "./assets.js";
 import { exposeHooks } from "./hooks.js";
+import { eventText } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const [, page = "", id = ""] = location.pathname.split("/").map(decodeURIComponent);
@@ -30,7 +31,7 @@ async function main() {
   }
   if (page === "replay") {
     const [assets, catalog, { startReplay }] = await Promise.all([loadAssets(), loadCatalog(), import("./replay.js")]);
-    return exposeHooks(startReplay(root, assets, catalog, id));
+    return exposeHooks({ ...startReplay(root, assets, catalog, id), words: (entry) => eventText(entry, catalog.cards) });
   }
   // The art, the card texts, the match's first state and the rest of the code load side by side.
   const tokens = page === "play" ? seatTokens() : [];
@@ -41,7 +42,8 @@ async function main() {
       throw err;
     });
   const game = new module.Game(root, assets, catalog, id, tokens, sockets);
-  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop(), extra: game.assist.hooks(() => game.model) });
+  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop(), extra: game.assist.hooks(() => game.model),
+    words: (entry) => eventText(entry, catalog.cards) });
 }
 
 main().catch((err) => {

@@ -78,7 +78,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
     replay = atStep(replay, target);
     show({ ...next, hover: before.hover });
     if (target === before.version + 1) screen.animate(next.fresh, before.view?.units ?? []);
-    renderStep(bar, replay);
+    renderStep(bar, replay, catalog.cards);
     markEvalGraph(graph, target);
     if (atEnd(replay)) stop();
   }

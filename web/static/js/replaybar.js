@@ -53,9 +53,12 @@ export function mountBar(host) {
   };
 }
 
-/** The slider's place, the step in words, and whether "Continue from here" applies. @param {Bar} bar @param {Replay} r */
-export function renderStep(bar, r) {
-  const { step, last, what, texts } = stepSummary(r);
+/**
+ * The slider's place, the step in words, and whether "Continue from here" applies.
+ * @param {Bar} bar @param {Replay} r @param {Map<string, import("./types.js").CardInfo>} cards
+ */
+export function renderStep(bar, r, cards) {
+  const { step, last, what, texts } = stepSummary(r, cards);
   bar.slider.value = String(step);
   bar.info.innerHTML = `<b>Step ${step} of ${last}</b> · ${esc(what)}${texts.length ? ` — ${esc(texts.join("; "))}` : ""}`;
   const clocks = stepClocks(r); // issue 17: the clocks as they stood after this step

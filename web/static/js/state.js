@@ -4,6 +4,8 @@
  * every function takes a model and returns a new one (chessground's headless state).
  */
 
+import { refusal } from "./words.js";
+
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").StateMsg} StateMsg */
 /** @typedef {import("./types.js").Welcome} Welcome */
@@ -83,7 +85,7 @@ export function applyState(model, msg, now = 0) {
  * @param {import("./types.js").LogEntry[]} log @param {EventText[]} events @param {number} version
  */
 export function appendLog(log, events, version) {
-  const added = events.map((e) => ({ text: e.text, kind: e.event.kind, version, side: e.event.side ?? null }));
+  const added = events.map((e) => ({ event: e.event, text: e.text, kind: e.event.kind, version, side: e.event.side ?? null }));
   const all = log.concat(added);
   return all.length > LOG_LIMIT ? all.slice(all.length - LOG_LIMIT) : all;
 }
@@ -149,20 +151,9 @@ export function notify(model, text, level, now) {
   return { ...model, notice: { text, level, at: now } };
 }
 
-const REJECTED = /** @type {Record<string, string>} */ ({
-  stale_version: "The game moved on before your action arrived; here is the latest position",
-  not_your_turn: "It is not your decision now",
-  illegal_action: "That is not allowed",
-  rate_limited: "Too fast",
-  game_over: "The game is over",
-  forbidden: "Not allowed here",
-});
-
 /** A rejected action: show why, unlock the controls. @param {Model} model @param {import("./types.js").Reject} msg @param {number} now @returns {Model} */
 export function applyReject(model, msg, now) {
-  const lead = REJECTED[msg.code];
-  const text = lead ? `${lead} (${msg.reason}).` : msg.reason;
-  return { ...model, busy: false, notice: { text, level: "error", at: now } };
+  return { ...model, busy: false, notice: { text: refusal(msg.code, msg.reason), level: "error", at: now } };
 }
 
 /** @param {Model} model @returns {Model} */

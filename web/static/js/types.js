@@ -91,7 +91,11 @@
  * @typedef {{cell: string|null, unit: string|null}} Hit
  */
 
-/** @typedef {{text: string, kind: string, version: number, side: Side|null}} LogEntry */
+/**
+ * One logged event: the event itself and the engine's sentence for it (shown in player words,
+ * js/words.js `eventText`).
+ * @typedef {{event: GameEvent, text: string, kind: string, version: number, side: Side|null}} LogEntry
+ */
 /** @typedef {{unit: string, from: string, to: string, version: number}} MoveTrace */
 /** @typedef {{unit: string, target: string, outcome: string|null, version: number}} AttackTrace */
 

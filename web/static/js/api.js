@@ -53,11 +53,11 @@ export async function request(url, body) {
 }
 
 /**
- * Card texts and full-strength HP per unit type (loaded once per page).
- * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number}>}>}
+ * Card texts and the unit table: full-strength HP and VP per unit type (loaded once per page).
+ * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}>}
  */
 export async function loadCatalog() {
-  /** @type {[CardInfo[], Record<string, {hp: number}>]} */
+  /** @type {[CardInfo[], Record<string, {hp: number, vp: number}>]} */
   const [cards, fullHp] = await Promise.all([request("/api/cards"), request("/api/units")]);
   return { cards: new Map(cards.map((c) => [c.id, c])), fullHp };
 }

@@ -8,6 +8,7 @@
  * Keys: T toggles the threat overlay; "." and "," cycle through the units that can act.
  */
 
+import { armedFigures } from "./armed.js";
 import { Follow, NEXT_UNIT_KEY, nextActor, PREVIOUS_UNIT_KEY } from "./follow.js";
 import { Insight } from "./insight.js";
 import { fillOddsSlots } from "./odds.js";
@@ -61,6 +62,7 @@ export class Assist {
   refresh() {
     if (!this.model) return;
     fillOddsSlots(this.screen.root, (a, t) => this.insight.attack(a, t), this.cards);
+    armedFigures(this.screen.root, this.insight);
     this.placeTip();
     this.screen.painter.request();
   }

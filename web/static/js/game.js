@@ -6,7 +6,7 @@
  */
 
 import { Assist } from "./assist.js";
-import { completed, deriveControls, resolveTap } from "./controls.js";
+import { boardChoices, completed, deriveControls, resolveTap } from "./controls.js";
 import { HintBox } from "./hint.js";
 import { HotSeat } from "./hotseat.js";
 import { decisionText } from "./labels.js";
@@ -16,7 +16,7 @@ import { MatchBar } from "./matchbar.js";
 import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
 import {
-  addPick, aim, applyClock, applyPresence, applyRematch, applyReject, applyState, applyWelcome, clearSelection, initialModel,
+  addPick, aim, applyClock, arm, applyPresence, applyRematch, applyReject, applyState, applyWelcome, clearSelection, initialModel,
   markBusy, notify, prependLog, select, setConn, setHover,
 } from "./state.js";
 
@@ -36,22 +36,27 @@ export function openSockets(matchId, tokens) {
   return (tokens.length ? tokens : [null]).map((token) => new MatchSocket(matchId, token));
 }
 
+/** The unit standing on `cell`, if any. @param {Model} model @param {string} cell */
+function unitAt(model, cell) {
+  return model.view?.units.find((u) => u.cell === cell)?.id ?? null;
+}
+
 export class Game {
   /**
    * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
-   * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number}>}} catalog
+   * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}} catalog
    * @param {string} matchId @param {string[]} tokens seat tokens (empty: watch)
    * @param {MatchSocket[]} [sockets] sockets already opened for them (`openSockets`), else opened here
    */
   constructor(root, assets, catalog, matchId, tokens, sockets = openSockets(matchId, tokens)) {
     this.cards = catalog.cards;
     this.screen = new Screen(root, assets, catalog.cards, catalog.fullHp, {
-      onTap: (hit) => this.tap(hit),
+      onTap: (hit, preview) => this.tap(hit, preview),
       onHover: (cell) => this.update(setHover(this.model, cell)),
       onRun: (run) => this.run(run),
       onCancel: () => {
         this.assist.recap.skip();
-        this.update(clearSelection(this.model));
+        this.update(this.model.sel.armed ? arm(this.model, null) : clearSelection(this.model));
       },
       onKey: (key) => this.key(key),
     });
@@ -79,7 +84,7 @@ export class Game {
     /** The "Hint" button: asks on the socket of the seat on screen. */
     this.hint = kind === "play"
       ? new HintBox(this.screen.extra, async (query) => /** @type {import("./hint.js").HintAnswer|null} */ (
-        await this.sockets[this.shown].ask(query)))
+        await this.sockets[this.shown].ask(query)), catalog.cards)
       : null;
     sockets.forEach((socket, i) => socket.attach({
       onMessage: (msg) => this.receive(i, msg),
@@ -152,9 +157,39 @@ export class Game {
 
   /** Board keys (js/assist.js): T threats, "." / "," cycle the units that can act. @param {string} key */
   key(key) {
+    if (this.cursor(key)) return true;
     const used = this.assist.key(key);
     if (typeof used === "string") this.update(select(this.model, used));
     return used !== false;
+  }
+
+  /**
+   * The keyboard's cursor over the board: the arrow keys go through the choices on offer (the
+   * selected unit's targets, then its cells; or the targets of what is being aimed), previewing
+   * each as a first touch does; Enter takes the previewed one. True when the key was used.
+   * @param {string} key
+   */
+  cursor(key) {
+    const ctl = this.ctl;
+    if (!ctl) return false;
+    const armed = this.model.sel.armed;
+    if (key === "Enter" && armed) {
+      if (ctl.armed) this.send(ctl.armed.action);
+      else this.tap({ cell: armed.cell, unit: armed.unit });
+      return true;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[key];
+    if (!step) return false;
+    if (!this.model.sel.unit && !ctl.aiming) return false; // nothing chosen yet: "." / "," pick a unit first
+    const choices = ctl.aiming
+      ? [...ctl.cellMarks.entries()].filter(([, mark]) => mark === "target").map(([cell]) => ({ cell, unit: unitAt(this.model, cell) }))
+      : boardChoices(this.model, ctl);
+    if (!choices.length) return false;
+    const at = armed ? choices.findIndex((c) => c.cell === armed.cell) : -1;
+    const next = choices[(at + step + choices.length + (at < 0 && step < 0 ? 1 : 0)) % choices.length];
+    this.update(arm(this.model, next));
+    this.assist.follow.frame([next.cell]);
+    return true;
   }
 
   /** @param {Model} model */
@@ -164,11 +199,12 @@ export class Game {
     this.refresh();
   }
 
-  /** @param {import("./types.js").Hit} hit */
-  tap(hit) {
+  /** @param {import("./types.js").Hit} hit @param {boolean} [preview] a touch: arm before sending */
+  tap(hit, preview = false) {
     if (!this.ctl || this.assist.tap()) return;
-    const outcome = resolveTap(this.model, this.ctl, hit);
+    const outcome = resolveTap(this.model, this.ctl, hit, preview);
     if (outcome.kind === "send") this.send(outcome.action);
+    else if (outcome.kind === "arm") this.update(arm(this.model, outcome.armed));
     else if (outcome.kind === "select") this.update(select(this.model, outcome.unit));
     else if (outcome.kind === "pick") this.pick(outcome.value);
     else if (outcome.kind === "cancel") this.update(clearSelection(this.model));
@@ -179,6 +215,7 @@ export class Game {
     if (run.kind === "send") this.send(run.action);
     else if (run.kind === "aim") this.update(aim(this.model, run.group));
     else if (run.kind === "pick") this.pick(run.value);
+    else if (run.kind === "arm") this.update(arm(this.model, run.armed));
   }
 
   /** @param {string} value */

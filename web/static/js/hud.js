@@ -11,6 +11,8 @@ import { pickProgress } from "./controls.js";
 import { DicePanel } from "./dicepanel.js";
 import { endScreen } from "./endscreen.js";
 import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { armedButtons, armedLine } from "./armed.js";
+import { gains, goalText, limitsText, scoreHtml, vpText } from "./score.js";
 import { oddsSlot } from "./odds.js";
 import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
@@ -29,7 +31,7 @@ import { CARD_KINDS, TACTIC_SIDES, eventText, windowName } from "./words.js";
  */
 
 /**
- * @typedef {{turn: HTMLElement, ruler: HTMLElement, seat: HTMLElement, conn: HTMLElement, decision: HTMLElement,
+ * @typedef {{turn: HTMLElement, score: HTMLElement, ruler: HTMLElement, seat: HTMLElement, conn: HTMLElement, decision: HTMLElement,
  *   status: HTMLElement, roll: HTMLElement, cards: HTMLElement, effects: HTMLElement, log: HTMLElement,
  *   hover: HTMLElement, notice: HTMLElement, overlay: HTMLElement}} HudElements
  */
@@ -69,6 +71,12 @@ export class Hud {
     /** whether to play the die's tumble (off in tests and for reduced motion) */
     this.animate = true;
     this.victoryShown = -1;
+    /** @type {Record<string, {vp?: number}>} the unit table (what each kind is worth, for "how to win") */
+    this.units = {};
+    /** @type {import("./types.js").Score|null} the score last shown (its change is the cue) */
+    this.score = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.scoreTimer = undefined;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.noticeTimer = undefined;
     const root = /** @type {HTMLElement} */ (els.decision.closest(".game"));
@@ -133,7 +141,7 @@ export class Hud {
   button(b, extra = "") {
     this.runs.set(b.id, b.run);
     const i = esc(b.id);
-    const key = b.key ? `<kbd>${esc(b.key === "Enter" ? "↵" : b.key.toUpperCase())}</kbd>` : "";
+    const key = b.key ? `<kbd>${esc(b.key === "Enter" ? "↵" : b.key === "Escape" ? "Esc" : b.key.toUpperCase())}</kbd>` : "";
     return `<button type="button" class="btn${b.primary ? " primary" : ""} ${extra}" data-run="${i}" title="${esc(b.title)}">${esc(b.label)}${key}</button>`;
   }
 
@@ -186,7 +194,8 @@ export class Hud {
   renderTop(model) {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const e = this.els;
-    e.turn.innerHTML = `Turn <b>${view.turn}</b> · Round ${Math.floor((view.turn + 1) / 2)} · <span class="side-${view.active}">${sideName(view.active)}</span>`;
+    e.turn.innerHTML = `<span class="turn-word">Turn </span><b>${view.turn}</b> · <span class="side-${view.active}">${sideName(view.active)}</span>`;
+    this.renderScore(model);
     const d = model.decision;
     if (d) {
       // The server's ruler: the turn's phases in order, `at` the one the game is in (null outside a turn).
@@ -197,6 +206,32 @@ export class Hud {
     }
     e.seat.innerHTML = model.kind === "replay" ? "Replay"
       : model.seat ? `You: <b class="side-${model.seat}">${sideName(model.seat)}</b>` : "Spectator";
+  }
+
+  /**
+   * The score in the top bar, with how to win as its title; when a side gains VP the box
+   * lights up and "+2" shows beside its number for a few seconds (not while a replay scrubs).
+   * @param {Model} model
+   */
+  renderScore(model) {
+    const el = this.els.score;
+    const score = model.score;
+    el.hidden = !score;
+    if (!score) return;
+    const up = model.kind === "replay" ? {} : gains(this.score?.vp && this.score.round <= score.round ? this.score : null, score);
+    this.score = score;
+    el.innerHTML = scoreHtml(score, up);
+    el.title = `${vpText(score.vp)} (Attacker – Defender). ${goalText(score, this.units)}`;
+    el.setAttribute("aria-label", `Score: Attacker ${score.vp.ATTACKER ?? 0}, Defender ${score.vp.DEFENDER ?? 0} victory points; ${limitsText(score)}`);
+    if (!Object.keys(up).length) return;
+    el.classList.remove("scored");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("scored");
+    clearTimeout(this.scoreTimer);
+    this.scoreTimer = setTimeout(() => {
+      el.classList.remove("scored");
+      for (const gain of el.querySelectorAll(".vp-gain")) gain.remove();
+    }, 4000);
   }
 
   /** @param {Model} model @param {Controls|null} ctl */
@@ -224,6 +259,10 @@ export class Hud {
     let html = `<button type="button" class="sheetbar" data-sheet aria-label="${collapsed ? "Show the whole panel" : "Fold the panel to one line"}">${collapsed ? "▴" : "▾"}</button>`
       + `<div class="oneline">${actor}${esc(aim || `${d.who}: ${d.why}`)}</div>`
       + `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
+    if (d.mine && ctl?.armed && !model.busy) {
+      html += `<div class="armedbar"><div class="armed-line">${armedLine(ctl.armed, this.cards)}</div>`
+        + `<div class="btns">${armedButtons(ctl.armed).map((b, i) => this.button(b, i ? "ghost" : "")).join("")}</div></div>`;
+    }
     const roll = view.last_roll;
     if (roll) {
       const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${m.clause ?? modifierText(this.cards, m.source)}`).join(",");

@@ -81,7 +81,8 @@ export class MatchBar {
       const you = model.seat === side ? " <small>(you)</small>" : "";
       const time = clock ? `<b class="time"></b>` : "";
       const title = clock ? ` title="${esc(`${sideName(side)}'s clock: ${describeState(clock)}`)}"` : "";
-      return `<div class="clockface" data-side="${side}"${title}>${dot}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
+      const initial = `<span class="initial side-${side}" aria-hidden="true">${esc(sideName(side).charAt(0))}</span>`;
+      return `<div class="clockface${model.seat === side ? " yours" : ""}" data-side="${side}"${title}>${dot}${initial}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
     }).join("");
     const kind = clock ? `<span class="clockkind" title="Clock">${esc(describeState(clock))}</span>` : "";
     const resign = resignAction(model) ? `<button type="button" class="btn ghost resign" data-resign title="Resign this game" aria-label="Resign">⚑<span> Resign</span></button>` : "";

@@ -38,6 +38,7 @@ const CHUNK_BUDGET_MS = 10; // per frame, when a new zoom level is being prepare
 const EDGE = 48; // world px around the board for the coordinate labels
 const MARKS = /** @type {Record<string, string>} */ ({
   move: "move_adv", attack: "attack", target: "target_confirm", selected: "selected", hover: "hover", picked: "selected",
+  armed: "selected",
 });
 
 export class Renderer {
@@ -283,6 +284,8 @@ export class Renderer {
     }
     const hover = scene.model.hover ? parseLabel(scene.model.hover) : null;
     if (hover) list.push([hover[0], hover[1], "hover"]);
+    const armed = scene.ctl?.armed ? parseLabel(scene.ctl.armed.hit.cell) : null; // a previewed choice: framed in gold
+    if (armed) list.push([armed[0], armed[1], "armed"]);
     list.sort((a, b) => a[0] + a[1] - (b[0] + b[1]));
     for (const [x, y, kind] of list) {
       const [l, t, w, h] = tileRect(grid, x, y);

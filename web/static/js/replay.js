@@ -32,7 +32,7 @@ const KEYS = new Map([["ArrowLeft", "prev"], ["ArrowRight", "next"], ["Home", "f
 
 /**
  * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
- * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number}>}} catalog
+ * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}} catalog
  * @param {string} id a match id, or "file"
  * @param {RecordView|import("./api.js").GameRecord} [fileData] the parsed record file
  */

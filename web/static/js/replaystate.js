@@ -156,7 +156,7 @@ export function stepSummary(r, cards) {
   const s = r.steps[r.index];
   const prev = r.steps[r.index - 1];
   const who = prev ? sideName(prev.to_act) : "";
-  const what = s?.action ? matchActionText(s.action) ?? `${who} ${actionText(s.action, cards) ?? genericLabel(s.action)}` : "Starting position";
+  const what = s?.action ? matchActionText(s.action) ?? `${who}: ${actionText(s.action, cards) ?? genericLabel(s.action)}` : "Starting position";
   const texts = (s?.events ?? []).filter((e) => e.event.kind !== "phase_entered").map((e) => eventText(e, cards));
   return { step: r.index, last: Math.max(0, r.total - 1), what, texts: texts.slice(0, 3) };
 }

@@ -19,7 +19,7 @@ import { refusal } from "./words.js";
  */
 
 const LOG_LIMIT = 400;
-const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [] });
+const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [], armed: null });
 
 /**
  * A model before anything arrived from the server.
@@ -33,7 +33,7 @@ export function initialModel(kind, matchId) {
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
     fresh: [], prevUnits: [], brokenReason: null, received: 0, limits: null,
-    clock: null, presence: null, matchActions: [], rematch: null,
+    clock: null, presence: null, matchActions: [], rematch: null, score: null, openSeat: null,
   };
 }
 
@@ -72,8 +72,10 @@ export function applyState(model, msg, now = 0) {
     presence: msg.presence ?? model.presence,
     matchActions: msg.match_actions ?? [],
     rematch: msg.rematch ?? model.rematch,
+    score: msg.score ?? null,
+    openSeat: msg.open_seat ?? null,
   };
-  if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view));
+  if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view, now));
   if (advanced) next.log = appendLog(model.log, msg.events, msg.version);
   next.sel = keepSelection(next, model.sel, advanced);
   if (next.notice && now - next.notice.at > 6000) next.notice = null;
@@ -105,16 +107,18 @@ export function prependLog(model, steps) {
 /**
  * The last move, last attack and last roll after `events`, keeping older ones otherwise.
  * @param {Model} model @param {EventText[]} events @param {number} version @param {View} view
+ * @param {number} [now] when they arrived (performance.now(); 0 in a replay)
  */
-export function traces(model, events, version, view) {
+export function traces(model, events, version, view, now = 0) {
   let { lastMove, lastAttack, lastRoll } = model;
   for (const { event } of events) {
     if (event.kind === "unit_moved" && event.unit && event.from_cell && event.cell) {
       lastMove = { unit: event.unit, from: event.from_cell, to: event.cell, version };
     } else if (event.kind === "dice_rolled" && event.unit && event.target) {
-      lastAttack = { unit: event.unit, target: event.target, outcome: null, version };
+      lastAttack = { unit: event.unit, target: event.target, outcome: null, version, turn: view.turn, at: now };
     } else if ((event.kind === "attack_hit" || event.kind === "attack_missed") && event.unit && event.target) {
-      lastAttack = { unit: event.unit, target: event.target, outcome: event.kind === "attack_hit" ? "HIT" : "MISS", version };
+      lastAttack = { unit: event.unit, target: event.target, outcome: event.kind === "attack_hit" ? "HIT" : "MISS", version,
+        turn: view.turn, at: now };
     }
   }
   if (view.last_roll && view.pending_attack) {
@@ -134,7 +138,7 @@ export function traces(model, events, version, view) {
 function keepSelection(model, sel, advanced) {
   if (!advanced) return sel;
   const unitStill = sel.unit && model.legal.some((a) => Object.values(a).includes(sel.unit));
-  return { unit: unitStill ? sel.unit : null, group: null, picks: [] };
+  return { unit: unitStill ? sel.unit : null, group: null, picks: [], armed: null };
 }
 
 /**
@@ -163,17 +167,26 @@ export function markBusy(model) {
 
 /** @param {Model} model @param {string|null} unit @returns {Model} */
 export function select(model, unit) {
-  return { ...model, sel: { unit, group: null, picks: [] } };
+  return { ...model, sel: { unit, group: null, picks: [], armed: null } };
+}
+
+/**
+ * Preview a board choice before committing it (a first touch, or the keyboard's cursor): the
+ * hover follows it, so its path and cost or its odds show. Null disarms.
+ * @param {Model} model @param {import("./types.js").Armed|null} armed @returns {Model}
+ */
+export function arm(model, armed) {
+  return { ...model, sel: { ...model.sel, armed }, hover: armed ? armed.cell : model.hover };
 }
 
 /** Start aiming a card (or any grouped choice). @param {Model} model @param {string|null} group @returns {Model} */
 export function aim(model, group) {
-  return { ...model, sel: { unit: null, group, picks: [] } };
+  return { ...model, sel: { unit: null, group, picks: [], armed: null } };
 }
 
 /** @param {Model} model @param {string} value @returns {Model} */
 export function addPick(model, value) {
-  return { ...model, sel: { ...model.sel, picks: model.sel.picks.concat([value]) } };
+  return { ...model, sel: { ...model.sel, picks: model.sel.picks.concat([value]), armed: null } };
 }
 
 /** @param {Model} model @returns {Model} */

@@ -240,33 +240,35 @@ function unknownEventText(text) {
 }
 
 /**
- * What an action did, for the replay's step line ("moved A7 to G4"); null for a type the
- * table does not know (the caller words it from its fields).
+ * An action in words, as an instruction ("move A7 to G4"): the replay's step line and the
+ * hint say what was (or would be) played. Null for a type the table does not know (the caller
+ * words it from its fields).
  * @param {import("./types.js").Action} a @param {Map<string, CardInfo>} cards
  * @returns {string|null}
  */
 export function actionText(a, cards) {
-  const units = (/** @type {unknown} */ list) => (Array.isArray(list) && list.length ? ` ${list.join(", ")}` : "");
+  const units = (/** @type {unknown} */ list) => (Array.isArray(list) && list.length ? list.join(", ") : "");
+  const on = (/** @type {unknown} */ list) => (units(list) ? ` on ${units(list)}` : "");
   switch (a.type) {
-    case "MOVE_UNIT": return `moved ${a.unit_id} to ${a.to}`;
-    case "DECLARE_ATTACK": return `declared an attack: ${a.attacker_id} → ${a.target_id}`;
-    case "WITHDRAW_ATTACK": return `withdrew ${a.attacker_id}'s attack`;
-    case "DEPLOY_UNIT": return `deployed ${a.unit_id} at ${a.cell}`;
-    case "AUTO_DEPLOY": return "deployed the rest automatically";
-    case "CONFIRM_DEPLOYMENT": return "finished deploying";
-    case "NEXT_PHASE": return "went on to the next phase";
-    case "END_TURN": return "ended the turn";
-    case "DRAW_CARD": return "drew a card";
-    case "PLAY_BONUS": return `played a bonus${a.stored_index === null || a.stored_index === undefined ? " just drawn" : " from store"}${units(a.targets) ? ` on${units(a.targets)}` : ""}`;
-    case "STORE_BONUS": return "stored the card drawn";
-    case "DISCARD_BONUS": return "discarded the card drawn";
-    case "ACCEPT_MALUS": return "accepted the malus";
-    case "CHOOSE_MALUS_TARGETS": return `chose the victims:${units(a.unit_ids)}`;
-    case "CANCEL_MALUS": return "cancelled a malus with a stored bonus";
-    case "ROLL_DICE": return "rolled the die";
-    case "RESOLVE_ATTACK": return "applied the result";
-    case "PLAY_TACTIC": return `played ${cardName(cards, a.card_id)}${units(a.targets) ? ` on${units(a.targets)}` : ""}${a.params?.quadrant ? ` (${quadrantName(a.params.quadrant)})` : ""}`;
-    case "PASS_REACTION": return "passed";
+    case "MOVE_UNIT": return `move ${a.unit_id} to ${a.to}`;
+    case "DECLARE_ATTACK": return `attack ${a.target_id} with ${a.attacker_id}`;
+    case "WITHDRAW_ATTACK": return `withdraw ${a.attacker_id}'s attack`;
+    case "DEPLOY_UNIT": return `deploy ${a.unit_id} at ${a.cell}`;
+    case "AUTO_DEPLOY": return "deploy the rest automatically";
+    case "CONFIRM_DEPLOYMENT": return "finish deploying";
+    case "NEXT_PHASE": return "go on to the next phase";
+    case "END_TURN": return "end the turn";
+    case "DRAW_CARD": return "draw a card";
+    case "PLAY_BONUS": return `play ${a.stored_index === null || a.stored_index === undefined ? "the bonus just drawn" : "a stored bonus"}${on(a.targets)}`;
+    case "STORE_BONUS": return "store the card drawn";
+    case "DISCARD_BONUS": return "discard the card drawn";
+    case "ACCEPT_MALUS": return "accept the malus";
+    case "CHOOSE_MALUS_TARGETS": return `choose the victims: ${units(a.unit_ids)}`;
+    case "CANCEL_MALUS": return "cancel a malus with a stored bonus";
+    case "ROLL_DICE": return "roll the die";
+    case "RESOLVE_ATTACK": return "apply the result";
+    case "PLAY_TACTIC": return `play ${cardName(cards, a.card_id)}${on(a.targets)}${a.params?.quadrant ? ` (${quadrantName(a.params.quadrant)})` : ""}`;
+    case "PASS_REACTION": return "pass";
     default: return null;
   }
 }

@@ -20,8 +20,6 @@ import {
   markBusy, notify, prependLog, select, setConn, setHover,
 } from "./state.js";
 
-const BACKFILL = 12; // steps of log history fetched after a reload
-
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./controls.js").Controls} Controls */
@@ -55,8 +53,8 @@ export class Game {
       onHover: (cell) => this.update(setHover(this.model, cell)),
       onRun: (run) => this.run(run),
       onCancel: () => {
-        this.assist.recap.skip();
-        this.update(this.model.sel.armed ? arm(this.model, null) : clearSelection(this.model));
+        if (this.assist.recap.open) this.assist.recap.skip(); // Esc closes the recap first
+        else this.update(this.model.sel.armed ? arm(this.model, null) : clearSelection(this.model));
       },
       onKey: (key) => this.key(key),
     });
@@ -68,7 +66,9 @@ export class Game {
     // The socket's answers are matched by id; the board's questions get the board's answers.
     const ask = async (/** @type {{type: string, [field: string]: unknown}} */ q) =>
       /** @type {import("./insight.js").Answer|null} */ (await this.sockets[this.shown].ask(q));
-    this.assist = new Assist(this.screen, ask, catalog.cards, catalog.fullHp);
+    /** @type {Map<number, Promise<import("./recap.js").TurnEvents|null>>} the turns asked of the server, by number */
+    this.turnsAsked = new Map();
+    this.assist = new Assist(this.screen, ask, catalog.cards, catalog.fullHp, (turn) => this.loadTurn(turn));
     this.shown = 0;
     this.leaving = false;
     /** @type {Controls|null} */
@@ -106,9 +106,9 @@ export class Game {
     const now = performance.now();
     if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
     else if (msg.type === "state") {
-      this.assist.received(before, msg);
+      this.assist.received(before, msg, i === this.shown && !this.hotseat?.curtainDown());
       this.models[i] = applyState(before, msg, now);
-      if (before.version < 0 && msg.version > 1) this.backfill(i, msg.version);
+      if (before.version < 0 && msg.version > 1) this.backfill(i, msg.view.turn);
       // The dice panel's earlier rolls and the end screen's turns come from the match's history.
       if ((before.version < 0 && msg.version > 0) || (msg.status !== "live" && before.status === "live")) this.loadHistory(msg.version);
     }
@@ -257,16 +257,28 @@ export class Game {
   }
 
   /**
-   * After a (re)load, fetch the events of the last few steps so the log has its context.
-   * Spectator views: the seat's own hidden cards read "a card" there.
-   * @param {number} i @param {number} version
+   * One turn's events from the server (`GET /api/matches/{id}/turns/{n}`), asked once: the recap
+   * after a reload and the log's context. Null when it cannot be had.
+   * @param {number} turn
    */
-  async backfill(i, version) {
-    const wanted = [];
-    for (let v = Math.max(1, version - BACKFILL); v < version; v++) wanted.push(v);
-    const steps = await Promise.all(wanted.map((v) =>
-      request(`/api/matches/${encodeURIComponent(this.models[i].matchId)}/steps/${v}`).catch(() => null)));
-    const found = steps.filter(Boolean).map((s) => ({ version: s.step, events: s.events }));
+  loadTurn(turn) {
+    let asked = this.turnsAsked.get(turn);
+    if (!asked) {
+      asked = request(`/api/matches/${encodeURIComponent(this.model.matchId)}/turns/${turn}`).catch(() => null);
+      // A turn still being played grows: only a finished one is kept.
+      if (turn < (this.model.view?.turn ?? 0)) this.turnsAsked.set(turn, asked);
+    }
+    return asked;
+  }
+
+  /**
+   * After a (re)load, fetch the events of this turn and the one before so the log has its
+   * context. Spectator views: the seat's own hidden cards read "a card" there.
+   * @param {number} i @param {number} turn the turn the game is in
+   */
+  async backfill(i, turn) {
+    const turns = await Promise.all([turn - 1, turn].filter((t) => t >= 1).map((t) => this.loadTurn(t)));
+    const found = turns.flatMap((t) => t?.steps ?? []).map((s) => ({ version: s.step, events: s.events }));
     this.models[i] = prependLog(this.models[i], found);
     this.refresh();
   }

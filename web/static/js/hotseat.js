@@ -72,6 +72,11 @@ export class HotSeat {
     return this.shown;
   }
 
+  /** Whether the curtain hides the board now (nobody is watching the seat behind it). */
+  curtainDown() {
+    return !this.overlay.hidden && this.overlay.classList.contains("pass");
+  }
+
   /** Send the pass of a useless reaction for `seat` (if the engine offers one). @param {number} seat */
   passFor(seat) {
     const model = this.models?.[seat];

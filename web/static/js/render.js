@@ -132,10 +132,10 @@ export class Renderer {
     drawTraces(this, scene);
     drawUnits(this, scene, rect);
     this.drawHoverPath(scene);
-    drawArrows(this, scene);
+    const fading = drawArrows(this, scene);
     drawEffects(this, scene);
     this.frames += 1;
-    return more;
+    return more || fading;
   }
 
   /**

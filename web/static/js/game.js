@@ -61,7 +61,9 @@ export class Game {
     const kind = tokens.length ? "play" : "watch";
     /** @type {Model[]} */
     this.models = sockets.map(() => initialModel(kind, matchId));
-    this.hotseat = tokens.length > 1 ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i)) : null;
+    this.hotseat = tokens.length > 1
+      ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i), catalog.cards) : null;
+    if (this.hotseat) this.screen.hud.onShowHand = () => this.hotseat?.showHand();
     this.historyAsked = -1; // the version whose history was last asked for
     // The socket's answers are matched by id; the board's questions get the board's answers.
     const ask = async (/** @type {{type: string, [field: string]: unknown}} */ q) =>
@@ -135,11 +137,12 @@ export class Game {
       const why = view && d ? decisionText(d, view, this.model.seat, this.cards).why : "";
       if (this.hotseat.gate(this.models, () => this.refresh(), why)) return;
     }
-    this.ctl = deriveControls(this.model, this.cards);
-    this.screen.show(this.model, this.ctl);
-    this.matchbar.render(this.model);
-    this.assist.see(this.model, this.ctl);
-    this.hint?.update(this.model);
+    const shown = this.hotseat ? this.hotseat.display(this.models) : this.model;
+    this.ctl = deriveControls(shown, this.cards);
+    this.screen.show(shown, this.ctl);
+    this.matchbar.render(shown);
+    this.assist.see(shown, this.ctl);
+    this.hint?.update(shown);
   }
 
   /**

@@ -51,7 +51,7 @@ export class HintBox {
 
   /** Show the button only while this seat must decide; forget an answer once the match moved on. @param {Model} model */
   update(model) {
-    const mine = model.kind === "play" && model.legal.length > 0 && !model.busy;
+    const mine = model.kind === "play" && model.legal.length > 0 && !model.busy && !model.public; // a public hot-seat screen keeps the hand hidden
     this.root.hidden = !mine;
     if (model.version !== this.version) {
       this.version = model.version;

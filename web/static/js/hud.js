@@ -55,6 +55,8 @@ export class Hud {
     this.decisionHooks = [];
     /** @type {MatchHistory|null} the match's rolls and turns from the server */
     this.history = null;
+    /** called when a public hot-seat screen's player asks to see their cards */
+    this.onShowHand = () => {};
     /** called when the decision becomes this screen's (a chime) */
     this.onMyTurn = () => {};
     this.wasMine = false;
@@ -90,6 +92,7 @@ export class Hud {
         if (this.confirming) this.cancelConfirm();
         else onCancel();
       } else if (target.closest("[data-close]")) els.overlay.hidden = true;
+      else if (target.closest("[data-show-hand]")) this.onShowHand();
       else if (target.closest("[data-sheet]")) {
         this.sheet.toggle(els.decision.classList.contains("collapsed"));
         this.redraw();
@@ -174,7 +177,7 @@ export class Hud {
     const base = `${model.version}|${model.seat}|${model.status}`;
     if (this.changed("top", base)) this.renderTop(model);
     // One epoch per state received by this seat's model (hot-seat switches models: the seat counts).
-    const epoch = `${model.seat}|${model.received}|${model.busy}`;
+    const epoch = `${model.seat}|${model.public}|${model.received}|${model.busy}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
       this.runs.clear();
@@ -240,6 +243,7 @@ export class Hud {
     const el = this.els.decision;
     if (!model.decision) return;
     const d = decisionText(model.decision, view, model.seat, this.cards, model.legal);
+    if (model.public) d.who = sideName(model.decision.side); // a public hot-seat screen: whoever holds the device
     const botThinking = !d.mine && !!view.to_act && view.to_act === model.botSide && model.kind !== "replay";
     if (model.kind !== "replay") {
       document.title = d.mine ? "▶ Your move · Taktik" : botThinking ? "The bot is thinking… · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
@@ -262,6 +266,10 @@ export class Hud {
     if (d.mine && ctl?.armed && !model.busy) {
       html += `<div class="armedbar"><div class="armed-line">${armedLine(ctl.armed, this.cards)}</div>`
         + `<div class="btns">${armedButtons(ctl.armed).map((b, i) => this.button(b, i ? "ghost" : "")).join("")}</div></div>`;
+    }
+    if (model.public && d.mine) {
+      html += `<div class="detail public">No hidden card is needed for this: either of you may press.
+        <button type="button" class="btn ghost small" data-show-hand>Show ${esc(sideName(model.seat))}'s cards</button></div>`;
     }
     const roll = view.last_roll;
     if (roll) {
@@ -375,7 +383,8 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const groups = ctl?.groups ?? new Map();
     const key = `${this.epoch}|${[...groups.keys()].join(",")}`;
-    const { mine, theirs } = sides(view, model.seat);
+    const seat = model.public ? null : model.seat; // a public screen shows the cards as a spectator sees them
+    const { mine, theirs } = sides(view, seat);
     const play = (/** @type {string} */ group) => {
       const g = groups.get(group);
       if (!g) return "";
@@ -387,17 +396,17 @@ export class Hud {
     const pending = view.pending_card;
     if (pending) {
       html += `<h3>Drawn this turn <small>by ${esc(sideName(pending.drawer))}</small></h3>`;
-      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"), pending.drawer, model.seat);
+      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"), pending.drawer, seat);
     }
-    if (model.seat) {
+    if (seat) {
       html += `<h3>Your stored bonuses <small>${mine.stored.length}</small></h3>`;
       html += mine.stored.length ? mine.stored.map((c, i) => cardFace(this.cards, c, "stored", play(`PLAY_BONUS:${i}`))).join("") : `<p class="muted">None stored.</p>`;
       html += `<h3>Your tactics <small>${mine.tactics.length}</small></h3>`;
       html += mine.tactics.length ? mine.tactics.map((c) => cardFace(this.cards, c, "tactic", play(`PLAY_TACTIC:${c}`))).join("") : `<p class="muted">All played.</p>`;
     }
-    for (const p of model.seat ? [theirs] : view.players) {
+    for (const p of seat ? [theirs] : view.players) {
       const hidden = p.stored.concat(p.tactics).every((c) => c === "?");
-      html += `<h3><span class="side-${p.side}">${esc(sideName(p.side))}</span>${model.seat ? " (opponent)" : ""}</h3>`;
+      html += `<h3><span class="side-${p.side}">${esc(sideName(p.side))}</span>${seat ? " (opponent)" : ""}</h3>`;
       if (hidden) {
         html += `<p class="counts"><b>${p.stored.length}</b> stored bonus${p.stored.length === 1 ? "" : "es"} · <b>${p.tactics.length}</b> tactic${p.tactics.length === 1 ? "" : "s"} in hand</p>`;
       } else {

@@ -52,6 +52,8 @@ export class Insight {
     this.answers = new Map();
     this.tokens = BURST;
     this.refilled = performance.now();
+    /** whether the hand must stay hidden (a public hot-seat screen) */
+    this.hideHand = false;
     /** whether the threat overlay is on (asked only then) */
     this.showThreats = false;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -68,6 +70,7 @@ export class Insight {
    */
   see(model, ctl) {
     this.last = [model, ctl];
+    this.hideHand = !!model.public;
     const epoch = `${model.matchId}|${model.seat}|${model.version}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
@@ -147,7 +150,9 @@ export class Insight {
   /** The preview of an attack, if answered. @param {string} attacker @param {string} target @returns {AttackPreview|null} */
   attack(attacker, target) {
     const answer = /** @type {AttackAnswer|null|undefined} */ (this.answers.get(`attack:${attacker}>${target}`));
-    return answer?.preview ?? null;
+    const preview = answer?.preview ?? null;
+    // A public hot-seat screen shows no hand: not even which tactics would change the odds.
+    return preview && this.hideHand ? { ...preview, tactics: [] } : preview;
   }
 
   /** @returns {ThreatMap|null} */

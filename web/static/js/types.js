@@ -129,8 +129,9 @@
  *   fresh: EventText[], prevUnits: Unit[], brokenReason: string|null,
  *   received: number, limits: {moves: number, attacks: number}|null,
  *   clock: ClockState|null, presence: Presence|null, matchActions: Action[], rematch: Rematch|null,
- *   score: Score|null, openSeat: Side|null
+ *   score: Score|null, openSeat: Side|null, public?: boolean
  * }} Model
+ *   `public`: hot-seat shows this seat's decision with both hands hidden (js/hotseat.js)
  */
 
 export {};

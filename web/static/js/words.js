@@ -282,12 +282,15 @@ const HEADLINE = new Set(["bonus_played", "tactic_played", "malus_applied", "mal
  * What a run of events comes to, in one line: "3 moves · A7 hit D9 · D9 destroyed · Defender played Dense Fog".
  * @param {Array<{event: GameEvent, text?: string}>} events @param {Map<string, CardInfo>} cards
  * @param {number} [most] how many sentences at most (the rest is counted)
+ * @param {string[]} [also] more event kinds worth a word (the hot-seat curtain names passes too)
  */
-export function summary(events, cards, most = 4) {
-  const moves = events.filter((e) => e.event.kind === "unit_moved").length;
-  const said = events.filter((e) => HEADLINE.has(e.event.kind)).map((e) => eventText(e, cards)
+export function summary(events, cards, most = 4, also = []) {
+  const moves = events.filter((e) => e.event.kind === "unit_moved");
+  const said = events.filter((e) => HEADLINE.has(e.event.kind) || also.includes(e.event.kind)).map((e) => eventText(e, cards)
     .replace(/ was destroyed at \S+$/, " destroyed"));
-  const parts = moves ? [`${moves} move${moves === 1 ? "" : "s"}`] : [];
+  // A move or two by name, more counted: "Attacker moved A7 from G2 to G4", "Attacker made 4 moves".
+  const parts = moves.length <= 2 ? moves.map((e) => eventText(e, cards))
+    : [`${sideName(moves[0].event.side)} made ${moves.length} moves`];
   parts.push(...said.slice(0, most));
   if (said.length > most) parts.push(`${said.length - most} more`);
   return parts.join(" · ");

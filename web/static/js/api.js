@@ -29,7 +29,8 @@
  *   clocks?: Array<{attacker: number, defender: number}>|null, elapsed_ms?: Array<number|null>|null}} RecordView
  */
 /** @typedef {"spectator"|"full"|"ATTACKER"|"DEFENDER"} Perspective */
-/** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision}} ReplayStep */
+/** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision,
+ *   score?: import("./types.js").Score}} ReplayStep */
 /** @typedef {{status: "verified"|"unverified"|"failed", steps: number, actions: number, error: string|null, failed_step: number|null}} Verification */
 /** @typedef {{total: number, start: number, view: Perspective, verification: Verification, steps: ReplayStep[], legend: import("./types.js").LegendEntry[]}} ReplayPage */
 

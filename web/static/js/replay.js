@@ -58,7 +58,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
   });
   screen.root.classList.add("replay-mode");
   const bar = mountBar(screen.extra);
-  const graph = mountEvalGraph(bar.root);
+  const graph = mountEvalGraph(bar.more);
 
   /** @param {Model} next */
   function show(next) {

@@ -126,7 +126,7 @@ export function stateMessage(r, k) {
   const over = s.decision.kind === "game_over";
   return { type: "state", match_id: r.matchId, version: k, status: over ? "over" : "live", seat: null, to_act: s.to_act,
     legal_actions: [], last_seq: 0, view: s.state, events: s.events, decision: s.decision, legend: r.legend,
-    broken_reason: null };
+    broken_reason: null, score: s.score ?? null };
 }
 
 /** The board's model at step `i`, folded from the start so the log and traces are as they were. @param {Replay} r @param {number} i @returns {Model} */

@@ -15,6 +15,7 @@ import { fillOddsSlots } from "./odds.js";
 import { RECAP_KEY, Recap } from "./recap.js";
 import { addThreatButton, THREAT_KEY } from "./threats.js";
 import { CellTip, tipHtml } from "./tip.js";
+import { UNPLAYABLE, cardName } from "./words.js";
 
 /** @typedef {import("./screen.js").Screen} Screen */
 /** @typedef {import("./types.js").Model} Model */
@@ -64,8 +65,19 @@ export class Assist {
     if (!this.model) return;
     fillOddsSlots(this.screen.root, (a, t) => this.insight.attack(a, t), this.cards);
     armedFigures(this.screen.root, this.insight);
+    this.fillDrawnWhy();
     this.placeTip();
     this.screen.painter.request();
+  }
+
+  /** Say why the bonus just drawn cannot be played (it can only be stored or discarded). */
+  fillDrawnWhy() {
+    const slot = /** @type {HTMLElement|null} */ (this.screen.root.querySelector("[data-drawn-why]"));
+    const why = this.model ? this.insight.drawnWhy(this.model) : null;
+    if (!slot || !why) return;
+    const card = cardName(this.cards, this.model?.view?.pending_card?.card);
+    const text = `${card} cannot be played now: ${why.code && UNPLAYABLE[why.code] ? UNPLAYABLE[why.code] : why.reason}. Store it for later, or discard it.`;
+    if (slot.textContent !== text) slot.textContent = text;
   }
 
   /** Keep the tip on its cell; with `content`, rebuild what it says too. */

@@ -16,8 +16,10 @@
  * Known types get nicer labels and shortcut keys; an unknown type still gets a control.
  */
 
+import { parseLabel, quadrantOf } from "./iso.js";
 import { cardName, genericLabel, humanize, nextPhaseLabel } from "./labels.js";
 import { unitById } from "./state.js";
+import { quadrantName, unitTypeName } from "./words.js";
 
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").Model} Model */
@@ -28,6 +30,7 @@ const UNIT_KEY = /(^|_)(units?|attacker|target|supporter|victim)s?(_ids?)?$/;
 const CELL_KEY = /^(to|cell|from|at|destination)$|_cell$/;
 const UNIT_ID = /^[AD][1-9][0-9]{0,2}$/;
 const CELL_LABEL = /^[A-Z]{1,3}[1-9][0-9]{0,3}$/;
+const QUADRANT = /^(NW|NE|SW|SE)$/;
 
 /** Labels and keys of the action types the engine has today (anything else still works). */
 const KNOWN = /** @type {Record<string, [string, string]>} */ ({
@@ -234,8 +237,26 @@ function markAim(ctl, group, model) {
 /** @param {string} value @param {Model} model */
 function valueLabel(value, model) {
   const dead = model.view?.players.flatMap((p) => p.destroyed).find((u) => u.id === value);
-  if (dead) return `${value} (${humanize(dead.type)}, destroyed)`;
+  if (dead) return `${value} (${unitTypeName(dead.type)}, destroyed)`;
+  if (QUADRANT.test(value)) {
+    // Which quarter the attack's target stands in: the one such a card is usually played for.
+    const target = targetQuadrant(model);
+    const name = quadrantName(value);
+    return `${name.charAt(0).toUpperCase()}${name.slice(1)}${target && target.quadrant === value ? ` · ${target.unit} is here` : ""}`;
+  }
   return /^[A-Z]{1,3}$/.test(value) ? value : humanize(value);
+}
+
+/**
+ * The quadrant of the pending attack's target (null: no attack, or its target is off the board).
+ * @param {Model} model @returns {{unit: string, quadrant: string}|null}
+ */
+export function targetQuadrant(model) {
+  const view = model.view;
+  const target = view?.pending_attack ? view.units.find((u) => u.id === view.pending_attack?.target) : null;
+  const xy = target?.cell ? parseLabel(target.cell) : null;
+  if (!view || !target || !xy) return null;
+  return { unit: target.id, quadrant: quadrantOf(xy[0], xy[1], view.board.width, view.board.height) };
 }
 
 /** @param {Model} model @returns {Map<string, string>} unit id → cell */
@@ -321,10 +342,13 @@ export function forfeits(model, reads) {
   const declared = (view?.attack_queue.length ?? 0) + (view?.pending_attack ? 1 : 0);
   if (declared) lose.push(`${declared} declared attack${declared === 1 ? "" : "s"} will not be resolved`);
   const sources = (/** @type {string} */ type) => new Set(reads.filter((r) => r.kind === "source" && r.action.type === type).map((r) => r.refs.units[0]));
-  const movers = sources("MOVE_UNIT").size;
-  if (movers) lose.push(`${movers} unit${movers === 1 ? "" : "s"} could still move`);
-  const attackers = sources("DECLARE_ATTACK").size;
-  if (attackers) lose.push(`${attackers} unit${attackers === 1 ? "" : "s"} could still attack`);
+  // No more than the turn's limit allows: with one move left, one unit could still move.
+  const movesLeft = model.limits && view ? Math.max(0, model.limits.moves - view.moves_this_turn) : Infinity;
+  const movers = Math.min(sources("MOVE_UNIT").size, movesLeft);
+  if (movers) lose.push(`${movers} more unit${movers === 1 ? "" : "s"} could still move`);
+  const attacksLeft = model.limits ? Math.max(0, model.limits.attacks - declared) : Infinity;
+  const attackers = Math.min(sources("DECLARE_ATTACK").size, attacksLeft);
+  if (attackers) lose.push(`${attackers} more unit${attackers === 1 ? "" : "s"} could still attack`);
   return lose;
 }
 

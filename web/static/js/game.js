@@ -8,7 +8,7 @@
 import { Assist } from "./assist.js";
 import { boardChoices, completed, deriveControls, resolveTap } from "./controls.js";
 import { HintBox } from "./hint.js";
-import { HotSeat } from "./hotseat.js";
+import { HotSeat, uselessReaction } from "./hotseat.js";
 import { decisionText } from "./labels.js";
 import { playPath, rememberSeats, request } from "./api.js";
 import { NO_SYNC } from "./clock.js";
@@ -17,7 +17,7 @@ import { MatchSocket } from "./net.js";
 import { Screen } from "./screen.js";
 import {
   addPick, aim, applyClock, arm, applyPresence, applyRematch, applyReject, applyState, applyWelcome, clearSelection, initialModel,
-  markBusy, notify, prependLog, select, setConn, setHover,
+  markBusy, notify, prependLog, select, setConn, setHover, timeoutNotice,
 } from "./state.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -65,6 +65,7 @@ export class Game {
       ? new HotSeat(this.screen.overlay, this.screen.extra, (i, action) => this.send(action, i), catalog.cards) : null;
     if (this.hotseat) this.screen.hud.onShowHand = () => this.hotseat?.showHand();
     this.historyAsked = -1; // the version whose history was last asked for
+    this.passedUseless = ""; // "seat|version" of the useless reaction passed for this seat
     // The socket's answers are matched by id; the board's questions get the board's answers.
     const ask = async (/** @type {{type: string, [field: string]: unknown}} */ q) =>
       /** @type {import("./insight.js").Answer|null} */ (await this.sockets[this.shown].ask(q));
@@ -110,6 +111,8 @@ export class Game {
     else if (msg.type === "state") {
       this.assist.received(before, msg, i === this.shown && !this.hotseat?.curtainDown());
       this.models[i] = applyState(before, msg, now);
+      const timeout = before.version >= 0 ? timeoutNotice(msg, msg.seat) : null;
+      if (timeout) this.models[i] = notify(this.models[i], timeout, "warn", now);
       if (before.version < 0 && msg.version > 1) this.backfill(i, msg.view.turn);
       // The dice panel's earlier rolls and the end screen's turns come from the match's history.
       if ((before.version < 0 && msg.version > 0) || (msg.status !== "live" && before.status === "live")) this.loadHistory(msg.version);
@@ -137,12 +140,30 @@ export class Game {
       const why = view && d ? decisionText(d, view, this.model.seat, this.cards).why : "";
       if (this.hotseat.gate(this.models, () => this.refresh(), why)) return;
     }
+    this.passUseless();
     const shown = this.hotseat ? this.hotseat.display(this.models) : this.model;
     this.ctl = deriveControls(shown, this.cards);
     this.screen.show(shown, this.ctl);
     this.matchbar.render(shown);
     this.assist.see(shown, this.ctl);
     this.hint?.update(shown);
+  }
+
+  /**
+   * A reaction in which nothing can help this seat (the engine's `decision.useful` false: the
+   * roll already misses its unit) is not asked: the PASS_REACTION the engine offers is sent at
+   * once, with a notice. Hot-seat asks in its own prompt (js/hotseat.js).
+   */
+  passUseless() {
+    const model = this.model;
+    if (this.hotseat || model.kind !== "play" || model.busy || !uselessReaction(model)) return;
+    const pass = model.legal.find((a) => a.type === "PASS_REACTION");
+    const key = `${model.seat}|${model.version}`;
+    if (!pass || this.passedUseless === key) return;
+    this.passedUseless = key;
+    this.send(pass);
+    this.models[this.shown] = notify(this.model, "Passed for you: no tactic could help here (the attack already misses).", "info",
+      performance.now());
   }
 
   /**

@@ -55,6 +55,8 @@ export class Hud {
     this.decisionHooks = [];
     /** @type {MatchHistory|null} the match's rolls and turns from the server */
     this.history = null;
+    /** @type {(value: string|null) => void} called with a choice's value while the pointer or focus is on its button */
+    this.onPoint = () => {};
     /** called when a public hot-seat screen's player asks to see their cards */
     this.onShowHand = () => {};
     /** called when the decision becomes this screen's (a chime) */
@@ -82,6 +84,14 @@ export class Hud {
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.noticeTimer = undefined;
     const root = /** @type {HTMLElement} */ (els.decision.closest(".game"));
+    const point = (/** @type {Event} */ e) => {
+      const button = /** @type {HTMLElement|null} */ (/** @type {HTMLElement} */ (e.target).closest?.("[data-run]"));
+      const run = button ? this.runs.get(button.dataset.run ?? "") : null;
+      this.onPoint(run?.kind === "pick" && run.value.startsWith("value:") ? run.value.slice(6) : null);
+    };
+    els.decision.addEventListener("pointerover", point);
+    els.decision.addEventListener("focusin", point);
+    els.decision.addEventListener("pointerleave", () => this.onPoint(null));
     root.addEventListener("click", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       const button = /** @type {HTMLElement|null} */ (target.closest("[data-run]"));
@@ -315,7 +325,10 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     let html = "";
     const pending = view.pending_card;
-    if (ctl.question && pending && pending.card !== "?") html += cardFace(this.cards, pending.card, "drawn", "", pending.drawer, model.seat);
+    if (ctl.question && pending && pending.card !== "?") {
+      html += cardFace(this.cards, pending.card, "drawn", "", pending.drawer, model.seat);
+      if (model.decision?.kind === "resolve_bonus") html += `<div class="detail drawn-why" data-drawn-why></div>`; // filled with the engine's reason (js/assist.js)
+    }
     if (this.confirming) {
       const lose = this.confirming.lose;
       const yes = { id: "confirm:yes", label: "End turn anyway", key: "e", run: /** @type {Run} */ ({ kind: "send", action: this.confirming.action }), primary: false, title: "" };
@@ -368,7 +381,9 @@ export class Hud {
     // The counters are the active side's: say whose when they are not the viewer's own.
     const whose = model.seat && view.active !== model.seat ? `${sideName(view.active)}'s ` : "";
     const Cap = (/** @type {string} */ t) => (whose ? t : t.charAt(0).toUpperCase() + t.slice(1));
-    const parts = [`<span>${esc(whose)}${Cap("moves")} <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
+    // What is left of the turn, never more than its limit allows ("1 more" with one move left and 5 units ready).
+    const movesLeft = limits ? Math.min(movers.size, Math.max(0, limits.moves - view.moves_this_turn)) : movers.size;
+    const parts = [`<span>${esc(whose)}${Cap("moves")} <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movesLeft ? ` · ${movesLeft} more possible` : ""}</span>`,
       `<span>${esc(whose)}${Cap("declared attacks")} <b>${view.attack_queue.length + (view.pending_attack ? 1 : 0)}</b>${limits ? ` of ${limits.attacks}` : ""}${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
       `<span>Units <b class="side-${mine.side}">${countUnits(view, mine.side)}</b> vs <b class="side-${theirs.side}">${countUnits(view, theirs.side)}</b></span>`,
       `<span>Deck ${view.draw_pile.length} · discard ${view.discard_pile.length}</span>`];

@@ -13,7 +13,9 @@ import { visibleRect } from "./camera.js";
 import {
   boardBounds, cellsIn, cellToWorld, columnLetters, faceCentre, makeGrid, onBoard, parseLabel, tileRect,
 } from "./iso.js";
+import { targetQuadrant } from "./controls.js";
 import { drawPath, drawRange } from "./paths.js";
+import { drawQuadrants } from "./quadrants.js";
 import { drawArrows, drawEffects, drawTraces, drawUnits } from "./pieces.js";
 import { drawThreats } from "./threats.js";
 import { cellImages, parseBoard } from "./terrain.js";
@@ -29,7 +31,9 @@ import { cellImages, parseBoard } from "./terrain.js";
 
 /**
  * @typedef {{camera: Camera, vw: number, vh: number, dpr: number, model: Model, ctl: Controls|null,
- *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>, insight?: import("./insight.js").Insight|null}} Scene
+ *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>, insight?: import("./insight.js").Insight|null,
+ *   pointed?: string|null}} Scene
+ *   `pointed`: the choice under the pointer on the panel's buttons ("NW": that quarter is tinted)
  */
 
 const CHUNK = 512;
@@ -127,10 +131,13 @@ export class Renderer {
     ctx.setTransform(scale, 0, 0, scale, (vw / 2 - cam.cx * cam.zoom) * dpr, (vh / 2 - cam.cy * cam.zoom) * dpr);
     const rect = visibleRect(cam, vw, vh);
     this.drawMarks(scene, rect);
+    const target = scene.ctl?.choices.length ? targetQuadrant(scene.model) : null;
+    drawQuadrants(this, scene, scene.pointed ?? null, target?.quadrant ?? null, false);
     const threats = scene.insight?.showThreats ? scene.insight.threats() : null;
     if (threats) drawThreats(this, scene, threats);
     drawTraces(this, scene);
     drawUnits(this, scene, rect);
+    drawQuadrants(this, scene, scene.pointed ?? null, target?.quadrant ?? null, true);
     this.drawHoverPath(scene);
     const fading = drawArrows(this, scene);
     drawEffects(this, scene);

@@ -87,6 +87,12 @@ export class Screen {
       hover: q(".hoverinfo"), notice: q(".notice"), overlay: this.overlay,
     }, cards, on.onRun, on.onCancel);
     this.hud.units = fullHp;
+    /** @type {string|null} the choice under the pointer on the panel's buttons (a quarter of the board) */
+    this.pointed = null;
+    this.hud.onPoint = (value) => {
+      this.pointed = value;
+      this.painter.request();
+    };
     this.sound = new Sound();
     this.hud.onMyTurn = () => {
       if (this.model?.kind !== "replay") this.sound.play("turn");
@@ -188,7 +194,7 @@ export class Screen {
     if (!this.model) return false;
     const now = performance.now();
     const more = this.renderer.draw({ camera: this.camera, vw: this.vw, vh: this.vh, dpr: this.dpr, model: this.model,
-      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp, insight: this.insight });
+      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp, insight: this.insight, pointed: this.pointed });
     const done = performance.now();
     this.onPainted?.();
     if (this.paintTimes.length > 600) this.paintTimes.shift();

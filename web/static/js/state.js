@@ -4,7 +4,7 @@
  * every function takes a model and returns a new one (chessground's headless state).
  */
 
-import { refusal } from "./words.js";
+import { refusal, sideName } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").StateMsg} StateMsg */
@@ -148,6 +148,20 @@ function keepSelection(model, sel, advanced) {
  */
 export function setConn(model, conn, detail = "") {
   return { ...model, conn, connDetail: detail, busy: conn === model.conn ? model.busy : false };
+}
+
+/**
+ * A turn ended by its clock, as a notice for `seat` (the game goes on; a lost game says so on
+ * its end screen): null when the message holds no such event.
+ * @param {StateMsg} msg @param {Side|null} seat
+ */
+export function timeoutNotice(msg, seat) {
+  if (msg.status !== "live") return null;
+  const ran = msg.events.find((e) => e.event.kind === "time_ran_out")?.event;
+  if (!ran) return null;
+  if (ran.side === seat) return "Your turn clock ran out: your turn was ended.";
+  const who = sideName(ran.side);
+  return `${who}'s turn clock ran out: ${who}'s turn was ended.${msg.to_act === seat && seat ? " Your move." : ""}`;
 }
 
 /** @param {Model} model @param {string} text @param {string} level @param {number} now @returns {Model} */

@@ -72,6 +72,17 @@ export const END_REASONS = {
   abandonment: "{loser} left the game and did not come back: {winner} claimed the win.",
 };
 
+/**
+ * Why a card cannot be played now, by the engine's code (`explain`); anything else in the
+ * engine's own words.
+ * @type {Record<string, string>}
+ */
+export const UNPLAYABLE = {
+  not_playable: "it has nothing to act on now (no legal target)",
+  card_blocked: "an effect in play forbids playing it now",
+  bad_target: "there is nothing it could be aimed at now",
+};
+
 /** Why the server refused an action, by its code. @type {Record<string, string>} */
 export const REFUSALS = {
   stale_version: "The game moved on before your action arrived; here is the latest position",

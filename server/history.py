@@ -95,6 +95,7 @@ class TurnSummary(msgspec.Struct, frozen=True, kw_only=True):
     misses: int
     destroyed: tuple[str, ...]  # unit ids destroyed during the turn (either side)
     highlights: tuple[str, ...]  # cards played, attacks, losses, in words
+    events: tuple[Event, ...] = ()  # the same as events, for a client that words them itself
     vp: dict[str, int]  # victory points of each side at the turn's end
 
 
@@ -140,6 +141,7 @@ class _Turn:
         self.moves = self.hits = self.misses = 0
         self.destroyed: list[str] = []
         self.highlights: list[str] = []
+        self.events: list[Event] = []
 
     def take(self, events: tuple[Event, ...]) -> None:
         for event in events:
@@ -151,11 +153,13 @@ class _Turn:
                 self.destroyed.append(event.unit)
             if kind in _HIGHLIGHTS:
                 self.highlights.append(describe_event(event))
+                self.events.append(event)
 
     def summary(self, state: GameState) -> TurnSummary:
         vp = {side.value: unit_vp(state, side) + state.player(side).point_vp for side in Side}
         return TurnSummary(turn=self.turn, side=self.side, step=self.step, moves=self.moves, hits=self.hits,
                            misses=self.misses, destroyed=tuple(self.destroyed), highlights=tuple(self.highlights),
+                           events=tuple(self.events),
                            vp=vp)
 
 

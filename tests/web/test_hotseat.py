@@ -82,5 +82,5 @@ def test_pass_for_them_and_a_remembered_setting_that_passes_without_asking(web: 
     second = to_the_roll(web, new_page, page)
     second.wait_legal("RESOLVE_ATTACK")
     assert second.page.locator(".overlay.pass").is_hidden() and second.state()["seat"] == "ATTACKER"
-    assert any("DEFENDER passed (afterAttackRoll)" in line for line in second.state()["log"])
+    assert any("Defender passed (after the roll)" in line for line in second.state()["log"])
     assert second.page.errors == []

@@ -57,7 +57,7 @@ def test_the_opponents_turn_is_recapped_at_the_start_of_yours_and_can_be_skipped
     dfn.end_turn()
     att.page.wait_for_function("window.taktik.recap().running", timeout=10_000)
     banner = att.page.evaluate("window.taktik.recap().text")
-    assert "Defender's turn · 1/1" in banner and "moved D1 from C7 to C8" in banner
+    assert "Defender's turn 2 · VP 0 – 0 · 1/1" in banner and "Defender moved D1 from C7 to C8" in banner
     att.page.wait_for_timeout(450)  # the camera has glided to the move
     assert inside_canvas(att, "C8")
     shot(att, "recap")

@@ -462,7 +462,7 @@ export class Hud {
     const o = this.els.overlay;
     o.hidden = false;
     o.className = "overlay victory";
-    o.innerHTML = endScreen(model, this.history && this.history.steps >= model.version ? this.history : null);
+    o.innerHTML = endScreen(model, this.history && this.history.steps >= model.version ? this.history : null, this.cards);
   }
 
   /** The shortcut table of the last render: key → run. */

@@ -33,7 +33,7 @@ export class MatchBar {
     this.bar = element("div", "matchbar");
     topbar.insertBefore(this.bar, topbar.querySelector(".conn"));
     this.claim = element("div", "claimbox");
-    this.waiting = element("div", "claimbox waitingbox");
+    this.waiting = element("div", "waitingbox");
     /** @type {HTMLElement} */ (gameRoot.querySelector(".board")).append(this.claim, this.waiting);
     this.rematchBox = element("div", "rematchbox");
     this.confirm = element("div", "confirm-resign");

@@ -4,6 +4,8 @@
  * the projection and the model the page already shows, never a seat token.
  */
 
+import { resultWordAlpha } from "./pieces.js";
+
 /** @typedef {import("./screen.js").Screen} Screen */
 /** @typedef {import("./types.js").Model} Model */
 
@@ -40,6 +42,10 @@ export function exposeHooks(page) {
     camera: () => ({ ...screen.camera }),
     /** @param {boolean} on */
     setAnimations: (on) => screen.anim.setEnabled(on),
+    /** the unit tags of the last frame, in CSS px of the canvas */
+    tags: () => screen.renderer.tagBoxes.map((b) => ({ ...b })),
+    /** how visible the last attack's HIT / MISS word is now (0: gone) */
+    resultWord: () => resultWordAlpha(page.model(), performance.now()),
     drop: () => page.drop?.(),
     ...(page.extra ?? {}),
   };

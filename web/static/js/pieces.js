@@ -94,6 +94,7 @@ export function drawUnits(r, scene, rect) {
     }
   }
   if (tags.length) drawTags(r, scene, tags, bodies);
+  else r.tagBoxes = [];
 }
 
 /**
@@ -120,7 +121,12 @@ function drawTags(r, scene, tags, bodies) {
       w: idW + drawStatus(ctx, status, 0, 0, h, k, { measure: true }),
       compactW: idW + drawStatus(ctx, status, 0, 0, h, k, { measure: true, compact: true }) };
   });
-  for (const p of layoutTags(specs, 1 / zoom)) {
+  const placed = layoutTags(specs, 1 / zoom);
+  const cam = scene.camera;
+  // Where the tags went, in CSS px of the canvas (window.taktik.tags(), for tests).
+  r.tagBoxes = placed.map((p) => ({ id: p.spec.id, x: (p.box.x - cam.cx) * zoom + scene.vw / 2,
+    y: (p.box.y - cam.cy) * zoom + scene.vh / 2, w: p.box.w * zoom, h: p.box.h * zoom, compact: p.compact }));
+  for (const p of placed) {
     const [id, , , side, mark, status] = tags[/** @type {typeof specs[0]} */ (p.spec).i];
     const idW = /** @type {typeof specs[0]} */ (p.spec).idW;
     if (p.leader) leader(r, p.leader, p.box, k);

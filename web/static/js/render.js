@@ -69,6 +69,8 @@ export class Renderer {
     /** called when sharper art arrived and the board should be drawn again */
     this.onSharper = () => {};
     this.sharpening = false;
+    /** @type {Array<{id: string, x: number, y: number, w: number, h: number, compact: boolean}>} the unit tags of the last frame */
+    this.tagBoxes = [];
   }
 
   /**

@@ -121,7 +121,7 @@ export class HotSeat {
     const before = this.skipped;
     this.skipped = -1;
     const model = models[acting];
-    if (acting >= 0 && acting !== this.shown && this.notTargeted(model)) {
+    if (acting >= 0 && this.notTargeted(model)) {
       this.passFor(acting, `Passed for ${sideName(model.seat)}: its unit is not the one attacked.`);
     } else if (acting >= 0 && acting !== this.shown && uselessReaction(model) && this.forced !== key(model)) {
       this.skipped = acting;
@@ -243,8 +243,9 @@ export class HotSeat {
   drawCurtain(model, why, onReady) {
     const side = model.seat;
     const name = sideName(side);
+    // What happened since this player last looked (never: all this page has seen of the game).
     const since = model.log.filter((l) => l.version > this.looked[this.shown]);
-    const line = this.looked[this.shown] >= 0 ? summary(since, this.cards, 5, ["reaction_passed", "attack_declared"]) : "";
+    const line = summary(since, this.cards, 5, ["reaction_passed", "attack_declared"]);
     this.overlay.hidden = false;
     this.overlay.className = "overlay pass";
     this.overlay.innerHTML = `<div class="card-panel"><p class="muted">Hot-seat</p>

@@ -44,6 +44,8 @@ export function exposeHooks(page) {
     setAnimations: (on) => screen.anim.setEnabled(on),
     /** the unit tags of the last frame, in CSS px of the canvas */
     tags: () => screen.renderer.tagBoxes.map((b) => ({ ...b })),
+    /** the choice under the pointer or focus on the panel's buttons (a quarter of the board), or null */
+    pointed: () => screen.pointed,
     /** how visible the last attack's HIT / MISS word is now (0: gone) */
     resultWord: () => resultWordAlpha(page.model(), performance.now()),
     drop: () => page.drop?.(),

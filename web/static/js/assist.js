@@ -43,6 +43,9 @@ export class Assist {
     this.recap = new Recap(screen, this.follow, cards, loadTurn);
     this.threatButton = addThreatButton(screen.board, () => this.toggleThreats());
     screen.onPainted = () => this.placeTip(false);
+    screen.onSheet = () => {
+      if (this.model?.kind === "play" && !this.recap.open) this.follow.see(this.model, this.ctl);
+    };
   }
 
   /**

@@ -151,7 +151,8 @@ export class Follow {
       key = `sel:${model.version}:${model.sel.unit}`;
       if (targets.length) cells = [/** @type {string} */ (units.get(model.sel.unit)), ...targets.filter(Boolean)];
     } else if (view.pending_attack && model.legal.length) {
-      key = `attack:${view.turn}:${view.attack_seq}`;
+      // Framed again when the sheet over the board's foot grows (the odds arrive, a window opens).
+      key = `attack:${view.turn}:${view.attack_seq}:${Math.round(this.usable().shift / 24)}`;
       cells = [view.pending_attack.attacker, view.pending_attack.target].map((u) => units.get(u) ?? "").filter(Boolean);
     }
     if (!key || key === this.framed) return;

@@ -115,6 +115,8 @@ export class Screen {
     this.paintTimes = [];
     /** @type {import("./insight.js").Insight|null} the engine's answers the canvas shows (js/assist.js sets it) */
     this.insight = null;
+    /** called when the decision panel changed size (a sheet over the board's foot may now hide something) */
+    this.onSheet = () => {};
     /** @type {(() => void)|null} called after each frame (the cell tip follows its cell) */
     this.onPainted = null;
     this.painter = new Painter(() => this.paint());
@@ -147,7 +149,10 @@ export class Screen {
     });
     // The phone's bottom sheet covers the foot of the page: the side panel scrolls clear of it.
     const decision = q(".decision");
-    new ResizeObserver(() => this.root.style.setProperty("--sheet-h", `${decision.offsetHeight}px`)).observe(decision);
+    new ResizeObserver(() => {
+      this.root.style.setProperty("--sheet-h", `${decision.offsetHeight}px`);
+      this.onSheet();
+    }).observe(decision);
     this.resize(this.canvas.clientWidth, this.canvas.clientHeight);
   }
 

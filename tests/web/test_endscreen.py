@@ -53,7 +53,7 @@ def test_the_end_screen_says_why_shows_the_vp_and_each_turn_links_into_the_repla
     screen.locator(".turns tbody tr").nth(1).wait_for()
     assert "Victory!" in screen.inner_text() and "Defeat" in att.page.locator(".overlay").inner_text()
     assert screen.locator(".reason").get_attribute("data-reason") == "round_limit"
-    assert "Last round played: Defender had more victory points" in screen.locator(".reason").inner_text()
+    assert "The last round is over: Defender wins on victory points" in screen.locator(".reason").inner_text()
     assert " ".join(screen.locator(".finalvp").inner_text().split()) == "VP Attacker 0 – Defender 0"
     rows = screen.locator(".turns tbody tr")
     assert rows.count() == 2

@@ -212,7 +212,7 @@ def test_a_whole_match_ends_on_the_victory_screen(web: WebServer, new_page: Any)
         assert board.state()["phase"] == "VICTORY" and board.state()["legal"] == []
     assert "Victory!" in dfn.page.locator(".overlay").inner_text()
     assert "Defeat" in att.page.locator(".overlay").inner_text()
-    assert "Last round played" in dfn.page.locator(".overlay").inner_text()
+    assert "The last round is over" in dfn.page.locator(".overlay").inner_text()
     shot(dfn, "victory")
     dfn.page.get_by_role("link", name="Watch the replay").click()
     dfn.page.locator(".replaybar").wait_for()

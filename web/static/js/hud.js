@@ -12,7 +12,7 @@ import { DicePanel } from "./dicepanel.js";
 import { endScreen } from "./endscreen.js";
 import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
 import { armedButtons, armedLine } from "./armed.js";
-import { gains, goalText, limitsText, scoreHtml, vpText } from "./score.js";
+import { ScoreBox } from "./score.js";
 import { oddsSlot } from "./odds.js";
 import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
@@ -75,12 +75,7 @@ export class Hud {
     /** whether to play the die's tumble (off in tests and for reduced motion) */
     this.animate = true;
     this.victoryShown = -1;
-    /** @type {Record<string, {vp?: number}>} the unit table (what each kind is worth, for "how to win") */
-    this.units = {};
-    /** @type {import("./types.js").Score|null} the score last shown (its change is the cue) */
-    this.score = null;
-    /** @type {ReturnType<typeof setTimeout>|undefined} */
-    this.scoreTimer = undefined;
+    this.score = new ScoreBox(els.score);
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.noticeTimer = undefined;
     const root = /** @type {HTMLElement} */ (els.decision.closest(".game"));
@@ -208,7 +203,7 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const e = this.els;
     e.turn.innerHTML = `<span class="turn-word">Turn </span><b>${view.turn}</b> · <span class="side-${view.active}">${sideName(view.active)}</span>`;
-    this.renderScore(model);
+    this.score.render(model);
     const d = model.decision;
     if (d) {
       // The server's ruler: the turn's phases in order, `at` the one the game is in (null outside a turn).
@@ -219,32 +214,6 @@ export class Hud {
     }
     e.seat.innerHTML = model.kind === "replay" ? "Replay"
       : model.seat ? `You: <b class="side-${model.seat}">${sideName(model.seat)}</b>` : "Spectator";
-  }
-
-  /**
-   * The score in the top bar, with how to win as its title; when a side gains VP the box
-   * lights up and "+2" shows beside its number for a few seconds (not while a replay scrubs).
-   * @param {Model} model
-   */
-  renderScore(model) {
-    const el = this.els.score;
-    const score = model.score;
-    el.hidden = !score;
-    if (!score) return;
-    const up = model.kind === "replay" ? {} : gains(this.score?.vp && this.score.round <= score.round ? this.score : null, score);
-    this.score = score;
-    el.innerHTML = scoreHtml(score, up);
-    el.title = `${vpText(score.vp)} (Attacker – Defender). ${goalText(score, this.units)}`;
-    el.setAttribute("aria-label", `Score: Attacker ${score.vp.ATTACKER ?? 0}, Defender ${score.vp.DEFENDER ?? 0} victory points; ${limitsText(score)}`);
-    if (!Object.keys(up).length) return;
-    el.classList.remove("scored");
-    void el.offsetWidth; // restart the animation
-    el.classList.add("scored");
-    clearTimeout(this.scoreTimer);
-    this.scoreTimer = setTimeout(() => {
-      el.classList.remove("scored");
-      for (const gain of el.querySelectorAll(".vp-gain")) gain.remove();
-    }, 4000);
   }
 
   /** @param {Model} model @param {Controls|null} ctl */

@@ -89,3 +89,46 @@ export function gains(before, after) {
   }
   return out;
 }
+
+const CUE_MS = 4000; // how long "+2" stands beside a side's points
+
+/** The score in the top bar, with how to win as its title, and the cue when points are won. */
+export class ScoreBox {
+  /** @param {HTMLElement} el */
+  constructor(el) {
+    this.el = el;
+    /** @type {Record<string, {vp?: number}>} the unit table (what each kind is worth, for "how to win") */
+    this.units = {};
+    /** @type {Score|null} the score last shown (its change is the cue) */
+    this.last = null;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    this.timer = undefined;
+  }
+
+  /**
+   * Show a model's score; when a side's VP go up the box lights up and "+2" stands beside its
+   * number for a few seconds (not while a replay scrubs).
+   * @param {import("./types.js").Model} model
+   */
+  render(model) {
+    const { el } = this;
+    const score = model.score;
+    el.hidden = !score;
+    if (!score) return;
+    const before = this.last && this.last.round <= score.round ? this.last : null;
+    const up = model.kind === "replay" ? {} : gains(before, score);
+    this.last = score;
+    el.innerHTML = scoreHtml(score, up);
+    el.title = `${vpText(score.vp)} (Attacker – Defender). ${goalText(score, this.units)}`;
+    el.setAttribute("aria-label", `Score: Attacker ${score.vp.ATTACKER ?? 0}, Defender ${score.vp.DEFENDER ?? 0} victory points; ${limitsText(score)}`);
+    if (!Object.keys(up).length) return;
+    el.classList.remove("scored");
+    void el.offsetWidth; // restart the animation
+    el.classList.add("scored");
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      el.classList.remove("scored");
+      for (const gain of el.querySelectorAll(".vp-gain")) gain.remove();
+    }, CUE_MS);
+  }
+}

@@ -86,7 +86,7 @@ export class Screen {
       status: q(".status"), roll: q(".roll"), cards: q(".cards"), effects: q(".effects"), log: q(".log"),
       hover: q(".hoverinfo"), notice: q(".notice"), overlay: this.overlay,
     }, cards, on.onRun, on.onCancel);
-    this.hud.units = fullHp;
+    this.hud.score.units = fullHp;
     /** @type {string|null} the choice under the pointer on the panel's buttons (a quarter of the board) */
     this.pointed = null;
     this.hud.onPoint = (value) => {

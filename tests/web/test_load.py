@@ -4,11 +4,12 @@ benchmark's business: scripts/bench_client.py; here, what goes over the wire.)""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from .conftest import WebServer
+from .conftest import REPO, WebServer
 from .driver import Board
 
 pytestmark = pytest.mark.browser
@@ -44,3 +45,19 @@ def test_a_cold_seat_page_is_small_and_fetches_the_whole_atlas_only_for_deep_zoo
     page.wait_for_function("""() => performance.getEntriesByType('resource')
       .some((e) => e.name.endsWith('/assets/tiles/atlas.webp'))""")
     assert board.state()["version"] >= 0 and page.errors == []
+
+
+def test_the_page_preloads_every_module_the_board_imports() -> None:
+    """A module found only when its importer has loaded costs one more round trip before the first paint."""
+    static = REPO / "web" / "static"
+    imports = re.compile(r'^import[^;]*?from "\./([a-z]+\.js)"', re.M)
+    needed: set[str] = set()
+    todo = ["main.js", "game.js"]  # main.js imports game.js when the page is a board
+    while todo:
+        name = todo.pop()
+        if name not in needed:
+            needed.add(name)
+            todo.extend(imports.findall((static / "js" / name).read_text(encoding="utf-8")))
+    preloaded = set(re.findall(r'rel="modulepreload" href="/static/js/([a-z]+\.js)"',
+                               (static / "index.html").read_text(encoding="utf-8")))
+    assert needed - preloaded == set()

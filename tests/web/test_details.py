@@ -29,6 +29,7 @@ def test_a_drawn_bonus_that_cannot_be_played_says_why(web: WebServer, new_page: 
     att.press("Draw a card")
     att.wait_legal("STORE_BONUS")
     assert "PLAY_BONUS" not in att.state()["legal"]
+    assert "You (Attacker): store or discard Air Cover" in att.decision_text()
     why = att.page.locator(".decision [data-drawn-why]")
     att.page.wait_for_function("document.querySelector('[data-drawn-why]')?.textContent.length > 0")
     assert why.inner_text() == ("Air Cover cannot be played now: it has nothing to act on now (no legal target). "

@@ -79,7 +79,9 @@ export function decisionText(d, view, seat, cards, legal = []) {
     deploy: "deploy units",
     draw_card: "draw the turn's card",
     play_stored: d.next_phase ? `play stored bonuses or go on to the ${d.next_phase.name} phase` : "play stored bonuses",
-    resolve_bonus: `play, store or discard ${card}`,
+    // A bonus the engine does not let its drawer play (nothing to act on) can only be kept or dropped.
+    resolve_bonus: `${mine && !legal.some((a) => a.type === "PLAY_BONUS" && (a.stored_index ?? null) === null)
+      ? "store or discard" : "play, store or discard"} ${card}`,
     // The drawer's options are in the legal actions; to others, both stay possible.
     resolve_malus: `${!mine || legal.some((a) => a.type === "CANCEL_MALUS") ? "accept or cancel" : "accept"} ${card}`,
     choose_victims: `choose the victims of ${card}`,

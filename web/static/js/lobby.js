@@ -22,8 +22,8 @@ const CHALLENGE_REFRESH_MS = 10000;
 const PAGE = `
 <div class="lobby">
   <header><h1>Taktik</h1><span class="muted">Two-player tactics with cards and dice</span></header>
-  <canvas class="showcase" aria-hidden="true"></canvas>
   <div class="invite box" hidden></div>
+  <canvas class="showcase" aria-hidden="true"></canvas>
   <div class="grid">
     <section class="box">
       <h2>New game</h2>

@@ -40,6 +40,7 @@ from .outbox import Outbox
 from .presence import Presence
 from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
 from .rematch import Rematch
+from .score import score_of
 from .senders import sender_of
 from .store import ActionRow, MatchRow, Progress
 
@@ -302,4 +303,6 @@ class Match:
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
             rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
+            score=score_of(self.state),
+            open_seat=self.open_seat,
         )

@@ -21,6 +21,7 @@ from .clocks import ClockView
 from .jsonkeys import check_unique_keys
 from .presence import PresenceView
 from .rematch import RematchView
+from .score import Score
 
 __all__ = [
     "ERROR_CODES",
@@ -211,6 +212,8 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     presence: PresenceView | None = None  # which seats are connected, and when a claim becomes possible
     match_actions: tuple[Action, ...] = ()  # RESIGN / CLAIM_VICTORY this seat may send now (engine.match_actions)
     rematch: RematchView | None = None  # the rematch offer after the game (None: none yet)
+    score: Score | None = None  # victory points, what wins at once, the round (server/score.py)
+    open_seat: Side | None = None  # an open challenge's seat nobody has joined yet (the creator waits)
 
 
 class Ack(_Server, frozen=True, kw_only=True, tag="ack"):

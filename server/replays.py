@@ -29,6 +29,7 @@ from .costs import billed
 from .errors import ApiError, json_response, read_body
 from .jobs import decode_body
 from .protocol import EventText
+from .score import Score, score_of
 from .services import address_of, services_of
 
 __all__ = [
@@ -76,6 +77,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     state: GameState
     events: tuple[EventText, ...]
     decision: Decision  # who decides and why, as the perspective may see it
+    score: Score  # victory points, what wins at once, the round (server/score.py)
 
 
 class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -116,7 +118,7 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
             shown = _shown(state, request.view)
             events = tuple(EventText(event=e, text=describe_event(e, shown.rules)) for e in shown.events)
             kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events,
-                                   decision=decision(state, shown)))
+                                   decision=decision(state, shown), score=score_of(state)))
 
     keep(0, None)
     error: str | None = None

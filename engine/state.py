@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from .board.terrain_map import Board
 from .cards.defs import CardChanges
@@ -139,6 +140,9 @@ class Effect(_Data, frozen=True, kw_only=True):
     remaining_turn_ends: int | None = None  # for "turn_ends": END_TURNs left
     attack_seq: int | None = None  # for "this_attack": the attack it belongs to
     until_phase: Phase | None = None  # for "until_phase"
+    # for a limited effect or a damage cap per turn or round: "turn:unit:attack:damage" per use; left out
+    # of the encoding until the first use (UNSET), so states without any hash as before
+    uses: tuple[str, ...] | UnsetType = UNSET
 
 
 class ReactionMark(_Data, frozen=True, kw_only=True):

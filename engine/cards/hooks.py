@@ -14,6 +14,8 @@ from ..tables import game_tables, unit_stats
 from ..types import Hook, Side
 from .condition_rules import Context, Predicate
 from .defs import CardDef
+from .explanations import effect_def
+from .language import parse_use
 from .live import effects_of, unit_applies, unit_conditions, unit_fits
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "can_play_card",
     "can_play_tactic",
     "can_resupply",
+    "cap_left",
     "combine_damage",
     "damage_cap",
     "damage_effects",
@@ -37,6 +40,7 @@ __all__ = [
     "max_moves",
     "storage_limit",
     "unit_distance",
+    "unit_stat",
 ]
 
 
@@ -69,13 +73,15 @@ def _attack_applies(
         info = board_info(state.board)
         if target.cell is None or info.quadrant[info.index[target.cell]] is not cond.target_quadrant:
             return False
-    return rule is None or rule(Context(state, effect.controller, attacker, attacker, target, distance, effect.targets))
+    return rule is None or rule(
+        Context(state, effect.controller, attacker, attacker, target, distance, effect.targets, None, effect)
+    )
 
 
 def _player_applies(effect: Effect, rule: Predicate | None, side: Side, card: CardDef | None, state: GameState) -> bool:
     if effect.controller is not side:
         return False
-    if rule is not None and not rule(Context(state, effect.controller, None, named=effect.targets)):
+    if rule is not None and not rule(Context(state, effect.controller, None, named=effect.targets, effect=effect)):
         return False
     cond = effect.conditions
     if card is not None:
@@ -175,14 +181,43 @@ def ignore_hit_effects(state: GameState, attacker: Unit, target: Unit, distance:
         e
         for e, rule in effects_of(state, Hook.IGNORE_HIT)
         if unit_fits(e, target)
-        and (rule is None or rule(Context(state, e.controller, target, attacker, target, distance, e.targets)))
+        and (rule is None or rule(Context(state, e.controller, target, attacker, target, distance, e.targets, None, e)))
     ]
 
 
-def damage_cap(state: GameState, attacker: Unit, target: Unit, distance: int) -> Effect | None:
-    """The ``cap_damage`` effect with the smallest cap on the attack (the first of equals), if any."""
-    caps = attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance)
-    return min(caps, key=lambda e: e.value) if caps else None
+def cap_left(state: GameState, effect: Effect, target: Unit) -> int:
+    """What a ``cap_damage`` effect still lets ``target`` take: ``value`` for a cap per hit; for a cap per
+    turn or round, ``value`` less the damage it let the target take this turn or round (at least 0)."""
+    if effect.op == "cap" or not effect.uses:
+        return effect.value
+    taken = 0
+    for use in effect.uses:
+        turn, unit, _, amount = parse_use(use)
+        same = turn == state.turn if effect.op == "cap_turn" else (turn + 1) // 2 == state.round
+        if same and unit == target.id:
+            taken += amount
+    return max(0, effect.value - taken)
+
+
+def damage_cap(state: GameState, attacker: Unit, target: Unit, distance: int) -> tuple[Effect, int] | None:
+    """The ``cap_damage`` effect that lets the hit deal least (the first of equals) and what it lets, if any."""
+    caps = [(e, cap_left(state, e, target)) for e in attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance)]
+    return min(caps, key=lambda found: found[1]) if caps else None
+
+
+def unit_stat(state: GameState, unit: Unit, stat: str) -> int:
+    """``unit``'s ``range`` or ``damage`` now: its type's, set by the smallest ``modify_stat`` *set*, plus
+    every *add*, at least 0 (rules §8.2)."""
+    base: int = getattr(unit_stats(unit.type, state.rules.tables), stat)
+    if not state.effects:
+        return base
+    found = [e for e, rule in effects_of(state, Hook.MODIFY_STAT) if unit_applies(e, rule, unit, state)]
+    if not found:
+        return base
+    defs = [(e, effect_def(e, state.rules).stat) for e in found]
+    sets = [e.value for e, which in defs if which == stat and e.op == "set"]
+    value = min(sets) if sets else base
+    return max(0, value + sum(e.value for e, which in defs if which == stat and e.op == "add"))
 
 
 def combine_damage(base: int, effects: list[Effect]) -> int:
@@ -202,10 +237,10 @@ def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int 
         return combine_damage(unit_stats(attacker.type, state.rules.tables).damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    base = unit_stats(attacker.type, state.rules.tables).damage
+    base = unit_stat(state, attacker, "damage")
     damage = combine_damage(base, damage_effects(state, attacker, target, distance))
     cap = damage_cap(state, attacker, target, distance)
-    return damage if cap is None else min(damage, cap.value)
+    return damage if cap is None else min(damage, cap[1])
 
 
 def ignores_defender_terrain(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:

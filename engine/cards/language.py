@@ -19,34 +19,51 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..types import Hook, Quadrant
-from .condition_rules import READ_UNITS, Context, Predicate, around, compile_condition
+from ..tables import TERRAIN, UNITS
+from ..types import Hook, Phase, Quadrant
+from .condition_rules import READ_EFFECTS, READ_UNITS, Context, Predicate, around, compile_condition
 from .conditions import (
     AllOf,
+    AnyOf,
+    AttackerIs,
     Condition,
     Distance,
     HasTag,
     InQuadrant,
     IsType,
+    Near,
+    Not,
+    OnOverlay,
+    OnTerrain,
+    PhaseIs,
+    RoundIs,
     Targeted,
     TargetIs,
+    TerrainTag,
+    Under,
+    Xor,
     describe,
     needs,
 )
+from .vocabulary import HOOK_RULES, LIMITED_HOOKS
 
 if TYPE_CHECKING:
-    from .defs import CardDef, ConditionsDef, EffectDef
+    from ..state import Effect
+    from .defs import CardDef, ConditionsDef, EffectDef, LimitDef
 
 __all__ = [
     "ATTACK_HOOKS",
     "FACE_HOOKS",
     "LANGUAGE_HOOKS",
     "PLAYER_HOOKS",
+    "HOOK_PHASES",
     "clause_text",
     "effect_phrase",
     "language_problems",
+    "parse_use",
     "rule_of",
     "sugar",
+    "tree_problems",
     "uses_language",
 ]
 
@@ -73,37 +90,162 @@ PLAYER_HOOKS = frozenset(
 """Hooks asked about a player (or none): their conditions read only the game."""
 
 
-LANGUAGE_HOOKS = frozenset({Hook.REROLL_ATTACK_DIE, Hook.NATURAL_RESULT, Hook.CAP_DAMAGE, Hook.IGNORE_HIT})
+LANGUAGE_HOOKS = frozenset(
+    {Hook.REROLL_ATTACK_DIE, Hook.NATURAL_RESULT, Hook.CAP_DAMAGE, Hook.IGNORE_HIT, Hook.MODIFY_STAT}
+)
 """The hooks the language added: their effects always record their clause."""
+
+_DICE = frozenset({Phase.DICE_RESOLUTION})
+_PLAY_PHASES = frozenset({Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK})
+HOOK_PHASES: dict[Hook, frozenset[Phase]] = {
+    Hook.CAN_MOVE_UNIT: _PLAY_PHASES,  # moves, and Air Cover's "cannot move" when a bonus is played
+    Hook.CAN_ATTACK: frozenset({Phase.ATTACK, Phase.DICE_RESOLUTION}),
+    Hook.CAN_ATTACK_AFTER_MOVE: frozenset({Phase.ATTACK, Phase.DICE_RESOLUTION}),
+    Hook.MODIFY_MOVEMENT: frozenset({Phase.MOVEMENT}),
+    Hook.MODIFY_MAX_MOVES: frozenset({Phase.MOVEMENT}),
+    Hook.MODIFY_ATTACK_ROLL: _DICE,
+    Hook.MODIFY_DEFENSE: _DICE,
+    Hook.MODIFY_DAMAGE: _DICE,
+    Hook.IGNORE_DEFENDER_TERRAIN: _DICE,
+    Hook.REROLL_ATTACK_DIE: _DICE,
+    Hook.NATURAL_RESULT: _DICE,
+    Hook.CAP_DAMAGE: _DICE,
+    Hook.IGNORE_HIT: _DICE,
+    Hook.CAN_PLAY_CARD: _PLAY_PHASES,
+    Hook.CAN_PLAY_TACTIC: frozenset({Phase.MOVEMENT, Phase.DICE_RESOLUTION}),
+    Hook.MODIFY_STORAGE_LIMIT: frozenset({Phase.CARD_RESOLUTION}),
+    Hook.CAN_RESUPPLY: _PLAY_PHASES,
+}
+"""The phases in which the rules ask each hook when a game is played (a hook not here: any phase).
+
+A ``phase`` condition that holds in none of them never lets its effect act, and is refused."""
+
+_ALL_PHASES = frozenset(Phase)
+_UNIT_TAGS = frozenset(tag for row in UNITS.values() for tag in row.tags)
+_TERRAIN_TAGS = frozenset(tag for row in TERRAIN.values() for tag in row.tags)
+_STEP_FACTS = (AllOf, AnyOf, Not, Xor, IsType, HasTag, OnTerrain, TerrainTag, OnOverlay, InQuadrant)
+"""What a ``step_cost`` may read: the moving unit's type and the cell entered (its tables are built once)."""
 
 
 def uses_language(effect: EffectDef) -> bool:
-    """True when the effect uses the language (tree, aura, clause, new hook): its live record names its clause."""
+    """True when the effect uses the language (tree, aura, clause, limit, option, new hook): its live record
+    names its clause."""
     return (
-        effect.when is not None or effect.aura is not None or effect.says is not None or effect.hook in LANGUAGE_HOOKS
+        effect.when is not None
+        or effect.aura is not None
+        or effect.says is not None
+        or effect.limit is not None
+        or effect.option is not None
+        or effect.hook in LANGUAGE_HOOKS
     )
+
+
+def _phases(node: Condition) -> frozenset[Phase]:
+    """The phases in which ``node`` may hold (conservative: every phase unless a ``phase`` fact narrows it)."""
+    match node:
+        case PhaseIs(is_=phases):
+            return frozenset(phases)
+        case AllOf(of=parts):
+            found = _ALL_PHASES
+            for part in parts:
+                found &= _phases(part)
+            return found
+        case AnyOf(of=parts) | Xor(of=parts):
+            return frozenset().union(*(_phases(p) for p in parts))
+        case Not(of=PhaseIs(is_=phases)):
+            return _ALL_PHASES - frozenset(phases)
+    return _ALL_PHASES
+
+
+def _walk(node: Condition) -> list[Condition]:
+    """``node`` and every condition inside it."""
+    found = [node]
+    match node:
+        case AllOf(of=parts) | AnyOf(of=parts) | Xor(of=parts):
+            for part in parts:
+                found += _walk(part)
+        case Not(of=part) | TargetIs(is_=part) | AttackerIs(is_=part):
+            found += _walk(part)
+        case Near(unit=sub) if sub is not None:
+            found += _walk(sub)
+    return found
+
+
+def tree_problems(tree: Condition, hook: Hook, where: str) -> list[tuple[str, str]]:
+    """Every reason the condition ``tree`` cannot be read on ``hook``, or can never hold there."""
+    problems: list[tuple[str, str]] = []
+    read = needs(tree)
+    if "attack" in read and hook not in ATTACK_HOOKS:
+        problems.append((where, f"hook {hook.value} has no attack to read (distance, attacker, target)"))
+    if "unit" in read and hook in PLAYER_HOOKS:
+        problems.append((where, f"hook {hook.value} has no unit to read: only game facts fit"))
+    acting = HOOK_PHASES.get(hook, _ALL_PHASES)
+    if not _phases(tree) & acting:
+        names = ", ".join(p.value for p in Phase if p in acting)
+        problems.append((where, f"never holds: hook {hook.value} acts only in {names}, and this condition needs another phase"))
+    for node in _walk(tree):
+        match node:
+            case RoundIs(at_least=low, at_most=high) | Distance(at_least=low, at_most=high) if (
+                low is not None and high is not None and low > high
+            ):
+                problems.append((where, f"never holds: {describe(node)} is an empty range ({low} > {high})"))
+            case HasTag(is_=tags) if not set(tags) & _UNIT_TAGS:
+                problems.append((where, f"never holds: no unit type carries {', '.join(tags)} (known: {', '.join(sorted(_UNIT_TAGS))})"))
+            case TerrainTag(is_=tags) | Near(terrain_tag=tags) if tags and not set(tags) & _TERRAIN_TAGS:
+                known = ", ".join(sorted(_TERRAIN_TAGS))
+                problems.append((where, f"never holds: no terrain carries {', '.join(tags)} (known: {known})"))
+            case Near(unit=sub, terrain=terrains, terrain_tag=tags) if (sub is not None) + bool(terrains) + bool(tags) != 1:
+                problems.append((where, "'near' counts one thing: give exactly one of unit, terrain or terrain_tag"))
+            case Under(card=cards, hook=None, op=op) if not cards or op is not None:
+                problems.append((where, "'under' names a card, a hook, or both (an op only with its hook)"))
+            case Under(hook=under_hook, op=op) if under_hook is not None and op is not None and op not in HOOK_RULES[under_hook][0]:
+                problems.append((where, f"{op!r} is not an op of hook {under_hook.value} ({', '.join(HOOK_RULES[under_hook][0])})"))
+    if hook is Hook.STEP_COST:
+        for node in _walk(tree):
+            if not isinstance(node, _STEP_FACTS):
+                problems.append((where, f"a step's cost reads only the unit's type and the cell it enters, not {describe(node)!r}"))
+                break
+    return problems
+
+
+def _limit_problems(effect: EffectDef, where: str) -> list[tuple[str, str]]:
+    if effect.limit is None or effect.hook in LIMITED_HOOKS:
+        return []
+    hooks = ", ".join(sorted(h.value for h in LIMITED_HOOKS))
+    return [(f"{where}.limit", f"hook {effect.hook.value} acts at no moment to count: a limit fits {hooks}")]
 
 
 def language_problems(card: CardDef, effect: EffectDef, where: str) -> list[tuple[str, str]]:
     """Every reason ``effect`` cannot be carried by its hook, as ``(field path, problem)``."""
     problems: list[tuple[str, str]] = []
     hook = effect.hook
-    if hook is Hook.INSTANT and uses_language(effect):
+    if hook is Hook.INSTANT and (effect.when is not None or effect.aura is not None or effect.says is not None):
         problems.append((f"{where}.when", "an instant effect acts once, at play: it has no condition, aura or clause"))
-    if hook in FACE_HOOKS and not effect.faces:
-        problems.append((f"{where}.faces", f"hook {hook.value} needs the natural values it acts on (1..6)"))
-    if hook not in FACE_HOOKS and effect.faces:
-        problems.append((f"{where}.faces", f"hook {hook.value} does not act on natural values"))
-    if hook is Hook.IGNORE_HIT and not 2 <= effect.value <= 6:
-        problems.append((f"{where}.value", f"ignore_hit saves on a roll of N+, N in 2..6, not {effect.value}"))
+    if hook is Hook.STEP_COST:
+        problems.append((f"{where}.hook", "step_cost is a standing ability's hook (a card changes MP with modify_movement)"))
+    needs_faces = hook is Hook.NATURAL_RESULT or (hook is Hook.REROLL_ATTACK_DIE and effect.op == "reroll")
+    if needs_faces and not effect.faces:
+        problems.append((f"{where}.faces", f"{hook.value} {effect.op} needs the natural values it acts on (1..6)"))
+    if not needs_faces and effect.faces:
+        problems.append((f"{where}.faces", f"{hook.value} {effect.op} does not act on natural values"))
+    if hook is Hook.IGNORE_HIT and effect.op != "ignore" and not 2 <= effect.value <= 6:
+        problems.append((f"{where}.value", f"ignore_hit saves on a roll of N+, N in 2..6, not {effect.value} (op 'ignore' is certain)"))
     if hook is Hook.CAP_DAMAGE and effect.value < 0:
         problems.append((f"{where}.value", "a damage cap cannot be negative"))
+    if (hook is Hook.MODIFY_STAT) != (effect.stat is not None):
+        problems.append((f"{where}.stat", "modify_stat names the stat it changes (range, damage, hp), and only it does"))
+    if effect.op == "set" and effect.value < 0:
+        problems.append((f"{where}.value", "a stat is set to 0 or more"))
+    if effect.op in ("add_hp", "set_hp") and effect.value < 1:
+        problems.append((f"{where}.value", f"{effect.op} gives 1 HP or more (a unit is destroyed only by a hit)"))
+    problems += _limit_problems(effect, where)
+    if effect.option is not None:
+        if card.kind == "malus":
+            problems.append((f"{where}.option", "a malus is not played by choice: it has no options"))
+        elif effect.option >= len(card.options):
+            problems.append((f"{where}.option", f"option {effect.option} is not one of the card's {len(card.options)} options"))
     if effect.when is not None:
-        read = needs(effect.when)
-        if "attack" in read and hook not in ATTACK_HOOKS:
-            problems.append((f"{where}.when", f"hook {hook.value} has no attack to read (distance, attacker, target)"))
-        if "unit" in read and hook in PLAYER_HOOKS:
-            problems.append((f"{where}.when", f"hook {hook.value} has no unit to read: only game facts fit"))
+        problems += tree_problems(effect.when, hook, f"{where}.when")
     if effect.aura is not None:
         if hook in PLAYER_HOOKS:
             problems.append((f"{where}.aura", f"hook {hook.value} has no unit for an aura to reach"))
@@ -115,6 +257,43 @@ def language_problems(card: CardDef, effect: EffectDef, where: str) -> list[tupl
         if effect.aura.source is not None and "attack" in needs(effect.aura.source):
             problems.append((f"{where}.aura.source", "an aura's source is a unit fact, not an attack fact"))
     return problems
+
+
+def parse_use(use: str) -> tuple[int, str, int, int]:
+    """A use an effect recorded (`Effect.uses`): ``(turn, unit id, attack number, damage dealt)``."""
+    turn, unit, attack, amount = use.split(":")
+    return int(turn), unit, int(attack), int(amount)
+
+
+def _limited(limit: LimitDef) -> Predicate:
+    """A limit as a condition: the effect has uses left for the subject, or this very attack used it already."""
+    times, per = limit.times, limit.per
+
+    def has_uses(ctx: Context) -> bool:
+        ctx.read |= READ_EFFECTS
+        effect = ctx.effect
+        if effect is None or not effect.uses:
+            return True
+        state, subject = ctx.state, ctx.subject
+        pending = state.pending_attack
+        now = (
+            state.attack_seq
+            if pending is not None and (ctx.attacker is None or ctx.attacker.id == pending.attacker)
+            else None
+        )
+        counted = 0
+        for use in effect.uses:
+            turn, unit, attack, _ = parse_use(use)
+            if per in ("turn", "unit_turn") and turn != state.turn:
+                continue
+            if per in ("unit", "unit_turn") and (subject is None or unit != subject.id):
+                continue
+            if turn == state.turn and attack == now:
+                return True  # the attack being rolled or resolved counted it already
+            counted += 1
+        return counted < times
+
+    return has_uses
 
 
 _RULES: dict[tuple[str, int], tuple[CardDef, Predicate]] = {}
@@ -133,6 +312,8 @@ def rule_of(card: CardDef, index: int) -> Predicate:
 
 def _compile(effect: EffectDef) -> Predicate:
     parts: list[Predicate] = []
+    if effect.limit is not None:
+        parts.append(_limited(effect.limit))
     if effect.when is not None:
         parts.append(compile_condition(effect.when))
     if effect.aura is not None:
@@ -143,8 +324,8 @@ def _compile(effect: EffectDef) -> Predicate:
         return lambda ctx: True
     if len(parts) == 1:
         return parts[0]
-    first, second = parts
-    return lambda ctx: first(ctx) and second(ctx)
+    preds = tuple(parts)
+    return lambda ctx: all(p(ctx) for p in preds)
 
 
 def _aura(radius: int, source: Predicate | None) -> Predicate:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..cards.effects import expire_attack_effects
-from ..cards.hooks import can_attack, can_attack_after_move, unit_distance
+from ..cards.hooks import can_attack, can_attack_after_move, unit_distance, unit_stat
 from ..state import Attack, Event, GameState, Unit, unit_by_id
-from ..tables import UNITS, unit_stats
+from ..tables import UNITS
 from ..types import EventKind
 
 __all__ = ["advance_queue", "attack_problem", "attack_valid", "cancel_pending", "placed_unit"]
@@ -40,7 +40,7 @@ def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None
     if target.cell is None:
         return f"{target.id} is not on the board"
     distance = unit_distance(attacker, target, state)
-    reach = unit_stats(attacker.type, state.rules.tables).range
+    reach = unit_stat(state, attacker, "range")
     if not 1 <= distance <= reach:
         return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
     if not can_attack(state, attacker, target):

@@ -155,10 +155,11 @@ def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: i
         )
         for e in damage_effects(state, attacker, target, distance)
     ]
-    cap = damage_cap(state, attacker, target, distance)
-    if cap is not None:
+    found = damage_cap(state, attacker, target, distance)
+    if found is not None:
+        cap, left = found
         says = explain(cap, state.rules)
-        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=cap.value, says=says))
+        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=left, says=says))
     return terms
 
 

@@ -14,8 +14,8 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from .board.terrain_map import Board
-from .cards.defs import CardChanges
-from .config import CombatRule, MovementRule, VictoryConfig
+from .cards.defs import AbilityDef, CardChanges
+from .config import VictoryConfig
 from .tables import TableOverrides
 from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
 
@@ -188,11 +188,10 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
 
     victory: VictoryConfig
     deck: int  # 60 or 90
-    movement_rules: tuple[MovementRule, ...]
-    combat_rules: tuple[CombatRule, ...]
     cards: str = "standard"  # the shipped deck source (`GameConfig.cards`)
     card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
+    abilities: tuple[AbilityDef, ...] | None = None  # every standing ability of a variant; None: the standard ones
 
 
 class GameState(_Data, frozen=True, kw_only=True):

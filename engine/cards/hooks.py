@@ -12,14 +12,17 @@ from ..board.info import board_info
 from ..state import Effect, GameState, Modifier, Unit
 from ..tables import game_tables, unit_stats
 from ..types import Hook, Side
+from .abilities import Ability, abilities_of, ability_applies
 from .condition_rules import Context, Predicate
 from .defs import CardDef
-from .explanations import effect_def
+from .explanations import effect_def, explain
 from .language import parse_use
 from .live import effects_of, unit_applies, unit_conditions, unit_fits
 
 __all__ = [
+    "attack_abilities",
     "attack_damage",
+    "attack_denial",
     "attack_effects",
     "attack_roll_effects",
     "attack_roll_modifiers",
@@ -33,6 +36,7 @@ __all__ = [
     "combine_damage",
     "damage_cap",
     "damage_effects",
+    "defense_abilities",
     "defense_effects",
     "defense_modifiers",
     "ignore_hit_effects",
@@ -99,6 +103,23 @@ def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
     return chebyshev(info.xy(info.index[attacker.cell]), info.xy(info.index[target.cell]))
 
 
+def _unit_abilities(state: GameState, hook: Hook, unit: Unit) -> list[Ability]:
+    """The game's abilities on a unit hook that hold for ``unit``."""
+    return [a for a in abilities_of(state.rules, hook) if ability_applies(a, state, unit)]
+
+
+def attack_abilities(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Ability]:
+    """The game's abilities on an attack hook that hold for the attack (the attacker as subject)."""
+    return [
+        a for a in abilities_of(state.rules, hook) if ability_applies(a, state, attacker, attacker, target, distance)
+    ]
+
+
+def defense_abilities(state: GameState, target: Unit) -> list[Ability]:
+    """The game's ``modify_defense`` abilities that hold for ``target``."""
+    return _unit_abilities(state, Hook.MODIFY_DEFENSE, target)
+
+
 def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
@@ -108,6 +129,11 @@ def can_move_unit(state: GameState, unit: Unit) -> bool:
                 denied = True
             else:
                 allowed = True
+    for ability in _unit_abilities(state, Hook.CAN_MOVE_UNIT, unit):
+        if ability.data.op == "deny":
+            denied = True
+        else:
+            allowed = True
     return allowed or not denied
 
 
@@ -126,20 +152,33 @@ def max_moves(state: GameState, side: Side) -> int:
     return max(0, min([moves, *caps]))
 
 
-def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
-    """False if any *deny* applies to the attack (from ``distance``, by default the units' own)."""
-    if not state.effects:
-        return True
+def attack_denial(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> str | None:
+    """What forbids the attack (from ``distance``, by default the units' own): the card and clause, or the
+    ability (``Special unit: moved this turn and cannot also fire``); None when nothing does."""
+    denying = [a for a in abilities_of(state.rules, Hook.CAN_ATTACK) if a.unit is None or a.unit is attacker.type]
+    if not state.effects and not denying:
+        return None
     if distance is None:
         distance = unit_distance(attacker, target, state)
-    return not any(
-        _attack_applies(state, e, rule, attacker, target, distance) for e, rule in effects_of(state, Hook.CAN_ATTACK)
-    )
+    for e, rule in effects_of(state, Hook.CAN_ATTACK):
+        if _attack_applies(state, e, rule, attacker, target, distance):
+            return explain(e, state.rules)
+    for ability in denying:
+        if ability_applies(ability, state, attacker, attacker, target, distance):
+            return ability.says
+    return None
+
+
+def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> bool:
+    """False if any *deny* (a card's or an ability's) applies to the attack."""
+    return attack_denial(state, attacker, target, distance) is None
 
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
-    """True if any *allow* lets a moved ``move_or_fire`` unit attack."""
-    return any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE))
+    """True if any *allow* lets a moved unit attack despite an ability such as move-or-fire."""
+    return any(
+        unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE)
+    ) or bool(_unit_abilities(state, Hook.CAN_ATTACK_AFTER_MOVE, unit))
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:
@@ -209,36 +248,44 @@ def unit_stat(state: GameState, unit: Unit, stat: str) -> int:
     """``unit``'s ``range`` or ``damage`` now: its type's, set by the smallest ``modify_stat`` *set*, plus
     every *add*, at least 0 (rules §8.2)."""
     base: int = getattr(unit_stats(unit.type, state.rules.tables), stat)
-    if not state.effects:
+    standing = abilities_of(state.rules, Hook.MODIFY_STAT)
+    if not state.effects and not standing:
         return base
-    found = [e for e, rule in effects_of(state, Hook.MODIFY_STAT) if unit_applies(e, rule, unit, state)]
-    if not found:
+    terms = [
+        (e.op, e.value, effect_def(e, state.rules).stat)
+        for e, rule in effects_of(state, Hook.MODIFY_STAT)
+        if unit_applies(e, rule, unit, state)
+    ]
+    terms += [(a.data.op, int(a.data.value), a.data.stat) for a in standing if ability_applies(a, state, unit)]
+    if not terms:
         return base
-    defs = [(e, effect_def(e, state.rules).stat) for e in found]
-    sets = [e.value for e, which in defs if which == stat and e.op == "set"]
-    value = min(sets) if sets else base
-    return max(0, value + sum(e.value for e, which in defs if which == stat and e.op == "add"))
+    sets = [value for op, value, which in terms if which == stat and op == "set"]
+    start = min(sets) if sets else base
+    return max(0, start + sum(value for op, value, which in terms if which == stat and op == "add"))
 
 
-def combine_damage(base: int, effects: list[Effect]) -> int:
-    """``(base + Σ add) × Π mul``, at least 0: the modify_damage combination rule."""
+def combine_damage(base: int, effects: list[Effect], abilities: list[Ability] | None = None) -> int:
+    """``(base + Σ add) × Π mul``, at least 0: the modify_damage combination rule (cards' and abilities' terms)."""
     damage, factor = base, 1
-    for effect in effects:
-        if effect.op == "add":
-            damage += effect.value
+    terms = [(e.op, e.value) for e in effects] + [(a.data.op, int(a.data.value)) for a in abilities or ()]
+    for op, value in terms:
+        if op == "add":
+            damage += value
         else:
-            factor *= effect.value
+            factor *= value
     return max(0, damage * factor)
 
 
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
     """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
-    if not state.effects:  # nothing to fold (the common case, asked often by tools)
-        return combine_damage(unit_stats(attacker.type, state.rules.tables).damage, [])
+    rules = state.rules
+    if not state.effects and not abilities_of(rules, Hook.MODIFY_DAMAGE) and not abilities_of(rules, Hook.MODIFY_STAT):
+        return combine_damage(unit_stats(attacker.type, rules.tables).damage, [])  # the common case, asked often
     if distance is None:
         distance = unit_distance(attacker, target, state)
     base = unit_stat(state, attacker, "damage")
-    damage = combine_damage(base, damage_effects(state, attacker, target, distance))
+    abilities = attack_abilities(state, Hook.MODIFY_DAMAGE, attacker, target, distance)
+    damage = combine_damage(base, damage_effects(state, attacker, target, distance), abilities)
     cap = damage_cap(state, attacker, target, distance)
     return damage if cap is None else min(damage, cap[1])
 

@@ -58,13 +58,16 @@ __all__ = [
     "PLAYER_HOOKS",
     "HOOK_PHASES",
     "clause_text",
+    "aura_rule",
     "effect_phrase",
+    "effect_phrase_of",
     "language_problems",
     "parse_use",
     "rule_of",
     "sugar",
     "tree_problems",
     "uses_language",
+    "walk",
 ]
 
 FACE_HOOKS = frozenset({Hook.REROLL_ATTACK_DIE, Hook.NATURAL_RESULT})
@@ -157,17 +160,17 @@ def _phases(node: Condition) -> frozenset[Phase]:
     return _ALL_PHASES
 
 
-def _walk(node: Condition) -> list[Condition]:
+def walk(node: Condition) -> list[Condition]:
     """``node`` and every condition inside it."""
     found = [node]
     match node:
         case AllOf(of=parts) | AnyOf(of=parts) | Xor(of=parts):
             for part in parts:
-                found += _walk(part)
+                found += walk(part)
         case Not(of=part) | TargetIs(is_=part) | AttackerIs(is_=part):
-            found += _walk(part)
+            found += walk(part)
         case Near(unit=sub) if sub is not None:
-            found += _walk(sub)
+            found += walk(sub)
     return found
 
 
@@ -183,7 +186,7 @@ def tree_problems(tree: Condition, hook: Hook, where: str) -> list[tuple[str, st
     if not _phases(tree) & acting:
         names = ", ".join(p.value for p in Phase if p in acting)
         problems.append((where, f"never holds: hook {hook.value} acts only in {names}, and this condition needs another phase"))
-    for node in _walk(tree):
+    for node in walk(tree):
         match node:
             case RoundIs(at_least=low, at_most=high) | Distance(at_least=low, at_most=high) if (
                 low is not None and high is not None and low > high
@@ -201,7 +204,7 @@ def tree_problems(tree: Condition, hook: Hook, where: str) -> list[tuple[str, st
             case Under(hook=under_hook, op=op) if under_hook is not None and op is not None and op not in HOOK_RULES[under_hook][0]:
                 problems.append((where, f"{op!r} is not an op of hook {under_hook.value} ({', '.join(HOOK_RULES[under_hook][0])})"))
     if hook is Hook.STEP_COST:
-        for node in _walk(tree):
+        for node in walk(tree):
             if not isinstance(node, _STEP_FACTS):
                 problems.append((where, f"a step's cost reads only the unit's type and the cell it enters, not {describe(node)!r}"))
                 break
@@ -318,7 +321,7 @@ def _compile(effect: EffectDef) -> Predicate:
         parts.append(compile_condition(effect.when))
     if effect.aura is not None:
         parts.append(
-            _aura(effect.aura.radius, None if effect.aura.source is None else compile_condition(effect.aura.source))
+            aura_rule(effect.aura.radius, None if effect.aura.source is None else compile_condition(effect.aura.source))
         )
     if not parts:
         return lambda ctx: True
@@ -328,7 +331,9 @@ def _compile(effect: EffectDef) -> Predicate:
     return lambda ctx: all(p(ctx) for p in preds)
 
 
-def _aura(radius: int, source: Predicate | None) -> Predicate:
+def aura_rule(radius: int, source: Predicate | None) -> Predicate:
+    """An aura as a condition: the subject stands within ``radius`` of a unit matching ``source`` (None: a named unit)."""
+
     def in_aura(ctx: Context) -> bool:
         ctx.reads_units(READ_UNITS)  # not bounded: ``source`` may read around each unit in range
         if source is None:
@@ -372,9 +377,30 @@ def _faces(faces: tuple[int, ...]) -> str:
     return "natural " + " or ".join(str(f) for f in faces)
 
 
+def effect_phrase_of(hook: Hook, op: str, value: float) -> str:
+    """What an effect or ability of ``hook``, ``op`` and ``value`` does, in a few words (without ``faces``)."""
+    if hook is Hook.CAN_ATTACK:
+        return "may not attack"
+    if hook is Hook.CAN_MOVE_UNIT:
+        return "may move" if op == "allow" else "may not move"
+    if hook is Hook.CAN_ATTACK_AFTER_MOVE:
+        return "may fire after moving"
+    if hook is Hook.STEP_COST:
+        return "cannot enter" if op == "block" else f"{_signed(value)} MP to enter"
+    if hook is Hook.MODIFY_STAT:
+        return f"stat {'set to ' + str(int(value)) if op == 'set' else _signed(value)}"
+    return _phrase(hook, op, value, ())
+
+
 def effect_phrase(effect: EffectDef) -> str:
     """What the effect does, in a few words: ``+1 defense``, ``a natural 6 always hits``."""
-    hook, op, value = effect.hook, effect.op, effect.value
+    if effect.hook is Hook.MODIFY_STAT:
+        op = "set to " + str(int(effect.value)) if effect.op == "set" else _signed(effect.value)
+        return f"{effect.stat} {op}"
+    return _phrase(effect.hook, effect.op, effect.value, effect.faces)
+
+
+def _phrase(hook: Hook, op: str, value: float, faces: tuple[int, ...]) -> str:
     if hook is Hook.MODIFY_DEFENSE:
         return f"{_signed(value)} defense"
     if hook is Hook.MODIFY_ATTACK_ROLL:
@@ -382,14 +408,21 @@ def effect_phrase(effect: EffectDef) -> str:
     if hook is Hook.MODIFY_DAMAGE:
         return f"{_signed(value)} damage" if op == "add" else f"damage x{int(value)}"
     if hook is Hook.MODIFY_MOVEMENT:
+        if op == "set":
+            return f"MP set to {value:g}"
         return f"{_signed(value)} MP" if op == "add" else "movement halved"
     if hook is Hook.REROLL_ATTACK_DIE:
-        return f"a {_faces(effect.faces)} is rerolled once"
+        if op == "reroll":
+            return f"a {_faces(faces)} is rerolled once"
+        return f"a {'miss' if op == 'reroll_miss' else 'hit'} is rerolled once"
     if hook is Hook.NATURAL_RESULT:
-        return f"a {_faces(effect.faces)} always {'hits' if op == 'hit' else 'misses'}"
+        return f"a {_faces(faces)} always {'hits' if op == 'hit' else 'misses'}"
     if hook is Hook.CAP_DAMAGE:
-        return f"at most {int(value)} damage per attack"
+        per = {"cap": "per attack", "cap_turn": "per turn", "cap_round": "per round"}[op]
+        return f"at most {int(value)} damage {per}"
     if hook is Hook.IGNORE_HIT:
+        if op == "ignore":
+            return "ignores a hit"
         which = "the first hit" if op == "save_first" else "a hit"
         return f"ignores {which} on a roll of {int(value)}+"
     return f"{hook.value} {op}" + (f" {_signed(value)}" if value else "")

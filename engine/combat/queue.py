@@ -9,9 +9,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..cards.effects import expire_attack_effects
-from ..cards.hooks import can_attack, can_attack_after_move, unit_distance, unit_stat
+from ..cards.hooks import attack_denial, can_attack, unit_distance, unit_stat
 from ..state import Attack, Event, GameState, Unit, unit_by_id
-from ..tables import UNITS
 from ..types import EventKind
 
 __all__ = ["advance_queue", "attack_problem", "attack_valid", "cancel_pending", "placed_unit"]
@@ -43,14 +42,9 @@ def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None
     reach = unit_stat(state, attacker, "range")
     if not 1 <= distance <= reach:
         return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
-    if not can_attack(state, attacker, target):
-        return f"{attacker.id} may not attack {target.id} now (an effect forbids it)"
-    if (
-        "move_or_fire" in UNITS[attacker.type].tags
-        and attacker.has_moved
-        and not can_attack_after_move(state, attacker)
-    ):
-        return f"{attacker.id} moved this turn and cannot also fire (move or fire)"
+    denial = attack_denial(state, attacker, target, distance)
+    if denial is not None:
+        return f"{attacker.id} may not attack {target.id} now ({denial})"
     return None
 
 

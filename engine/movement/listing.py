@@ -30,6 +30,7 @@ import msgspec
 from ..actions import MoveUnit
 from ..board.info import StepTable, board_info
 from ..board.terrain_map import Board
+from ..cards.abilities import step_abilities
 from ..cards.hooks import can_move_unit
 from ..cards.live import effects_of
 from ..state import Effect, GameState, Rules, Unit
@@ -59,7 +60,7 @@ class Basis:
         if found is None:
             rules = self.rules
             overlays = None if rules.tables is None else rules.tables.overlay_costs()
-            steps = self.info.steps(unit_type, rules.movement_rules, overlays)
+            steps = self.info.steps(unit_type, step_abilities(rules), overlays)
             found = self.by_type[unit_type] = (steps, 2 * unit_stats(unit_type, rules.tables).movement_mp)
         return found
 

@@ -18,6 +18,8 @@ default scenario::
         "road_discount_mp": 0.5, "river_enter_mp": 2, "river_follow_mp": 1,
         "max_moves": 5, "max_attacks_per_turn": 5, "storage_limit": 6, "tactic_hand_size": 6
       },
+      "abilities": [ ...standing abilities in the card language (docs/cards.md, "Abilities")... ],
+      "remove_abilities": ["SPECIAL.move_or_fire"],
       "scenario": {"deck": 90, "victory": {"round_limit": {"max_rounds": 12}}}
     }
 
@@ -25,8 +27,8 @@ default scenario::
 problem: an unknown card, an unknown field, a wrong type, a value out of range. `apply_variant`
 turns a base `GameConfig` into the variant's: the scenario's fields replace the base's and the
 cards and tables travel in ``GameConfig.rules`` (so the game's record replays with them).
-Terrain changes become movement and combat rules bound to that terrain type (rules §2.5):
-a move cost as a cost delta, cover and defense as a roll modifier against units standing there.
+Terrain changes become abilities bound to that terrain type (rules §2.5): a move cost as a
+``step_cost`` into it, cover and defense as a ``modify_defense`` of units standing there.
 The other tables are `TableOverrides` fields, checked with its own types and ranges; docs/lab.md
 lists every field with its range.
 """
@@ -43,17 +45,13 @@ from msgspec import Meta
 
 from engine import (
     CardDataError,
-    CombatRequires,
-    CombatRule,
     GameConfig,
-    MovementRequires,
-    MovementRule,
     RulesOverlay,
     TableOverrides,
     TerrainType,
     UnitType,
 )
-from engine.data import CARDS, DECK_SOURCES, TERRAIN, UNITS, TerrainRules, load_cards
+from engine.data import CARDS, DECK_SOURCES, TERRAIN, UNITS, TerrainRules, config_abilities, load_cards
 
 __all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_variant"]
 
@@ -117,6 +115,8 @@ class VariantFile(_Patch, frozen=True, kw_only=True):
     description: str = ""
     cards: CardsPatch = CardsPatch()
     tables: dict[str, Any] = msgspec.field(default_factory=dict)  # `TableRows` and `TableOverrides` fields
+    abilities: tuple[dict[str, Any], ...] = ()  # standing abilities in the card language
+    remove_abilities: tuple[str, ...] = ()  # keys of standard abilities to take out (``SPECIAL.move_or_fire``)
     scenario: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
@@ -126,11 +126,9 @@ class Variant:
 
     name: str
     description: str
-    rules: RulesOverlay
-    movement_rules: tuple[MovementRule, ...]
-    combat_rules: tuple[CombatRule, ...]
+    rules: RulesOverlay  # its cards, tables and abilities (its terrain changes among them)
     scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
-    terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as the rules above)
+    terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as abilities)
 
     @property
     def changed_cards(self) -> tuple[str, ...]:
@@ -157,26 +155,27 @@ def decode_variant(raw: bytes) -> Variant:
     except msgspec.DecodeError as err:
         raise VariantError(_plain(str(err))) from None
     cards = _cards(data.cards)
-    tables, terrain, movement, combat = _tables(data.tables)
+    tables, terrain, terrain_abilities = _tables(data.tables)
     _check_hand_size(tables, data.cards, cards)
     scenario = _scenario(data.scenario)
-    return Variant(
+    rules = RulesOverlay(
         name=data.name,
-        description=data.description,
-        rules=RulesOverlay(name=data.name, cards=cards, removed=tuple(data.cards.remove), tables=tables),
-        movement_rules=movement,
-        combat_rules=combat,
-        scenario=scenario,
-        terrain=terrain,
+        cards=cards,
+        removed=tuple(data.cards.remove),
+        tables=tables,
+        abilities=(*terrain_abilities, *data.abilities),
+        removed_abilities=data.remove_abilities,
     )
+    try:  # as the engine will; the terrain's own come first, so an index past them is the file's
+        config_abilities(data.abilities, data.remove_abilities, where="$")
+    except ValueError as err:
+        raise VariantError(str(err).replace(".remove_abilities[", ".remove_abilities[", 1)) from None
+    return Variant(name=data.name, description=data.description, rules=rules, scenario=scenario, terrain=terrain)
 
 
 def apply_variant(base: GameConfig, variant: Variant) -> GameConfig:
-    """``base`` played under ``variant``: its scenario fields, its terrain rules added, its cards and tables carried."""
-    fields = {**variant.scenario}
-    fields["movement_rules"] = tuple(fields.get("movement_rules", base.movement_rules)) + variant.movement_rules
-    fields["combat_rules"] = tuple(fields.get("combat_rules", base.combat_rules)) + variant.combat_rules
-    return msgspec.structs.replace(base, rules=variant.rules, **fields)
+    """``base`` played under ``variant``: its scenario fields, its cards, tables and abilities carried."""
+    return msgspec.structs.replace(base, rules=variant.rules, **variant.scenario)
 
 
 def _plain(message: str) -> str:
@@ -244,9 +243,7 @@ def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) ->
     return out
 
 
-def _tables(
-    raw: dict[str, Any],
-) -> tuple[TableOverrides, dict[TerrainType, TerrainRules], tuple[MovementRule, ...], tuple[CombatRule, ...]]:
+def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, dict[TerrainType, TerrainRules], tuple[dict[str, Any], ...]]:
     for key in raw:
         if key not in _ROW_TABLES and key not in _VALUE_TABLES:
             known = ", ".join((*_ROW_TABLES, *_VALUE_TABLES))
@@ -262,8 +259,7 @@ def _tables(
         )
         for unit_type, row in _rows(patch.units, UnitType, UnitPatch, "$.tables.units")
     }
-    movement: list[MovementRule] = []
-    combat: list[CombatRule] = []
+    abilities: list[dict[str, Any]] = []
     rows: dict[TerrainType, TerrainRules] = {}
     for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
         where = f"$.tables.terrain.{terrain.value}"
@@ -275,24 +271,22 @@ def _tables(
             raise VariantError(f"{where}.blocks: {terrain.value} cannot be made passable (it has no move cost)")
         if standard.blocks and row.move_cost is not None:
             raise VariantError(f"{where}.move_cost: {terrain.value} blocks movement; it has no move cost")
-        on_terrain = MovementRequires(terrain_types=(terrain,))
+        on_terrain = {"if": "terrain", "is": [terrain.value]}
+        name = terrain.value.lower()
         if row.blocks and not standard.blocks:
-            movement.append(MovementRule(id=f"variant:{terrain.value}:blocks", requires=on_terrain, blocks=True))
+            abilities.append({"id": f"{name}_blocks", "hook": "step_cost", "op": "block", "when": on_terrain})
         elif row.move_cost is not None and row.move_cost != standard.move_cost:
             delta = float(row.move_cost - standard.move_cost)
-            rule_id = f"variant:{terrain.value}:move_cost"
-            movement.append(MovementRule(id=rule_id, requires=on_terrain, cost_delta_mp=delta))
+            abilities.append(
+                {"id": f"{name}_move_cost", "hook": "step_cost", "op": "add", "value": delta, "when": on_terrain}
+            )
         hit = (row.hit_modifier if row.hit_modifier is not None else standard.hit_modifier) - standard.hit_modifier
         defense = (row.defense if row.defense is not None else standard.defense) - standard.defense
-        if hit - defense:
-            combat.append(
-                CombatRule(
-                    id=f"variant:{terrain.value}:cover",
-                    roll_modifier=hit - defense,
-                    requires=CombatRequires(defender_terrain_types=(terrain,)),
-                )
+        if defense - hit:  # subtracted from rolls against a unit standing there, as a defense term
+            abilities.append(
+                {"id": f"{name}_cover", "hook": "modify_defense", "op": "add", "value": defense - hit, "when": on_terrain}
             )
-    return msgspec.structs.replace(values, units=units), rows, tuple(movement), tuple(combat)
+    return msgspec.structs.replace(values, units=units), rows, tuple(abilities)
 
 
 def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dict[str, Any], ...]) -> None:
@@ -307,6 +301,7 @@ def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dic
 
 
 _NOT_SCENARIO = ("seed", "rules")
+_RETIRED = ("movement_rules", "combat_rules")
 
 
 def _scenario(fields: dict[str, Any]) -> dict[str, Any]:
@@ -314,6 +309,13 @@ def _scenario(fields: dict[str, Any]) -> dict[str, Any]:
     for name in _NOT_SCENARIO:
         if name in fields:
             raise VariantError(f"$.scenario.{name}: a variant does not set {name!r} (the run gives it)")
+    for name in _RETIRED:
+        if name in fields:
+            raise VariantError(
+                f"$.scenario.{name}: the rule lists are retired; write each rule under `abilities` in the card "
+                'language, e.g. {"id": "mud", "hook": "step_cost", "op": "add", "value": 1, '
+                '"when": {"if": "terrain_tag", "is": ["rough"]}} (docs/cards.md, "Abilities")'
+            )
     try:
         config = msgspec.convert(fields, GameConfig)
     except msgspec.ValidationError as err:

@@ -30,11 +30,13 @@ from .language import aura_rule, effect_phrase_of, tree_problems, walk
 from .vocabulary import ABILITY_HOOKS, HOOK_RULES
 
 __all__ = [
+    "RETIRED_RULE_LISTS",
     "STANDARD_ABILITIES",
     "Ability",
     "abilities_of",
     "ability_applies",
     "ability_problems",
+    "config_abilities",
     "game_abilities",
     "load_abilities",
     "step_abilities",
@@ -201,10 +203,11 @@ def config_abilities(
     except CardDataError as err:
         raise ValueError(str(err)) from None
     keys = {a.key for a in STANDARD_ABILITIES}
+    field = "remove_abilities" if where == "$" else "removed_abilities"
     for i, key in enumerate(removed):
         if key not in keys:
             known = ", ".join(sorted(keys)) or "none"
-            raise ValueError(f"{where}.removed_abilities[{i}]: {key!r} is not a standard ability ({known})")
+            raise ValueError(f"{where}.{field}[{i}]: {key!r} is not a standard ability ({known})")
     replacing = {a.key: a for a in added}
     kept = [replacing.pop(a.key, a) for a in STANDARD_ABILITIES if a.key not in removed]
     return (*kept, *(a for a in added if a.key in replacing))

@@ -22,6 +22,13 @@ from ..board.terrain_map import (
     parse_terrain_map,
 )
 from ..board.zones import home_side
+from ..cards.abilities import (
+    STANDARD_ABILITIES,
+    config_abilities,
+    game_abilities,
+    load_abilities,
+    step_abilities,
+)
 from ..cards.catalogue import (
     CARDS,
     COMMON_CARDS,
@@ -38,6 +45,7 @@ from ..cards.condition_rules import (
 )
 from ..cards.conditions import Condition
 from ..cards.defs import (
+    AbilityDef,
     CardChanges,
     CardDef,
     CardFile,
@@ -59,6 +67,7 @@ from ..tables import (
     MAX_ATTACKS_PER_TURN,
     STANDARD_TABLES,
     TERRAIN,
+    UNIT_NAMES,
     UNITS,
     TerrainRules,
     game_tables,
@@ -67,6 +76,13 @@ from ..tables import (
 
 __all__ = [
     "CARDS",
+    "STANDARD_ABILITIES",
+    "UNIT_NAMES",
+    "AbilityDef",
+    "config_abilities",
+    "game_abilities",
+    "load_abilities",
+    "step_abilities",
     "COMMON_CARDS",
     "DECK_SOURCES",
     "HIT_THRESHOLDS",

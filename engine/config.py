@@ -70,9 +70,7 @@ class _Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 @functools.cache
 def _defaults(cls: type[msgspec.Struct]) -> tuple[tuple[str, object], ...]:
     """``(field, default value)`` of the fields of ``cls`` that have a plain default."""
-    return tuple(
-        (f.name, f.default) for f in msgspec.structs.fields(cls) if f.default is not msgspec.NODEFAULT
-    )
+    return tuple((f.name, f.default) for f in msgspec.structs.fields(cls) if f.default is not msgspec.NODEFAULT)
 
 
 class PerSide(_Config, Generic[T], frozen=True, kw_only=True):

@@ -284,7 +284,13 @@ def _tables(raw: dict[str, Any]) -> tuple[TableOverrides, dict[TerrainType, Terr
         defense = (row.defense if row.defense is not None else standard.defense) - standard.defense
         if defense - hit:  # subtracted from rolls against a unit standing there, as a defense term
             abilities.append(
-                {"id": f"{name}_cover", "hook": "modify_defense", "op": "add", "value": defense - hit, "when": on_terrain}
+                {
+                    "id": f"{name}_cover",
+                    "hook": "modify_defense",
+                    "op": "add",
+                    "value": defense - hit,
+                    "when": on_terrain,
+                }
             )
     return msgspec.structs.replace(values, units=units), rows, tuple(abilities)
 

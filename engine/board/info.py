@@ -12,7 +12,19 @@ import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from ..cards.conditions import AllOf, AnyOf, Condition, HasTag, InQuadrant, IsType, Not, OnOverlay, OnTerrain, TerrainTag, Xor
+from ..cards.conditions import (
+    AllOf,
+    AnyOf,
+    Condition,
+    HasTag,
+    InQuadrant,
+    IsType,
+    Not,
+    OnOverlay,
+    OnTerrain,
+    TerrainTag,
+    Xor,
+)
 from ..tables import CONNECTOR_TAGS, OVERLAY_TAGS, STANDARD_TABLES, TERRAIN, UNITS
 from ..types import Quadrant, TerrainType, UnitType
 

@@ -76,7 +76,9 @@ def ability_problems(ability: AbilityDef, where: str) -> list[tuple[str, str]]:
     return problems
 
 
-def load_abilities(raw: Sequence[Mapping[str, Any]], where: str, unit: UnitType | None = None) -> tuple[AbilityDef, ...]:
+def load_abilities(
+    raw: Sequence[Mapping[str, Any]], where: str, unit: UnitType | None = None
+) -> tuple[AbilityDef, ...]:
     """Abilities as data (``raw``, at JSON path ``where``), checked; ``unit``: they belong to that type.
 
     Raises `CardDataError` naming the path of the first problem.
@@ -132,7 +134,10 @@ class Ability:
             self.rule = aura if when is None else (lambda ctx: when(ctx) and aura(ctx))
         owner = "Rules" if data.unit is None else UNIT_NAMES[data.unit]
         clause = data.says or ", ".join(
-            [*([describe(data.when)] if data.when is not None else []), effect_phrase_of(data.hook, data.op, data.value)]
+            [
+                *([describe(data.when)] if data.when is not None else []),
+                effect_phrase_of(data.hook, data.op, data.value),
+            ]
         )
         self.says = f"{owner}: {clause}"
 

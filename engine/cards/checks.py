@@ -32,6 +32,7 @@ _PENDING_TARGETING = ("pending_attacker", "pending_target", "pending_attack", "s
 
 def check_card(card: CardDef) -> None:
     """Raise `CardDataError` naming the card and field if the engine would not act on ``card`` as written."""
+
     def fail(field: str, problem: str) -> CardDataError:
         return CardDataError(f"card {card.id!r}: field `{field}`: {problem}")
 
@@ -149,4 +150,4 @@ def _check_options(card: CardDef, fail: Any) -> None:
         raise fail("options", "a choice needs two options or more")
     for index, name in enumerate(card.options):
         if not any(e.option == index for e in card.effects):
-            raise fail(f"options[{index}]", f"option {name!r} has no effect (give effects \"option\": {index})")
+            raise fail(f"options[{index}]", f'option {name!r} has no effect (give effects "option": {index})')

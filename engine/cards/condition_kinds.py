@@ -75,7 +75,7 @@ def may_hold_for(node: Condition, controller: Side, side: Side, kind: UnitType) 
             return all(may_hold_for(p, controller, side, kind) for p in parts)
         case AnyOf(of=parts):
             return any(may_hold_for(p, controller, side, kind) for p in parts)
-        case Not(of=part) | Xor(of=(part, *_)):
+        case Not() | Xor():
             try:
                 return _holds_for(node, controller, side, kind)
             except _NotAKind:

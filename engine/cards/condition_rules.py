@@ -207,10 +207,13 @@ def compile_condition(node: Condition) -> Predicate:
             return lambda ctx: ctx.subject is not None and ctx.subject.hp <= value
         case StatAbove(stat=stat, value=value):
             above = frozenset(t for t in UnitType if _stat(UNITS[t], stat) > value)
-            return lambda ctx: ctx.subject is not None and (
-                ctx.subject.type in above
-                if ctx.state.rules.tables is None  # the standard stats: known at compile time
-                else _stat(unit_stats(ctx.subject.type, ctx.state.rules.tables), stat) > value
+            return lambda ctx: (
+                ctx.subject is not None
+                and (
+                    ctx.subject.type in above
+                    if ctx.state.rules.tables is None  # the standard stats: known at compile time
+                    else _stat(unit_stats(ctx.subject.type, ctx.state.rules.tables), stat) > value
+                )
             )
         case Targeted():
             return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
@@ -326,9 +329,8 @@ def reaches(effect: Effect, unit: Unit) -> bool:
     elif scope == "enemy_units":
         if unit.side is effect.controller:
             return False
-    elif scope == "targets":
-        if unit.id not in effect.targets:
-            return False
+    elif scope == "targets" and unit.id not in effect.targets:
+        return False
     cond = effect.conditions
     if cond.unit_types and unit.type not in cond.unit_types:
         return False

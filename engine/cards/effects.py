@@ -190,7 +190,5 @@ def note_uses(state: GameState, effects: list[Effect], unit: str, amount: int = 
     if not counting:
         return state
     use = f"{state.turn}:{unit}:{state.attack_seq}:{amount}"
-    renewed = tuple(
-        replace(e, uses=(*(e.uses or ()), use)) if e.effect_id in counting else e for e in state.effects
-    )
+    renewed = tuple(replace(e, uses=(*(e.uses or ()), use)) if e.effect_id in counting else e for e in state.effects)
     return replace(state, effects=renewed)

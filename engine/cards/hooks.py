@@ -176,9 +176,9 @@ def can_attack(state: GameState, attacker: Unit, target: Unit, distance: int | N
 
 def can_attack_after_move(state: GameState, unit: Unit) -> bool:
     """True if any *allow* lets a moved unit attack despite an ability such as move-or-fire."""
-    return any(
-        unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE)
-    ) or bool(_unit_abilities(state, Hook.CAN_ATTACK_AFTER_MOVE, unit))
+    return any(unit_applies(e, rule, unit, state) for e, rule in effects_of(state, Hook.CAN_ATTACK_AFTER_MOVE)) or bool(
+        _unit_abilities(state, Hook.CAN_ATTACK_AFTER_MOVE, unit)
+    )
 
 
 def attack_roll_effects(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[Effect]:

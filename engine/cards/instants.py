@@ -20,8 +20,8 @@ through `apply_instants`, so a card that loads is a card that acts.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 

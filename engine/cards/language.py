@@ -48,17 +48,16 @@ from .conditions import (
 from .vocabulary import HOOK_RULES, LIMITED_HOOKS
 
 if TYPE_CHECKING:
-    from ..state import Effect
     from .defs import CardDef, ConditionsDef, EffectDef, LimitDef
 
 __all__ = [
     "ATTACK_HOOKS",
     "FACE_HOOKS",
+    "HOOK_PHASES",
     "LANGUAGE_HOOKS",
     "PLAYER_HOOKS",
-    "HOOK_PHASES",
-    "clause_text",
     "aura_rule",
+    "clause_text",
     "effect_phrase",
     "effect_phrase_of",
     "language_problems",
@@ -185,7 +184,9 @@ def tree_problems(tree: Condition, hook: Hook, where: str) -> list[tuple[str, st
     acting = HOOK_PHASES.get(hook, _ALL_PHASES)
     if not _phases(tree) & acting:
         names = ", ".join(p.value for p in Phase if p in acting)
-        problems.append((where, f"never holds: hook {hook.value} acts only in {names}, and this condition needs another phase"))
+        problems.append(
+            (where, f"never holds: hook {hook.value} acts only in {names}, and this condition needs another phase")
+        )
     for node in walk(tree):
         match node:
             case RoundIs(at_least=low, at_most=high) | Distance(at_least=low, at_most=high) if (
@@ -193,20 +194,33 @@ def tree_problems(tree: Condition, hook: Hook, where: str) -> list[tuple[str, st
             ):
                 problems.append((where, f"never holds: {describe(node)} is an empty range ({low} > {high})"))
             case HasTag(is_=tags) if not set(tags) & _UNIT_TAGS:
-                problems.append((where, f"never holds: no unit type carries {', '.join(tags)} (known: {', '.join(sorted(_UNIT_TAGS))})"))
+                problems.append(
+                    (
+                        where,
+                        f"never holds: no unit type carries {', '.join(tags)} (known: {', '.join(sorted(_UNIT_TAGS))})",
+                    )
+                )
             case TerrainTag(is_=tags) | Near(terrain_tag=tags) if tags and not set(tags) & _TERRAIN_TAGS:
                 known = ", ".join(sorted(_TERRAIN_TAGS))
                 problems.append((where, f"never holds: no terrain carries {', '.join(tags)} (known: {known})"))
-            case Near(unit=sub, terrain=terrains, terrain_tag=tags) if (sub is not None) + bool(terrains) + bool(tags) != 1:
+            case Near(unit=sub, terrain=terrains, terrain_tag=tags) if (sub is not None) + bool(terrains) + bool(
+                tags
+            ) != 1:
                 problems.append((where, "'near' counts one thing: give exactly one of unit, terrain or terrain_tag"))
             case Under(card=cards, hook=None, op=op) if not cards or op is not None:
                 problems.append((where, "'under' names a card, a hook, or both (an op only with its hook)"))
-            case Under(hook=under_hook, op=op) if under_hook is not None and op is not None and op not in HOOK_RULES[under_hook][0]:
-                problems.append((where, f"{op!r} is not an op of hook {under_hook.value} ({', '.join(HOOK_RULES[under_hook][0])})"))
+            case Under(hook=under_hook, op=op) if (
+                under_hook is not None and op is not None and op not in HOOK_RULES[under_hook][0]
+            ):
+                problems.append(
+                    (where, f"{op!r} is not an op of hook {under_hook.value} ({', '.join(HOOK_RULES[under_hook][0])})")
+                )
     if hook is Hook.STEP_COST:
         for node in walk(tree):
             if not isinstance(node, _STEP_FACTS):
-                problems.append((where, f"a step's cost reads only the unit's type and the cell it enters, not {describe(node)!r}"))
+                problems.append(
+                    (where, f"a step's cost reads only the unit's type and the cell it enters, not {describe(node)!r}")
+                )
                 break
     return problems
 
@@ -225,18 +239,27 @@ def language_problems(card: CardDef, effect: EffectDef, where: str) -> list[tupl
     if hook is Hook.INSTANT and (effect.when is not None or effect.aura is not None or effect.says is not None):
         problems.append((f"{where}.when", "an instant effect acts once, at play: it has no condition, aura or clause"))
     if hook is Hook.STEP_COST:
-        problems.append((f"{where}.hook", "step_cost is a standing ability's hook (a card changes MP with modify_movement)"))
+        problems.append(
+            (f"{where}.hook", "step_cost is a standing ability's hook (a card changes MP with modify_movement)")
+        )
     needs_faces = hook is Hook.NATURAL_RESULT or (hook is Hook.REROLL_ATTACK_DIE and effect.op == "reroll")
     if needs_faces and not effect.faces:
         problems.append((f"{where}.faces", f"{hook.value} {effect.op} needs the natural values it acts on (1..6)"))
     if not needs_faces and effect.faces:
         problems.append((f"{where}.faces", f"{hook.value} {effect.op} does not act on natural values"))
     if hook is Hook.IGNORE_HIT and effect.op != "ignore" and not 2 <= effect.value <= 6:
-        problems.append((f"{where}.value", f"ignore_hit saves on a roll of N+, N in 2..6, not {effect.value} (op 'ignore' is certain)"))
+        problems.append(
+            (
+                f"{where}.value",
+                f"ignore_hit saves on a roll of N+, N in 2..6, not {effect.value} (op 'ignore' is certain)",
+            )
+        )
     if hook is Hook.CAP_DAMAGE and effect.value < 0:
         problems.append((f"{where}.value", "a damage cap cannot be negative"))
     if (hook is Hook.MODIFY_STAT) != (effect.stat is not None):
-        problems.append((f"{where}.stat", "modify_stat names the stat it changes (range, damage, hp), and only it does"))
+        problems.append(
+            (f"{where}.stat", "modify_stat names the stat it changes (range, damage, hp), and only it does")
+        )
     if effect.op == "set" and effect.value < 0:
         problems.append((f"{where}.value", "a stat is set to 0 or more"))
     if effect.op in ("add_hp", "set_hp") and effect.value < 1:
@@ -246,7 +269,9 @@ def language_problems(card: CardDef, effect: EffectDef, where: str) -> list[tupl
         if card.kind == "malus":
             problems.append((f"{where}.option", "a malus is not played by choice: it has no options"))
         elif effect.option >= len(card.options):
-            problems.append((f"{where}.option", f"option {effect.option} is not one of the card's {len(card.options)} options"))
+            problems.append(
+                (f"{where}.option", f"option {effect.option} is not one of the card's {len(card.options)} options")
+            )
     if effect.when is not None:
         problems += tree_problems(effect.when, hook, f"{where}.when")
     if effect.aura is not None:
@@ -332,7 +357,8 @@ def _compile(effect: EffectDef) -> Predicate:
 
 
 def aura_rule(radius: int, source: Predicate | None) -> Predicate:
-    """An aura as a condition: the subject stands within ``radius`` of a unit matching ``source`` (None: a named unit)."""
+    """An aura as a condition: the subject stands within ``radius`` of a unit matching ``source``
+    (None: of a unit the play named)."""
 
     def in_aura(ctx: Context) -> bool:
         ctx.reads_units(READ_UNITS)  # not bounded: ``source`` may read around each unit in range

@@ -96,8 +96,9 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
 
     In the order `Roll.modifiers` lists them: card effects on the roll, abilities on the roll,
     the target's terrain (cover, then defense; none while ``ignore_defender_terrain`` covers
-    the attack), then defense effects on the target and the target's defense abilities. The units' cells are read as given,
-    so a caller may ask about a unit placed elsewhere (``replace(unit, cell=...)``).
+    the attack), then defense effects on the target and the target's defense abilities. The
+    units' cells are read as given, so a caller may ask about a unit placed elsewhere
+    (``replace(unit, cell=...)``).
     """
     assert target.cell is not None
     effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
@@ -118,7 +119,11 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
     )
     modifiers += [
         RollModifier(
-            kind="ability", source=f"ability:{a.data.key}", term="attack_roll", value=int(a.data.value), says=a.says,
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            term="attack_roll",
+            value=int(a.data.value),
+            says=a.says,
             clause=a.says,
         )
         for a in attack_abilities(state, Hook.MODIFY_ATTACK_ROLL, attacker, target, distance)
@@ -140,7 +145,11 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
         ]
     modifiers += [
         RollModifier(
-            kind="ability", source=f"ability:{a.data.key}", term="defense", value=-int(a.data.value), says=a.says,
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            term="defense",
+            value=-int(a.data.value),
+            says=a.says,
             clause=a.says,
         )
         for a in defense_abilities(state, target)
@@ -166,8 +175,11 @@ def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: i
     ]
     terms += [
         DamageModifier(
-            kind="ability", source=f"ability:{a.data.key}", op="add" if a.data.op == "add" else "mul",
-            value=int(a.data.value), says=a.says,
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            op="add" if a.data.op == "add" else "mul",
+            value=int(a.data.value),
+            says=a.says,
         )
         for a in abilities
     ]

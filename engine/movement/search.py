@@ -167,6 +167,7 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
 _UNREACHED: Final = 1 << 30  # a cost no search reaches: the scratch lists' "not reached"
 _SCRATCH: Final[list[list[int]]] = []  # cost lists to reuse, all _UNREACHED; each search takes its own (threads)
 
+
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 

@@ -25,7 +25,7 @@ from ..combat.roll import compute_roll
 from ..errors import IllegalAction
 from ..flow.victory import check_after_removal
 from ..state import Attack, Event, GameState, player_of, unit_by_id, with_player
-from ..tables import game_tables, unit_stats
+from ..tables import game_tables
 from ..types import EventKind, Hook, Phase, unit_order
 
 _ROLL_DICE: Final = RollDice()
@@ -36,14 +36,14 @@ def _offer_declare(state: GameState) -> list[Action]:
     if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn:
         return []
     info = board_info(state.board)
-    index, width, active, tables = info.index, info.width, state.active, state.rules.tables
+    index, width, active = info.index, info.width, state.active
     placed = [(u, *divmod(index[u.cell], width)) for u in state.units if u.cell is not None]  # (unit, y, x)
     targets = [found for found in placed if found[0].side is not active]
     offers: list[Action] = []
     for attacker, ay, ax in placed:
         if attacker.side is not active or attacker.has_attacked:
             continue
-        reach = unit_stat(state, attacker, "range") if state.effects else unit_stats(attacker.type, tables).range
+        reach = unit_stat(state, attacker, "range")
         for target, ty, tx in targets:
             # Cheap range filter first (plain comparisons: every pair passes here); attack_problem then
             # asks the hooks (same predicate as apply).
@@ -144,7 +144,9 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
     assert attacker is not None and target is not None
     distance = unit_distance(attacker, target, state)
     before = state
-    state, natural = roll_attack_die(state, attacker, target, distance, lambda n: compute_roll(before, n).outcome == "HIT")
+    state, natural = roll_attack_die(
+        state, attacker, target, distance, lambda n: compute_roll(before, n).outcome == "HIT"
+    )
     roll = compute_roll(state, natural)
     rules = rule_events(state, attacker, target, distance, natural, roll.outcome == "HIT")
     if state.effects:  # the roll's terms that count their uses have acted on this attack
@@ -199,7 +201,9 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
         if state.effects:  # damage terms and caps that count their uses have acted on this attack
             distance = roll.distance
             state = note_uses(state, damage_effects(state, attacker, target, distance), attacker.id)
-            state = note_uses(state, attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance), target.id, damage)
+            state = note_uses(
+                state, attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance), target.id, damage
+            )
         hp = target.hp - damage
         if hp <= 0:
             destroyed = True

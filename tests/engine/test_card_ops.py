@@ -143,7 +143,7 @@ def add_hp_on_a_bonus() -> None:
     )
     state = play(state, PlayBonus(stored_index=0, targets=("A1",)))
     assert unit(state, "A1").hp == 3  # above its full strength of 2
-    assert [(e.kind, e.value) for e in state.events][0] == (EventKind.UNIT_RESTORED, 2)
+    assert (state.events[0].kind, state.events[0].value) == (EventKind.UNIT_RESTORED, 2)
 
 
 def add_hp_on_a_tactic() -> None:

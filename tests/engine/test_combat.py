@@ -79,8 +79,13 @@ def test_modified_roll_is_clamped_to_one_through_six() -> None:
 
 
 def test_combat_abilities_match_only_their_conditions() -> None:
-    rule = {"id": "armour", "hook": "modify_attack_roll", "op": "add", "value": -2,
-            "when": {"if": "target", "is": {"if": "type", "is": ["MECHANIZED"]}}}
+    rule = {
+        "id": "armour",
+        "hook": "modify_attack_roll",
+        "op": "add",
+        "value": -2,
+        "when": {"if": "target", "is": {"if": "type", "is": ["MECHANIZED"]}},
+    }
     for target, expected in (("D1 M B2", 2), ("D1 L B2", 4)):
         state = new_game(
             config(unit_specs=("A1 L A1", target), phase="ATTACK", seed=seed_rolling(4), draw=[], rules=abilities(rule))
@@ -142,7 +147,9 @@ def test_special_units_cannot_fire_after_moving() -> None:
     assert ("A10", "D1") in declarations(play(state, NextPhase()))
     moved = play(state, MoveUnit(unit_id="A10", to="A2"), NextPhase())
     assert ("A10", "D1") not in declarations(moved)
-    with pytest.raises(IllegalAction, match="A10 may not attack D1 now .Special unit: moved this turn and cannot also fire"):
+    with pytest.raises(
+        IllegalAction, match=r"A10 may not attack D1 now .Special unit: moved this turn and cannot also fire"
+    ):
         reduce(moved, DeclareAttack(attacker_id="A10", target_id="D1"))
 
 

@@ -231,8 +231,14 @@ def test_a_move_event_reports_the_cheapest_cost() -> None:
 
 
 def test_step_cost_abilities_add_cost_or_block() -> None:
-    muddy = {"id": "mud", "unit": "MECHANIZED", "hook": "step_cost", "op": "add", "value": 0.5,
-             "when": {"if": "terrain_tag", "is": ["open"]}}
+    muddy = {
+        "id": "mud",
+        "unit": "MECHANIZED",
+        "hook": "step_cost",
+        "op": "add",
+        "value": 0.5,
+        "when": {"if": "terrain_tag", "is": ["open"]},
+    }
     state = new_game(config(unit_specs=("A7 M E5", "D1 L J10"), phase="MOVEMENT", rules=abilities(muddy)))
     assert max(chebyshev(state.board.cell_of(c), (4, 4)) for c in reach(state, "A7")) == 2  # 1.5 MP a step
     wall = {"id": "no_forest", "hook": "step_cost", "op": "block", "when": {"if": "terrain_tag", "is": ["cover"]}}

@@ -27,6 +27,7 @@ from .checks import check_card
 from .conditions import CONDITION_NAMES
 from .defs import CardDef, CardFile, _Def
 from .language import rule_of, uses_language
+from .vocabulary import ABILITY_ONLY_HOOKS, HOOK_RULES
 
 __all__ = [
     "CARDS",
@@ -57,14 +58,26 @@ def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
 
 
 def card_file_schema() -> dict[str, Any]:
-    """The JSON Schema of a card file, generated from the msgspec definitions the loader validates with.
+    """The JSON Schema of a card file, generated from the types the loader validates with.
 
-    The loader checks more than a schema can say (which ops a hook takes, what a
-    condition may read on a hook, kinds, windows): `card_file_problems` reports those.
+    Hooks, ops, scopes, stats and limits are enums and durations a pattern (`engine.cards.vocabulary`),
+    and each hook's ops and scopes are tied to it (``if``/``then`` from `HOOK_RULES`, the table
+    the checks read), so an editor refuses a wrong op as the loader does. The loader checks more
+    than a schema can say (what a condition may read on a hook, whether it can ever hold there,
+    kinds, windows, targeting): `card_file_problems` reports those.
     """
     schema = msgspec.json.schema(CardFile)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "Taktik card file"
+    schema["$defs"]["EffectDef"]["allOf"] = [
+        {
+            "if": {"properties": {"hook": {"const": hook.value}}, "required": ["hook"]},
+            "then": {"properties": {"op": {"enum": list(ops)}, "scope": {"enum": list(scopes)}}}
+            if hook not in ABILITY_ONLY_HOOKS
+            else False,  # a standing ability's hook: no card carries it
+        }
+        for hook, (ops, scopes) in HOOK_RULES.items()
+    ]
     return schema
 
 
@@ -115,6 +128,7 @@ def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[t
 
 
 _UNKNOWN_TAG = re.compile(r"^Invalid value '(.*)' - at `(.*\.if)`$")
+_DURATION = re.compile(r"^Expected `str` matching regex .* - at `(.*\.duration)`$")
 _EMPTY = re.compile(r"^Expected `array` of length >= 1 - at `(.*\.of)`$")
 _LISTED = re.compile(r"^Expected `object`, got `array` - at `(.*\.of)`$")
 
@@ -130,6 +144,12 @@ def _plainly(message: str) -> str:
     listed = _LISTED.match(message)
     if listed:
         return f"wrong arity: 'not' takes one condition, not a list - at `{listed.group(1)}`"
+    duration = _DURATION.match(message)
+    if duration:
+        return (
+            "not a duration: end_of_turn, turns:N (1..99), this_attack, until_phase:PHASE, permanent or instant"
+            f" - at `{duration.group(1)}`"
+        )
     return message
 
 

@@ -45,7 +45,7 @@ from .conditions import (
     describe,
     needs,
 )
-from .vocabulary import HOOK_RULES, LIMITED_HOOKS
+from .vocabulary import ABILITY_ONLY_HOOKS, HOOK_RULES, LIMITED_HOOKS
 
 if TYPE_CHECKING:
     from .defs import CardDef, ConditionsDef, EffectDef, LimitDef
@@ -238,7 +238,7 @@ def language_problems(card: CardDef, effect: EffectDef, where: str) -> list[tupl
     hook = effect.hook
     if hook is Hook.INSTANT and (effect.when is not None or effect.aura is not None or effect.says is not None):
         problems.append((f"{where}.when", "an instant effect acts once, at play: it has no condition, aura or clause"))
-    if hook is Hook.STEP_COST:
+    if hook in ABILITY_ONLY_HOOKS:
         problems.append(
             (f"{where}.hook", "step_cost is a standing ability's hook (a card changes MP with modify_movement)")
         )

@@ -16,6 +16,7 @@ from ..types import Hook, Phase
 
 __all__ = [
     "ABILITY_HOOKS",
+    "ABILITY_ONLY_HOOKS",
     "ATTACK_SCOPES",
     "DURATION_PATTERN",
     "HOOK_RULES",
@@ -99,6 +100,9 @@ ABILITY_HOOKS = frozenset(
     }
 )
 """Hooks a unit type's or a game's standing ability may act through (`engine.cards.abilities`)."""
+
+ABILITY_ONLY_HOOKS = frozenset({Hook.STEP_COST})
+"""Hooks only a standing ability carries: a step's cost is built into the board's step tables once."""
 
 DURATION_PATTERN = (
     r"^(end_of_turn|this_attack|permanent|instant|turns:[1-9][0-9]?|until_phase:("

@@ -18,6 +18,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ExceptionHandler
 
+from engine.data import json_too_deep
+
 from .jsonkeys import check_unique_keys
 from .store import StoreUnavailable
 
@@ -28,6 +30,8 @@ log = logging.getLogger("taktik.api")
 T = TypeVar("T")
 
 _ENCODER = msgspec.json.Encoder()
+MAX_BODY_NESTING = 64
+"""The deepest nesting of arrays and objects a request body may have (no valid request comes near it)."""
 
 
 class ApiError(Exception):
@@ -91,6 +95,8 @@ async def read_json(request: Request, decoder: msgspec.json.Decoder[T], limit: i
     data = b"".join(chunks)
     if not data and empty is not None:
         data = empty
+    if json_too_deep(data, MAX_BODY_NESTING):  # a decoder recurses per level: refuse before it does
+        raise ApiError(400, "bad_request", f"the body nests deeper than {MAX_BODY_NESTING} levels")
     try:
         body = decoder.decode(data)
         check_unique_keys(data)

@@ -37,8 +37,36 @@ __all__ = [
     "CardSet",
     "card_file_problems",
     "card_file_schema",
+    "json_too_deep",
     "load_cards",
 ]
+
+MAX_NESTING = 32
+"""The deepest nesting of arrays and objects a card or rules file may have: a card and its condition
+tree need about a dozen levels, and a decoder recurses once per level (hostile input, docs/server.md)."""
+
+
+def json_too_deep(raw: bytes, limit: int = MAX_NESTING) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects deeper than ``limit`` (strings skipped)."""
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
 
 
 class _CardFile(_Def, frozen=True, kw_only=True):
@@ -100,6 +128,8 @@ def _path_of(message: str, where: str) -> str:
 
 
 def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[tuple[str, str]]]:
+    if json_too_deep(raw):
+        return (), (), [("$", f"card data: nested deeper than {MAX_NESTING} levels (no card needs that many)")]
     try:
         data = msgspec.json.decode(raw, type=_CardFile)
     except msgspec.DecodeError as err:

@@ -37,6 +37,7 @@ from ..cards.catalogue import (
     CardSet,
     card_file_problems,
     card_file_schema,
+    json_too_deep,
     load_cards,
 )
 from ..cards.condition_rules import (
@@ -73,6 +74,7 @@ from ..tables import (
     game_tables,
     unit_stats,
 )
+from ..variant import Variant, VariantError, apply_variant, decode_rules_file, decode_variant
 
 __all__ = [
     "CARDS",
@@ -99,6 +101,9 @@ __all__ = [
     "TerrainChar",
     "TerrainRules",
     "TerrainStats",
+    "Variant",
+    "VariantError",
+    "apply_variant",
     "base_card_id",
     "board_info",
     "canonical_deck",
@@ -106,6 +111,8 @@ __all__ = [
     "card_file_schema",
     "compile_condition",
     "config_abilities",
+    "decode_rules_file",
+    "decode_variant",
     "game_abilities",
     "game_card",
     "game_cards",
@@ -113,6 +120,7 @@ __all__ = [
     "game_terrain",
     "generate_terrain",
     "home_side",
+    "json_too_deep",
     "label",
     "load_abilities",
     "load_cards",

@@ -38,7 +38,7 @@ export function sourceText(m, cards) {
   const terrain = humanize(m.source.toLowerCase());
   if (m.term === "cover") return `target in ${terrain} (cover)`;
   if (m.term === "terrain_defense") return `target in ${terrain} (defence)`;
-  if (m.term === "combat_rule") return `rule: ${humanize(m.source)}`;
+  if (m.kind === "ability") return m.says ?? humanize(m.source);
   const name = cardName(cards, m.source);
   return m.term === "defense" ? `${name} (${m.kind}, defence)` : `${name} (${m.kind})`;
 }

@@ -136,6 +136,7 @@ class Variant:
     scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
     terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as abilities)
     change: dict[str, dict[str, Any]] = field(default_factory=dict)  # card id → the fields it sets, as written
+    abilities: tuple[dict[str, Any], ...] = ()  # the file's own abilities (its terrain changes are in `terrain`)
 
     @property
     def changed_cards(self) -> tuple[str, ...]:
@@ -202,6 +203,7 @@ def decode_variant(raw: bytes) -> Variant:
         scenario=scenario,
         terrain=terrain,
         change=dict(data.cards.change),
+        abilities=data.abilities,
     )
 
 

@@ -81,7 +81,6 @@ LIMITED_HOOKS = frozenset(
         Hook.MODIFY_DEFENSE,
         Hook.MODIFY_DAMAGE,
         Hook.REROLL_ATTACK_DIE,
-        Hook.NATURAL_RESULT,
         Hook.IGNORE_HIT,
     }
 )

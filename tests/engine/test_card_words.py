@@ -609,3 +609,18 @@ def test_the_retired_rule_lists_are_refused_with_what_to_write_instead() -> None
     old = msgspec.json.decode(b'{"seed": 1, "movement_rules": [{"id": "mud", "cost_delta_mp": 1}]}', type=GameConfig)
     with pytest.raises(ValueError, match=r"movement_rules is retired.*rules.abilities.*step_cost"):
         new_game(old)
+
+
+def test_a_state_carrying_an_ability_the_loader_would_refuse_does_not_decode() -> None:
+    import msgspec
+
+    from engine import InvalidState, decode_state, encode_state
+
+    good = RulesOverlay(name="mud", abilities=({"id": "mud", "hook": "step_cost", "op": "add", "value": 1},))
+    state = new_game(config(rules=good))
+    assert decode_state(encode_state(state)) == state
+    raw = msgspec.json.decode(encode_state(state))
+    assert [a["id"] for a in raw["rules"]["abilities"]] == ["move_or_fire", "mud"]  # the standard one kept
+    raw["rules"]["abilities"][1]["when"] = {"if": "moved"}  # a step's cost cannot read a unit's state
+    with pytest.raises(InvalidState, match=r"at `\$\.rules\.abilities\[1\]\.when`"):
+        decode_state(msgspec.json.encode(raw))

@@ -40,6 +40,7 @@ __all__ = [
     "game_abilities",
     "load_abilities",
     "step_abilities",
+    "unit_abilities",
 ]
 
 
@@ -142,7 +143,9 @@ class Ability:
         self.says = f"{owner}: {clause}"
 
 
-_Compiled = tuple[Rules, dict[Hook, tuple[Ability, ...]], tuple[AbilityDef, ...]]
+_Compiled = tuple[
+    Rules, dict[Hook, tuple[Ability, ...]], tuple[AbilityDef, ...], dict[tuple[Hook, UnitType], tuple[Ability, ...]]
+]
 _COMPILED: dict[int, _Compiled] = {}
 
 
@@ -157,13 +160,23 @@ def _compiled(rules: Rules) -> _Compiled:
         for data in game_abilities(rules):
             by_hook.setdefault(data.hook, []).append(Ability(data))
         steps = tuple(a.data for a in by_hook.get(Hook.STEP_COST, ()))
-        known = _COMPILED[id(rules)] = (rules, {h: tuple(found) for h, found in by_hook.items()}, steps)
+        by_type = {
+            (hook, kind): tuple(a for a in found if a.unit is None or a.unit is kind)
+            for hook, found in by_hook.items()
+            for kind in UnitType
+        }
+        known = _COMPILED[id(rules)] = (rules, {h: tuple(found) for h, found in by_hook.items()}, steps, by_type)
     return known
 
 
 def abilities_of(rules: Rules, hook: Hook) -> tuple[Ability, ...]:
     """The game's abilities on ``hook``, compiled."""
     return _compiled(rules)[1].get(hook, ())
+
+
+def unit_abilities(rules: Rules, hook: Hook, kind: UnitType) -> tuple[Ability, ...]:
+    """The game's abilities on ``hook`` that may hold for a unit of type ``kind`` (its own and the game's)."""
+    return _compiled(rules)[3].get((hook, kind), ())
 
 
 def step_abilities(rules: Rules) -> tuple[AbilityDef, ...]:

@@ -12,7 +12,7 @@ from ..board.info import board_info
 from ..state import Effect, GameState, Modifier, Unit
 from ..tables import game_tables, unit_stats
 from ..types import Hook, Side
-from .abilities import Ability, abilities_of, ability_applies
+from .abilities import Ability, ability_applies, unit_abilities
 from .condition_rules import Context, Predicate
 from .defs import CardDef
 from .explanations import effect_def, explain
@@ -105,14 +105,13 @@ def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
 
 def _unit_abilities(state: GameState, hook: Hook, unit: Unit) -> list[Ability]:
     """The game's abilities on a unit hook that hold for ``unit``."""
-    return [a for a in abilities_of(state.rules, hook) if ability_applies(a, state, unit)]
+    return [a for a in unit_abilities(state.rules, hook, unit.type) if ability_applies(a, state, unit)]
 
 
 def attack_abilities(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Ability]:
     """The game's abilities on an attack hook that hold for the attack (the attacker as subject)."""
-    return [
-        a for a in abilities_of(state.rules, hook) if ability_applies(a, state, attacker, attacker, target, distance)
-    ]
+    found = unit_abilities(state.rules, hook, attacker.type)
+    return [a for a in found if ability_applies(a, state, attacker, attacker, target, distance)] if found else []
 
 
 def defense_abilities(state: GameState, target: Unit) -> list[Ability]:
@@ -155,8 +154,8 @@ def max_moves(state: GameState, side: Side) -> int:
 def attack_denial(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> str | None:
     """What forbids the attack (from ``distance``, by default the units' own): the card and clause, or the
     ability (``Special unit: moved this turn and cannot also fire``); None when nothing does."""
-    denying = [a for a in abilities_of(state.rules, Hook.CAN_ATTACK) if a.unit is None or a.unit is attacker.type]
-    if not state.effects and not denying:
+    denying = unit_abilities(state.rules, Hook.CAN_ATTACK, attacker.type)
+    if not denying and not state.effects:  # the usual case: asked for every pair of every ATTACK listing
         return None
     if distance is None:
         distance = unit_distance(attacker, target, state)
@@ -247,10 +246,12 @@ def damage_cap(state: GameState, attacker: Unit, target: Unit, distance: int) ->
 def unit_stat(state: GameState, unit: Unit, stat: str) -> int:
     """``unit``'s ``range`` or ``damage`` now: its type's, set by the smallest ``modify_stat`` *set*, plus
     every *add*, at least 0 (rules §8.2)."""
+    standing = unit_abilities(state.rules, Hook.MODIFY_STAT, unit.type)
+    if not standing and not state.effects:  # the usual case: a declaration's range, asked per pair
+        return unit_stats(unit.type, state.rules.tables).range if stat == "range" else unit_stats(
+            unit.type, state.rules.tables
+        ).damage
     base: int = getattr(unit_stats(unit.type, state.rules.tables), stat)
-    standing = abilities_of(state.rules, Hook.MODIFY_STAT)
-    if not state.effects and not standing:
-        return base
     terms = [
         (e.op, e.value, effect_def(e, state.rules).stat)
         for e, rule in effects_of(state, Hook.MODIFY_STAT)
@@ -279,7 +280,12 @@ def combine_damage(base: int, effects: list[Effect], abilities: list[Ability] | 
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
     """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
     rules = state.rules
-    if not state.effects and not abilities_of(rules, Hook.MODIFY_DAMAGE) and not abilities_of(rules, Hook.MODIFY_STAT):
+    kind = attacker.type
+    if (
+        not state.effects
+        and not unit_abilities(rules, Hook.MODIFY_DAMAGE, kind)
+        and not unit_abilities(rules, Hook.MODIFY_STAT, kind)
+    ):
         return combine_damage(unit_stats(attacker.type, rules.tables).damage, [])  # the common case, asked often
     if distance is None:
         distance = unit_distance(attacker, target, state)

@@ -22,11 +22,12 @@ def placed_unit(state: GameState, unit_id: str) -> Unit | None:
     return unit if unit is not None and unit.cell is not None else None
 
 
-def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None:
+def attack_problem(state: GameState, attacker: Unit, target: Unit, reach: int | None = None) -> str | None:
     """Why ``attacker`` may not declare against ``target`` now (rules §6.1), or None.
 
     Checks everything but the phase and the declaration count, so Coordinated Maneuver
-    can ask the same question about a supporter.
+    can ask the same question about a supporter. ``reach``: the attacker's range, when the
+    caller has it (a listing asks it once per attacker).
     """
     if attacker.side is not state.active:
         return f"{attacker.id} is not a unit of the active player ({state.active.value})"
@@ -39,7 +40,8 @@ def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None
     if target.cell is None:
         return f"{target.id} is not on the board"
     distance = unit_distance(attacker, target, state)
-    reach = unit_stat(state, attacker, "range")
+    if reach is None:
+        reach = unit_stat(state, attacker, "range")
     if not 1 <= distance <= reach:
         return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
     denial = attack_denial(state, attacker, target, distance)

@@ -50,7 +50,7 @@ def _offer_declare(state: GameState) -> list[Action]:
             if (
                 -reach <= ax - tx <= reach
                 and -reach <= ay - ty <= reach
-                and attack_problem(state, attacker, target) is None
+                and attack_problem(state, attacker, target, reach) is None
             ):
                 offers.append(DeclareAttack(attacker_id=attacker.id, target_id=target.id))
     return offers

@@ -149,9 +149,17 @@ _Compiled = tuple[
 _COMPILED: dict[int, _Compiled] = {}
 
 
+_last: _Compiled | None = None
+
+
 def _compiled(rules: Rules) -> _Compiled:
     """The game's abilities compiled by hook, and its step_cost ones (kept per rules object: a game carries
-    one from state to state; the entry holds it, so its id is not reused meanwhile)."""
+    one from state to state; the entry holds it, so its id is not reused meanwhile). The last game's is
+    found first: hooks ask for every pair of units of a listing."""
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is rules:
+        return last
     known = _COMPILED.get(id(rules))
     if known is None or known[0] is not rules:
         if len(_COMPILED) >= 64:
@@ -166,6 +174,7 @@ def _compiled(rules: Rules) -> _Compiled:
             for kind in UnitType
         }
         known = _COMPILED[id(rules)] = (rules, {h: tuple(found) for h, found in by_hook.items()}, steps, by_type)
+    _last = known
     return known
 
 
@@ -179,9 +188,20 @@ def unit_abilities(rules: Rules, hook: Hook, kind: UnitType) -> tuple[Ability, .
     return _compiled(rules)[3].get((hook, kind), ())
 
 
+_last_steps: tuple[Rules, tuple[AbilityDef, ...]] | None = None
+
+
 def step_abilities(rules: Rules) -> tuple[AbilityDef, ...]:
-    """The game's ``step_cost`` abilities: what its board's step tables are built with (`BoardInfo.steps`)."""
-    return _compiled(rules)[2]
+    """The game's ``step_cost`` abilities: what its board's step tables are built with (`BoardInfo.steps`).
+
+    Asked at every search: the last game's answer is kept (it holds its rules, so the id is not reused)."""
+    global _last_steps
+    last = _last_steps  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is rules:
+        return last[1]
+    steps = _compiled(rules)[2]
+    _last_steps = (rules, steps)
+    return steps
 
 
 def ability_applies(

@@ -85,11 +85,11 @@ class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
     __slots__ = (
+        "_info",
         "attacker",
         "controller",
         "distance",
         "effect",
-        "info",
         "named",
         "read",
         "state",
@@ -112,7 +112,7 @@ class Context:
     ) -> None:
         self.state = state
         self.effect = effect  # the live effect asking (its uses, for a limit); None for an ability
-        self.info: BoardInfo = board_info(state.board) if info is None else info  # a caller may have it at hand
+        self._info = info  # the board's, found when a fact first reads the board (a caller may have it at hand)
         self.controller = controller
         self.subject = subject
         self.attacker = attacker
@@ -121,6 +121,14 @@ class Context:
         self.named = named
         self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
         self.window = 0  # the units read stand within this many cells of the subject (`ANYWHERE`: not bounded)
+
+    @property
+    def info(self) -> BoardInfo:
+        """The board's lookup tables (found on first use: most questions never read the board)."""
+        info = self._info
+        if info is None:
+            info = self._info = board_info(self.state.board)
+        return info
 
     def reads_units(self, flags: int, radius: int = ANYWHERE) -> None:
         """Note that where units of the sides ``flags`` names stand was read, within ``radius`` cells of the subject."""
@@ -138,7 +146,7 @@ class Context:
             self.target,
             self.distance,
             self.named,
-            self.info,
+            self._info,
             self.effect,
         )
 

@@ -19,6 +19,7 @@ from .language import uses_language
 
 __all__ = [
     "add_card_effects",
+    "counts_uses",
     "expire_attack_effects",
     "expire_phase_effects",
     "expire_turn_end_effects",
@@ -178,9 +179,16 @@ def remove_play(state: GameState, play_id: int) -> GameState:
     return replace(state, effects=tuple(e for e in state.effects if e.play_id != play_id))
 
 
+def counts_uses(state: GameState) -> bool:
+    """Whether a live effect may count its uses (a limit, or a damage cap per turn or round): most have none."""
+    return any(e.conditions.clause is not None or e.op in ("cap_turn", "cap_round") for e in state.effects)
+
+
 def note_uses(state: GameState, effects: list[Effect], unit: str, amount: int = 0) -> GameState:
     """Record that ``effects`` acted on ``unit`` in the pending attack (``amount``: the damage dealt), for those
     that count their uses: a ``limit``, or a damage cap per turn or round. Others are left as they are."""
+    if not effects:
+        return state
     counting = {
         e.effect_id
         for e in effects

@@ -247,16 +247,11 @@ def unit_stat(state: GameState, unit: Unit, stat: str) -> int:
     """``unit``'s ``range`` or ``damage`` now: its type's, set by the smallest ``modify_stat`` *set*, plus
     every *add*, at least 0 (rules §8.2)."""
     standing = unit_abilities(state.rules, Hook.MODIFY_STAT, unit.type)
-    if not standing and not state.effects:  # the usual case: a declaration's range, asked per pair
-        return unit_stats(unit.type, state.rules.tables).range if stat == "range" else unit_stats(
-            unit.type, state.rules.tables
-        ).damage
+    live = effects_of(state, Hook.MODIFY_STAT) if state.effects else ()
     base: int = getattr(unit_stats(unit.type, state.rules.tables), stat)
-    terms = [
-        (e.op, e.value, effect_def(e, state.rules).stat)
-        for e, rule in effects_of(state, Hook.MODIFY_STAT)
-        if unit_applies(e, rule, unit, state)
-    ]
+    if not standing and not live:  # the usual case: a listing asks each attacker's range
+        return base
+    terms = [(e.op, e.value, effect_def(e, state.rules).stat) for e, rule in live if unit_applies(e, rule, unit, state)]
     terms += [(a.data.op, int(a.data.value), a.data.stat) for a in standing if ability_applies(a, state, unit)]
     if not terms:
         return base

@@ -54,16 +54,16 @@ def has_dice_rules(state: GameState) -> bool:
 
 
 def reroll_effect(
-    state: GameState, attacker: Unit, target: Unit, distance: int, natural: int, hit: bool
+    state: GameState, attacker: Unit, target: Unit, distance: int, natural: int, hits: Callable[[int], bool]
 ) -> Effect | None:
-    """The first ``reroll_attack_die`` effect on the attack that acts on ``natural`` (which ``hit`` or not), if any."""
+    """The first ``reroll_attack_die`` effect on the attack that acts on ``natural``, if any (``hits(n)``: whether
+    natural ``n`` hits as the attack stands, asked only for a reroll of a miss or a hit)."""
     for effect in attack_effects(state, Hook.REROLL_ATTACK_DIE, attacker, target, distance):
         op = effect.op
-        if (
-            (op == "reroll" and natural in effect_def(effect, state.rules).faces)
-            or (op == "reroll_miss" and not hit)
-            or (op == "reroll_hit" and hit)
-        ):
+        if op == "reroll":
+            if natural in effect_def(effect, state.rules).faces:
+                return effect
+        elif hits(natural) is (op == "reroll_hit"):
             return effect
     return None
 
@@ -106,7 +106,7 @@ def roll_attack_die(
     state = replace(state, rng=rng)
     if not state.effects:
         return state, natural
-    effect = reroll_effect(state, attacker, target, distance, natural, hits(natural))
+    effect = reroll_effect(state, attacker, target, distance, natural, hits)
     if effect is None:
         return state, natural
     natural, rng = roll_d6(state.rng)
@@ -183,7 +183,8 @@ def hit_probability(
 
     def first(n: int) -> Fraction:
         landed = final(n)
-        return fresh if reroll_effect(state, attacker, target, distance, n, landed == 1) is not None else landed
+        rerolled = reroll_effect(state, attacker, target, distance, n, lambda _: landed == 1)
+        return fresh if rerolled is not None else landed
 
     land = final(natural) if natural is not None else sum((first(n) for n in range(1, 7)), Fraction(0)) / 6
     return land * save_factor(state, attacker, target, distance) if saves else land

@@ -105,7 +105,8 @@ def unit_distance(attacker: Unit, target: Unit, state: GameState) -> int:
 
 def _unit_abilities(state: GameState, hook: Hook, unit: Unit) -> list[Ability]:
     """The game's abilities on a unit hook that hold for ``unit``."""
-    return [a for a in unit_abilities(state.rules, hook, unit.type) if ability_applies(a, state, unit)]
+    found = unit_abilities(state.rules, hook, unit.type)
+    return [a for a in found if ability_applies(a, state, unit)] if found else []
 
 
 def attack_abilities(state: GameState, hook: Hook, attacker: Unit, target: Unit, distance: int) -> list[Ability]:
@@ -122,6 +123,8 @@ def defense_abilities(state: GameState, target: Unit) -> list[Ability]:
 def can_move_unit(state: GameState, unit: Unit) -> bool:
     """False if any *deny* applies to ``unit`` and no *allow* applies."""
     denied = allowed = False
+    if not state.effects and not unit_abilities(state.rules, Hook.CAN_MOVE_UNIT, unit.type):
+        return True  # the usual case: asked at every move
     for effect, rule in effects_of(state, Hook.CAN_MOVE_UNIT):
         if unit_applies(effect, rule, unit, state):
             if effect.op == "deny":

@@ -624,3 +624,27 @@ def test_a_state_carrying_an_ability_the_loader_would_refuse_does_not_decode() -
     raw["rules"]["abilities"][1]["when"] = {"if": "moved"}  # a step's cost cannot read a unit's state
     with pytest.raises(InvalidState, match=r"at `\$\.rules\.abilities\[1\]\.when`"):
         decode_state(msgspec.json.encode(raw))
+
+
+def test_an_ability_that_forbids_a_move_is_obeyed_by_the_listing_and_by_reduce() -> None:
+    pinned = RulesOverlay(
+        name="pinned",
+        abilities=(
+            {
+                "id": "dug_in",
+                "unit": "MECHANIZED",
+                "hook": "can_move_unit",
+                "op": "deny",
+                "when": {"if": "terrain", "is": ["FOREST"]},
+            },
+        ),
+    )
+    state = new_game(
+        config(
+            terrain=terrain_with(E5="f"), unit_specs=("A7 M E5", "A8 M B2", "D1 L J10"), phase="MOVEMENT", rules=pinned
+        )
+    )
+    movers = {a.unit_id for a in legal_actions(state) if isinstance(a, MoveUnit)}
+    assert movers == {"A8"}
+    with pytest.raises(IllegalAction):
+        reduce(state, MoveUnit(unit_id="A7", to="E6"))

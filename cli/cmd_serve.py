@@ -211,7 +211,7 @@ async def _serve(settings: Settings, db: Database | None) -> int:
     import uvicorn
 
     from server.app import create_app
-    from server.handshake import head_deadline_protocol
+    from server.handshake import deadline_protocol
 
     warnings.filterwarnings("ignore", message="websockets.legacy is deprecated", category=DeprecationWarning)
     warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
@@ -220,7 +220,7 @@ async def _serve(settings: Settings, db: Database | None) -> int:
         create_app(settings, db),
         host=settings.host,
         port=settings.port,
-        http=head_deadline_protocol(limits.handshake_timeout),  # h11, closing unfinished request heads
+        http=deadline_protocol(limits.handshake_timeout, limits.body_timeout),  # h11: unfinished heads and bodies
         ws=WS_IMPLEMENTATION,
         ws_max_size=limits.max_message_bytes,
         ws_max_queue=limits.inbound_queue,

@@ -7,13 +7,12 @@ from the rules data, this module's default config among them, in `engine.rules_v
 
 from __future__ import annotations
 
-import functools
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 from msgspec import Meta
-from msgspec.structs import force_setattr
 
+from .canonical import keep_defaults
 from .mapgen.params import TerrainParams
 from .tables import TableOverrides
 from .types import CellLabel, Phase, Side, UnitId, UnitType
@@ -61,16 +60,7 @@ class _Config(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """
 
     def __post_init__(self) -> None:
-        for name, default in _defaults(type(self)):
-            value = getattr(self, name)
-            if value is not default and type(value) is type(default) and value == default:
-                force_setattr(self, name, default)
-
-
-@functools.cache
-def _defaults(cls: type[msgspec.Struct]) -> tuple[tuple[str, object], ...]:
-    """``(field, default value)`` of the fields of ``cls`` that have a plain default."""
-    return tuple((f.name, f.default) for f in msgspec.structs.fields(cls) if f.default is not msgspec.NODEFAULT)
+        keep_defaults(self)
 
 
 class PerSide(_Config, Generic[T], frozen=True, kw_only=True):

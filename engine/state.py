@@ -14,6 +14,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from .board.terrain_map import Board
+from .canonical import keep_defaults
 from .cards.defs import AbilityDef, CardChanges
 from .config import VictoryConfig
 from .tables import TableOverrides
@@ -183,7 +184,8 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
     """The parts of the config that matter during play: everything a game needs to go on, in any process.
 
     Fields at their default are left out of the encoding, so a standard game encodes (and
-    hashes) the same however many optional fields later versions add.
+    hashes) the same however many optional fields later versions add; an equal value from a
+    decoded or unpickled state counts as the default (`engine.canonical`).
     """
 
     victory: VictoryConfig
@@ -192,6 +194,9 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
     card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
     abilities: tuple[AbilityDef, ...] | None = None  # every standing ability of a variant; None: the standard ones
+
+    def __post_init__(self) -> None:
+        keep_defaults(self)  # "standard" from a decoded or unpickled state is the default object (engine.canonical)
 
 
 class GameState(_Data, frozen=True, kw_only=True):

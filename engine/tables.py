@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import Meta
 
+from .canonical import keep_defaults
 from .types import TerrainType, UnitType
 
 __all__ = [
@@ -118,7 +119,7 @@ TERRAIN: dict[TerrainType, TerrainRules] = {
 }
 
 OVERLAY_TAGS = {"road": ("road",), "river": ("river",)}
-"""Tags carried by the overlays, for `movement_rules` and `combat_rules` conditions."""
+"""Tags carried by the overlays (a cell's road and river, rules §2.4)."""
 
 CONNECTOR_TAGS = {"bridge": ("bridge",)}
 """Tags carried by connectors (a bridge is every road ∩ river cell)."""
@@ -159,6 +160,9 @@ class TableOverrides(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     max_attacks_per_turn: Limit = MAX_ATTACKS_PER_TURN  # §6.1: declarations queued at once
     storage_limit: Annotated[int, Meta(ge=0, le=99)] = BASE_STORAGE_LIMIT  # §7.6: stored bonuses before effects
     tactic_hand_size: Annotated[int, Meta(ge=0, le=99)] = TACTIC_HAND_SIZE  # §7.5: seeded hand size
+
+    def __post_init__(self) -> None:
+        keep_defaults(self)  # a decoded 0.5 is the default object: equal tables encode alike (engine.canonical)
 
     def overlay_costs(self) -> tuple[int, int, int]:
         """``(road discount, river enter, river follow)`` in half-points (rules §5.3 steps 5-6)."""

@@ -12,7 +12,7 @@ prints, per run and as a summary:
 * first paint: ms from navigation start until the first frame with the board was drawn, in a
   fresh browser context (cold: empty cache) and after a reload in the same one (warm);
 * requests and bytes: what the cold load fetched before the first paint (Resource Timing:
-  count and transferred bytes, the page itself included);
+  count and transferred bytes, the page itself included: compressed text, the half-size atlas);
 * frame interval: time between requestAnimationFrame callbacks during a scripted drag-pan and
   wheel-zoom (collected in the page), median and p95 — 16.7 ms is a smooth 60 Hz;
 * paint cost: ms the client spent drawing each of those frames, median and p95;
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -213,7 +214,9 @@ def main() -> int:
               f"interval median {r['recap_interval_median']:.1f} ms p95 {r['recap_interval_p95']:.1f} ms, "
               f"paint median {r['recap_paint_median']:.2f} ms p95 {r['recap_paint_p95']:.2f} ms")
     med = statistics.median
-    print(f"summary (dpr {args.dpr:g}, 1280x800, 20x30 board, {args.runs} runs): "
+    load = os.getloadavg()[0]  # the machine's own business shows in every wall-clock figure above
+    print(f"summary (dpr {args.dpr:g}, 1280x800, 20x30 board, {args.runs} runs, load average {load:.1f} "
+          f"on {os.cpu_count()} CPUs): "
           f"first paint cold median {med(r['first_paint'] for r in results):.0f} ms, "
           f"warm {med(r['warm_paint'] for r in results):.0f} ms; "
           f"{med(r['requests'] for r in results):.0f} requests, {med(r['bytes'] for r in results) / 1e6:.2f} MB; "

@@ -223,8 +223,10 @@ class _LeanLink(asyncio.Protocol):
 
 
 @asynccontextmanager
-async def lean_link(url: str, open_timeout: float = 120) -> AsyncIterator[Link]:
-    """A connection through the lean client (``ws://`` only: the benchmark runs on loopback)."""
+async def lean_link(url: str, open_timeout: float = 120, local_addr: tuple[str, int] | None = None
+                    ) -> AsyncIterator[Link]:
+    """A connection through the lean client (``ws://`` only: the benchmark runs on loopback), from ``local_addr``
+    when given (a loopback address of 127.0.0.0/8 is another client address to the server)."""
     parts = urlsplit(url)
     if parts.scheme != "ws" or parts.hostname is None:
         raise ValueError(f"the lean client speaks ws:// to a host, not {url!r}")
@@ -232,7 +234,7 @@ async def lean_link(url: str, open_timeout: float = 120) -> AsyncIterator[Link]:
     loop = asyncio.get_running_loop()
     async with asyncio.timeout(open_timeout):
         _, link = await loop.create_connection(lambda: _LeanLink(f"{parts.hostname}:{port}", parts.path or "/"),
-                                               parts.hostname, port)
+                                               parts.hostname, port, local_addr=local_addr)
         await link.opened
     try:
         yield link

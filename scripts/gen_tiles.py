@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Draw every board image of Taktik with Pillow and write them, byte-stable, with a manifest.
 
-    python scripts/gen_tiles.py                    # assets/tiles/*.png + manifest.json
+    python scripts/gen_tiles.py                    # assets/tiles/*.png, atlas.webp + manifest.json
     python scripts/gen_tiles.py --scale 2          # the @2x set (manifest@2x.json)
     python scripts/gen_tiles.py --out /tmp/tiles   # somewhere else
     python scripts/gen_tiles.py --sheet sheet.png  # also a contact sheet for review
 
 The drawing lives in the sibling package ``tiles`` (pure ``draw_*`` functions); this module
-only parses arguments, encodes PNGs with fixed settings and writes files in sorted order.
-Identical inputs give identical bytes: no timestamps, no text chunks, RGBA, fixed zlib level.
+only parses arguments, encodes PNGs (and the atlas as a WebP) with fixed settings and writes files
+in sorted order. Identical inputs give identical bytes: no timestamps, no text chunks, RGBA, fixed
+encoder settings.
 See docs/tiles.md.
 """
 
@@ -33,12 +34,23 @@ DEFAULT_OUT = Path(__file__).resolve().parent.parent / "assets" / "tiles"
 SCALES = (1, 2, 3, 4)
 PNG_OPTIONS: Mapping[str, Any] = {"format": "PNG", "optimize": False, "compress_level": 6}
 """Fixed encoder settings: with no ``pnginfo``/``dpi`` Pillow writes no metadata chunks."""
+WEBP_OPTIONS: Mapping[str, Any] = {"format": "WEBP", "quality": 80, "method": 4, "alpha_quality": 100}
+"""The atlas the browser loads: lossy colour (about a quarter of the PNG's bytes; the board shows
+tiles at a fifth of their size or less, where no artefact survives) and exact alpha, which
+picking and the tall-tile test read. No ``exif``/``icc_profile``: no metadata chunks."""
 
 
 def png_bytes(image: Image.Image) -> bytes:
     """Encode ``image`` as an RGBA PNG with the fixed settings."""
     buf = io.BytesIO()
     image.convert("RGBA").save(buf, **PNG_OPTIONS)
+    return buf.getvalue()
+
+
+def webp_bytes(image: Image.Image, quality: int = WEBP_OPTIONS["quality"]) -> bytes:
+    """Encode ``image`` as a WebP with the fixed settings (lossy colour, lossless alpha)."""
+    buf = io.BytesIO()
+    image.convert("RGBA").save(buf, **{**WEBP_OPTIONS, "quality": quality})
     return buf.getvalue()
 
 
@@ -50,17 +62,22 @@ def manifest_bytes(manifest: Mapping[str, Any]) -> bytes:
 def build(scale: int) -> tuple[dict[str, Image.Image], dict[str, bytes]]:
     """Draw the set at ``scale``: the images by name, and every output file's bytes by file name.
 
-    The 1x set also gets ``atlas.png``, every image packed into one (the browser loads that),
-    and the manifest says where each image is in it (``atlas`` and each image's ``rect``).
+    The 1x set also gets ``atlas.webp``, every image packed into one, and ``atlas-half.webp``,
+    the same at half the size (the browser loads that first, and the whole one only to zoom in
+    deep); the manifest says where each image is in the atlas (``atlas`` and each ``rect``).
     """
     images = catalog.render(scale)
     files = {catalog.file_name(name, scale): png_bytes(im) for name, im in images.items()}
     manifest = catalog.manifest(images, scale)
     if scale == 1:
         sheet_image, rects = atlas.pack(images)
-        name = catalog.file_name(atlas.ATLAS_NAME, scale)
-        files[name] = png_bytes(sheet_image)
-        manifest["atlas"] = {"file": name, "size": list(sheet_image.size)}
+        name = f"{atlas.ATLAS_NAME}.webp"
+        files[name] = webp_bytes(sheet_image)
+        half_image = atlas.halve(sheet_image)
+        half = f"{atlas.ATLAS_NAME}-half.webp"
+        files[half] = webp_bytes(half_image, quality=85)
+        manifest["atlas"] = {"file": name, "size": list(sheet_image.size),
+                             "half": {"file": half, "size": list(half_image.size)}}
         for image, rect in rects.items():
             manifest["images"][image]["rect"] = rect
     files[catalog.manifest_name(scale)] = manifest_bytes(manifest)

@@ -22,12 +22,14 @@ from engine.data import CardDef, Variant, VariantError, apply_variant, decode_ru
 
 from .catalogue import CardInfo, card_info
 from .clocks import ClockSpec, decode_spec
+from .costs import billed
 from .creation import CreationError, Mode, NewMatch
 from .errors import ApiError, json_response, read_json, whole_number
 from .match import Match, shown_status
 from .protocol import MatchStatus
-from .records import RecordView, StepView, Unreadable, load_record, state_at
-from .services import Services, services_of
+from .records import NoSuchStep, RecordView, Unreadable, record_answer, step_answer
+from .results import stored_answer
+from .services import Services, address_of, services_of
 from .store import MatchRow
 from .ws import MATCH_ID
 
@@ -126,6 +128,7 @@ class MatchCreated(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _CREATE = msgspec.json.Decoder(CreateMatch)
+_RECORD = msgspec.json.Decoder(RecordView)
 _FORK = msgspec.json.Decoder(ForkMatch)
 
 
@@ -172,17 +175,18 @@ def _match_id(request: Request) -> str:
 
 
 def _admit(request: Request, services: Services) -> None:
-    address = request.client.host if request.client else "unknown"
-    if not services.create_limiter.take(address):
+    if not services.create_limiter.take(address_of(request)):
         raise ApiError(429, "rate_limited", "too many new matches from this address; try again shortly")
 
 
 async def _created(request: Request, services: Services, new: NewMatch, *, stored: bool = False) -> Response:
+    """Create ``new``; ``stored``: it comes from a stored match, whose failure to replay is no bad request."""
     if new.open_side is not None:
         await services.challenges.admit(request, services.db)
-    """Create ``new``; ``stored``: it comes from a stored match, whose failure to replay is no bad request."""
     try:
-        created = await services.creator.create(new)
+        # A fork replays its prefix: costly work, charged to the asking address (server/costs.py).
+        with billed(services.budget, address_of(request), admit=bool(new.prefix)):
+            created = await services.creator.create(new)
     except CreationError as err:
         if stored:
             raise ApiError(409, "unavailable", f"cannot go on from the stored match: {err}") from None
@@ -264,7 +268,8 @@ async def fork_match(request: Request) -> Response:
     _admit(request, services)
     match_id = _match_id(request)
     body = await read_json(request, _FORK, services.settings.limits.max_body_bytes, empty=b"{}")
-    view = await _stored_record(services, match_id)
+    with billed(services.budget, address_of(request)):
+        view = _RECORD.decode(await _stored_record(services, match_id))
     if view.status == "other_rules":
         raise ApiError(409, "unavailable", f"the match was played under rules version {view.record.rules_version}; "
                                            f"this server plays {RULES_VERSION}, so it cannot go on from there")
@@ -357,13 +362,18 @@ async def match_summary(request: Request) -> Response:
 
 async def match_record(request: Request) -> Response:
     services = services_of(request)
-    return json_response(await _stored_record(services, _match_id(request)))
+    match_id = _match_id(request)
+    with billed(services.budget, address_of(request)):
+        return json_response(msgspec.Raw(await _stored_record(services, match_id)))
 
 
-async def _stored_record(services: Services, match_id: str) -> RecordView:
-    """The record of a stored match: 404 if there is none, 409 ``unavailable`` if these rules cannot read it."""
+async def _stored_record(services: Services, match_id: str) -> bytes:
+    """The encoded `RecordView` of a stored match: 404 if there is none, 409 ``unavailable`` if these rules cannot
+    read it."""
     try:
-        view = await load_record(services.db, match_id)
+        view = await stored_answer(services.db, services.results, services.analysts,
+                                   services.matches.loaded(match_id), "record", match_id,
+                                   record_answer)
     except Unreadable as err:
         raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if view is None:
@@ -375,14 +385,17 @@ async def match_step(request: Request) -> Response:
     services = services_of(request)
     match_id = _match_id(request)
     step = whole_number(str(request.path_params["step"]), "step", 0, MAX_STEP)
-    async with services.replay_slots:
+    with billed(services.budget, address_of(request)):
         try:
-            found: StepView | None = await state_at(services.db, match_id, step)
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "step", match_id, step_answer, step)
         except Unreadable as err:
             raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
+        except NoSuchStep:
+            found = None
     if found is None:
         raise ApiError(404, "not_found", "no such match or step")
-    return json_response(found)
+    return json_response(msgspec.Raw(found))
 
 
 routes = [

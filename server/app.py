@@ -8,17 +8,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from . import api, catalogue, challenges, replays, rulespage, ws
 from .database import Database, Storage
 from .errors import EXCEPTION_HANDLERS
+from .gate import CostGate
 from .profiling import install_profiler
 from .services import AppState, Services
 from .settings import Settings
+from .static import CompressedStatic, compressed_file
 
 if TYPE_CHECKING:
     from .replication import Replication
@@ -44,7 +46,7 @@ async def page(request: Request) -> Response:
     """The client shell for ``/``, ``/play/{id}``, ``/watch/{id}`` and ``/replay/{id}``: it routes itself."""
     index = WEB_STATIC / "index.html"
     if index.is_file():
-        return FileResponse(index, media_type="text/html", headers=_HEADERS)
+        return await compressed_file(FileResponse(index, media_type="text/html", headers=_HEADERS), request.scope)
     return HTMLResponse(_NOT_BUILT, headers=_HEADERS)
 
 
@@ -64,6 +66,7 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
             yield {"services": services}
         finally:
             await services.matches.close()
+            services.analysts.close()
             if replication is not None:
                 await replication.close()
             database.close()
@@ -79,10 +82,11 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
         *replays.ROUTES,
         *rulespage.ROUTES,  # /rules: docs/rules.md as a page (the in-game help links there)
         WebSocketRoute("/ws/matches/{match_id}", ws.match_socket),
-        Mount("/static", StaticFiles(directory=WEB_STATIC, check_dir=False), name="static"),
-        Mount("/assets", StaticFiles(directory=ASSETS, check_dir=False), name="assets"),
+        Mount("/static", CompressedStatic(directory=WEB_STATIC, check_dir=False), name="static"),
+        Mount("/assets", CompressedStatic(directory=ASSETS, check_dir=False), name="assets"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS,
+                     middleware=[Middleware(CostGate)])  # costly requests refused at the door (server/gate.py)
 
 
 async def _open(settings: Settings) -> Storage:

@@ -35,6 +35,7 @@ from engine import (
 )
 
 from . import seeds
+from .analysts import Analysts
 from .clocks import ClockSpec, MatchClock, encode_spec
 from .match import Match, hash_token, progress_of
 from .matches import MatchService
@@ -46,6 +47,11 @@ __all__ = ["CreationError", "Creator", "NewMatch", "board_cells", "new_match_id"
 
 Mode = Literal["human", "hotseat", "bot", "outside_bot"]
 """``outside_bot``: a match between people whose seat links one of them gives a program (`taktik join`)."""
+
+_PACK = msgspec.msgpack.Encoder()
+_CONFIG = msgspec.msgpack.Decoder(GameConfig)
+_ACTIONS = msgspec.msgpack.Decoder(tuple[Action, ...])
+_STATE = msgspec.msgpack.Decoder(GameState)
 
 DEFAULT_SIDES = (20, 30)  # the engine's board when a config names no size (engine/start.py)
 
@@ -102,9 +108,10 @@ class Created:
 class Creator:
     """Builds matches for a `MatchService`, a few at a time (each may replay a long prefix)."""
 
-    def __init__(self, service: MatchService, concurrency: int = 2) -> None:
+    def __init__(self, service: MatchService, concurrency: int = 2, analysts: Analysts | None = None) -> None:
         self._service = service
         self._slots = asyncio.Semaphore(concurrency)
+        self._analysts = analysts  # where a fork's prefix is replayed (None: a worker thread)
 
     async def create(self, new: NewMatch) -> Created:
         """Validate, store and load a new match; raises `CreationError` for a bad request (and
@@ -116,7 +123,12 @@ class Creator:
         if cells > budget:
             raise CreationError(f"the board has {cells} cells; this server allows at most {budget} (max_board_cells)")
         async with self._slots:
-            state, rows = await asyncio.to_thread(_play_prefix, config, new.prefix, new.prefix_hashes)
+            if new.prefix and self._analysts is not None:  # costly work, charged to the asker (server/costs.py)
+                packed, rows = await self._analysts.run(replay_prefix, _PACK.encode(config), _PACK.encode(new.prefix),
+                                                        new.prefix_hashes)
+                state = _STATE.decode(packed)
+            else:
+                state, rows = await asyncio.to_thread(_play_prefix, config, new.prefix, new.prefix_hashes)
         status: MatchStatus = "over" if state.to_act is None else "live"
         now = time.time()
         salt = seeds.new_salt()
@@ -154,6 +166,13 @@ class Creator:
                       clock=MatchClock(new.clock) if new.clock is not None else None)
         self._service.adopt(match)
         return Created(match=match, tokens=tokens)
+
+
+def replay_prefix(config: bytes, prefix: bytes, hashes: Sequence[str] | None) -> tuple[bytes, list[ActionRow]]:
+    """`_play_prefix` with engine values as msgpack, as an analyst process runs it (a pickled engine value
+    may encode differently: msgspec leaves out a default only when it is the default object itself)."""
+    state, rows = _play_prefix(_CONFIG.decode(config), _ACTIONS.decode(prefix), hashes)
+    return _PACK.encode(state), rows
 
 
 def _play_prefix(

@@ -1,56 +1,98 @@
-"""uvicorn's HTTP/1.1 protocol with a deadline for each request head.
+"""uvicorn's HTTP/1.1 protocol with a deadline for each request head and each request body.
 
-uvicorn times out an idle keep-alive connection (``timeout_keep_alive``), but nothing else
-before a request is parsed: a connection that sends half a request head (a WebSocket
-upgrade included) and then nothing is held open for ever, and a few thousand of them use
-up the process's file descriptors. `head_deadline_protocol` gives uvicorn (its ``http``
-option) a subclass of its h11 protocol that closes such a connection (with a plain 408 if
-it sent part of a head) once it has had ``seconds`` to send its head: counted from the connection for the first
-request, from the first byte for each further request on a kept-alive connection.
-Once the head is in, the request is uvicorn's as before; an upgraded socket is the
-WebSocket endpoint's (its ``hello_timeout`` comes next).
+uvicorn times out an idle keep-alive connection (``timeout_keep_alive``), but nothing else:
+a connection that sends half a request head (a WebSocket upgrade included), or a head and
+then a body that never ends, is held open for ever, and a few thousand of them use up the
+process's file descriptors (300 stalled ``POST /api/replays`` were all still open after
+75 s). A trickle of bytes defeats the keep-alive timeout too, since each byte resets it.
+
+`deadline_protocol` gives uvicorn (its ``http`` option) a subclass of its h11 protocol
+that closes such a connection:
+
+- **head**: once it has had ``head_timeout`` seconds to send its head, counted from the
+  connection for the first request and from the first byte for each further request on a
+  kept-alive connection; with a plain 408 if it sent part of a head (a silent preconnect
+  is just closed);
+- **body**: once it has had ``body_timeout`` seconds from the end of its head to send the
+  whole body, however it trickles in; with a 408 (``{"code": "timeout", ...}``) unless an
+  answer has already started, and one line in the log, no traceback. The request being
+  served sees its client gone (`server.errors.BodyNotReceived`).
+
+Once the head (and any body) is in, the request is uvicorn's as before; an upgraded socket
+is the WebSocket endpoint's (its ``hello_timeout`` comes next).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HeadDeadlineProtocol", "head_deadline_protocol"]
+__all__ = ["DeadlineProtocol", "deadline_protocol"]
 
-_TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
+log = logging.getLogger("taktik.http")
+
+_HEAD_TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 
 
-class HeadDeadlineProtocol(H11Protocol):
-    """`H11Protocol` closing a connection whose request head is not complete in ``head_timeout`` seconds."""
+def _body_timed_out_answer(seconds: float) -> bytes:
+    body = (b'{"code":"timeout","reason":"the request body did not arrive within %s s"}'
+            % f"{seconds:g}".encode())
+    return (b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-type: application/json\r\n"
+            b"content-length: %d\r\n\r\n%s" % (len(body), body))
+
+
+class DeadlineProtocol(H11Protocol):
+    """`H11Protocol` closing a connection whose request head or body is not complete in time."""
 
     head_timeout = 10.0
+    body_timeout = 15.0
     _head_timer: asyncio.TimerHandle | None = None
+    _body_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._arm()
+        self._arm_head()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.transport.get_protocol() is not self or self.conn.their_state is not h11.IDLE:
-            self._disarm()  # upgraded, or the head is in: the request is under way
-        elif self._head_timer is None:
-            self._arm()  # the first bytes of another request on a kept-alive connection
+        if self.transport.get_protocol() is not self:  # upgraded: the WebSocket's own deadlines apply
+            self._disarm()
+            return
+        state = self.conn.their_state
+        if state is h11.IDLE:
+            self._disarm_body()
+            if self._head_timer is None:
+                self._arm_head()  # the first bytes of another request on a kept-alive connection
+        elif state is h11.SEND_BODY:
+            self._disarm_head()
+            if self._body_timer is None:
+                self._body_timer = self.loop.call_later(self.body_timeout, self._body_timed_out)
+        else:  # the request is in (or the connection is done)
+            self._disarm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
 
-    def _arm(self) -> None:
+    def _arm_head(self) -> None:
         self._head_timer = self.loop.call_later(self.head_timeout, self._head_timed_out)
 
-    def _disarm(self) -> None:
+    def _disarm_head(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
+
+    def _disarm_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _disarm(self) -> None:
+        self._disarm_head()
+        self._disarm_body()
 
     def _head_timed_out(self) -> None:
         self._head_timer = None
@@ -59,10 +101,28 @@ class HeadDeadlineProtocol(H11Protocol):
         if self.conn.their_state is h11.IDLE:
             self.logger.debug("closed a connection that did not finish its request head in %g s", self.head_timeout)
             if self.conn.trailing_data[0]:  # half a head: say why (a silent preconnect is just closed)
-                self.transport.write(_TIMED_OUT)
+                self.transport.write(_HEAD_TIMED_OUT)
             self.transport.close()
 
+    def _body_timed_out(self) -> None:
+        self._body_timer = None
+        if (self.transport.is_closing() or self.transport.get_protocol() is not self
+                or self.conn.their_state is not h11.SEND_BODY):
+            return
+        cycle = self.cycle
+        answering = cycle is not None and cycle.response_started
+        host = self.client[0] if self.client else "unknown"
+        log.info("%s %s from %s: the request body did not arrive within %g s; closed%s", self.scope.get("method"),
+                 self.scope.get("path"), host, self.body_timeout, "" if answering else " with 408")
+        if not answering:
+            self.transport.write(_body_timed_out_answer(self.body_timeout))
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True  # the request being served reads a disconnect; its answer goes nowhere
+            cycle.message_event.set()
+        self.transport.close()
 
-def head_deadline_protocol(seconds: float) -> type[HeadDeadlineProtocol]:
-    """The protocol class to give uvicorn's ``http`` option for a head deadline of ``seconds``."""
-    return type("HeadDeadlineProtocol", (HeadDeadlineProtocol,), {"head_timeout": seconds})
+
+def deadline_protocol(head_seconds: float, body_seconds: float) -> type[DeadlineProtocol]:
+    """The protocol class to give uvicorn's ``http`` option: heads within ``head_seconds``, bodies within
+    ``body_seconds`` of their head."""
+    return type("DeadlineProtocol", (DeadlineProtocol,), {"head_timeout": head_seconds, "body_timeout": body_seconds})

@@ -6,11 +6,14 @@ replay, how many units moved, the attacks with their results, the units destroye
 cards played as a spectator sees them, and the victory points at the turn's end. The
 client's dice panel reads it after a reload, for a late spectator and in a forked match
 (whose log starts with the actions it was forked from); the end screen reads the turns.
+
+``GET /api/matches/{id}/turns/{n}`` answers with the events of every step of turn ``n`` (from
+the step that started it), as a spectator sees them: after a reload the client recaps the
+opponent's last turn and fills its log from it, in one request and one replay.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 
 import msgspec
@@ -21,13 +24,30 @@ from starlette.routing import Route
 from engine import Event, EventKind, GameConfig, GameState, Rules, Side, decode_action, new_game, player_view, reduce
 from engine.analysis import describe_event, unit_vp
 
-from .database import Storage
-from .errors import ApiError, json_response
-from .services import services_of
-from .store import ActionRow, MatchRow
+from .costs import OverBudget, billed
+from .errors import ApiError, json_response, whole_number
+from .protocol import EventText
+from .results import stored_answer
+from .services import address_of, services_of
+from .store import ActionRow, MatchRow, StoreUnavailable
 from .ws import MATCH_ID
 
-__all__ = ["ROUTES", "DiceRoll", "MatchHistory", "RollTerm", "TurnSummary", "history_of", "load_history"]
+__all__ = [
+    "ROUTES",
+    "DiceRoll",
+    "MatchHistory",
+    "RollTerm",
+    "StepEvents",
+    "TurnEvents",
+    "TurnSummary",
+    "history_answer",
+    "history_of",
+    "turn_answer",
+    "turn_of",
+]
+
+MAX_TURN = 100_000  # far past any game the action cap allows
+_ENCODER = msgspec.json.Encoder()
 
 
 class RollTerm(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,6 +85,7 @@ class TurnSummary(msgspec.Struct, frozen=True, kw_only=True):
     misses: int
     destroyed: tuple[str, ...]  # unit ids destroyed during the turn (either side)
     highlights: tuple[str, ...]  # cards played, attacks, losses, in words
+    events: tuple[Event, ...] = ()  # the same as events, for a client that words them itself
     vp: dict[str, int]  # victory points of each side at the turn's end
 
 
@@ -77,6 +98,22 @@ class MatchHistory(msgspec.Struct, frozen=True, kw_only=True):
     turns: tuple[TurnSummary, ...]
     winner: Side | None
     victory_reason: str | None
+
+
+class StepEvents(msgspec.Struct, frozen=True, kw_only=True):
+    """What the action that made ``step`` caused, in events with their sentences."""
+
+    step: int
+    events: tuple[EventText, ...]
+
+
+class TurnEvents(msgspec.Struct, frozen=True, kw_only=True):
+    """``GET /api/matches/{id}/turns/{n}``: every step of turn ``turn`` so far, from the one that started it."""
+
+    match_id: str
+    turn: int
+    side: Side  # whose turn it is
+    steps: tuple[StepEvents, ...]
 
 
 _HIGHLIGHTS = {
@@ -94,6 +131,7 @@ class _Turn:
         self.moves = self.hits = self.misses = 0
         self.destroyed: list[str] = []
         self.highlights: list[str] = []
+        self.events: list[Event] = []
 
     def take(self, events: tuple[Event, ...], rules: Rules) -> None:
         for event in events:
@@ -105,11 +143,13 @@ class _Turn:
                 self.destroyed.append(event.unit)
             if kind in _HIGHLIGHTS:
                 self.highlights.append(describe_event(event, rules))
+                self.events.append(event)
 
     def summary(self, state: GameState) -> TurnSummary:
         vp = {side.value: unit_vp(state, side) + state.player(side).point_vp for side in Side}
         return TurnSummary(turn=self.turn, side=self.side, step=self.step, moves=self.moves, hits=self.hits,
                            misses=self.misses, destroyed=tuple(self.destroyed), highlights=tuple(self.highlights),
+                           events=tuple(self.events),
                            vp=vp)
 
 
@@ -145,21 +185,46 @@ def history_of(match_id: str, config: GameConfig, actions: Sequence[str]) -> Mat
                         victory_reason=state.victory_reason)
 
 
-async def load_history(db: Storage, match_id: str) -> MatchHistory | None:
-    """The history of a stored match, or None if there is none; ValueError if its log does not replay."""
-    found = await db.load(match_id)
-    if found is None:
+def turn_of(match_id: str, config: GameConfig, actions: Sequence[str], turn: int) -> TurnEvents | None:
+    """The steps of turn ``turn`` of the log ``actions`` (None: the game has not reached it).
+
+    A step belongs to the turn its action leaves the game in, as in `history_of`: the step that
+    ended the turn before (with its ``turn_started`` event) opens it. Raises ValueError if the
+    log does not replay.
+    """
+    state = new_game(config)
+    steps: list[StepEvents] = []
+    side = state.active if state.turn == turn else None
+    for index, text in enumerate(actions, start=1):
+        state = reduce(state, decode_action(text, state))
+        if state.turn > turn:
+            break
+        if state.turn == turn:
+            side = state.active
+            shown = player_view(state, None)
+            events = tuple(EventText(event=e, text=describe_event(e, shown.rules)) for e in shown.events)
+            steps.append(StepEvents(step=index, events=events))
+    if side is None:
         return None
-    row, _, rows = found
-    return await asyncio.to_thread(_history, row, rows)
+    return TurnEvents(match_id=match_id, turn=turn, side=side, steps=tuple(steps))
 
 
-def _history(row: MatchRow, rows: list[ActionRow]) -> MatchHistory:
+def _config_of(row: MatchRow) -> GameConfig:
     try:
-        config = msgspec.json.decode(row.config, type=GameConfig)
+        return msgspec.json.decode(row.config, type=GameConfig)
     except msgspec.DecodeError as err:
         raise ValueError(f"its config no longer loads: {err}") from None
-    return history_of(row.id, config, [r.action for r in rows])
+
+
+def turn_answer(row: MatchRow, rows: list[ActionRow], turn: int) -> bytes:
+    """The `TurnEvents` of turn ``turn`` of a stored match, encoded; ``null`` when the game has not reached it
+    (an analyst's work)."""
+    return _ENCODER.encode(turn_of(row.id, _config_of(row), [r.action for r in rows], turn))
+
+
+def history_answer(row: MatchRow, rows: list[ActionRow]) -> bytes:
+    """The `MatchHistory` of a stored match, encoded (an analyst's work)."""
+    return _ENCODER.encode(history_of(row.id, _config_of(row), [r.action for r in rows]))
 
 
 async def match_history(request: Request) -> Response:
@@ -167,14 +232,39 @@ async def match_history(request: Request) -> Response:
     match_id = str(request.path_params["match_id"])
     if not MATCH_ID.fullmatch(match_id):
         raise ApiError(404, "not_found", "no such match")
-    async with services.replay_slots:
+    with billed(services.budget, address_of(request)):
         try:
-            found = await load_history(services.db, match_id)
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "history", match_id, history_answer)
+        except (OverBudget, StoreUnavailable):
+            raise
         except Exception as err:  # a log these rules no longer replay (other rules, an edited store)
             raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
     if found is None:
         raise ApiError(404, "not_found", "no such match")
-    return json_response(found)
+    return json_response(msgspec.Raw(found))
 
 
-ROUTES: list[Route] = [Route("/api/matches/{match_id}/history", match_history, methods=["GET"])]
+async def match_turn(request: Request) -> Response:
+    services = services_of(request)
+    match_id = str(request.path_params["match_id"])
+    if not MATCH_ID.fullmatch(match_id):
+        raise ApiError(404, "not_found", "no such match")
+    turn = whole_number(str(request.path_params["turn"]), "turn", 1, MAX_TURN)
+    with billed(services.budget, address_of(request)):
+        try:
+            found = await stored_answer(services.db, services.results, services.analysts,
+                                        services.matches.loaded(match_id), "turn", match_id, turn_answer, turn)
+        except (OverBudget, StoreUnavailable):
+            raise
+        except Exception as err:  # a log these rules no longer replay (other rules, an edited store)
+            raise ApiError(409, "unavailable", f"the match cannot be read: {err}") from None
+    if found is None or found == b"null":
+        raise ApiError(404, "not_found", "no such match, or it has not reached that turn")
+    return json_response(msgspec.Raw(found))
+
+
+ROUTES: list[Route] = [
+    Route("/api/matches/{match_id}/history", match_history, methods=["GET"]),
+    Route("/api/matches/{match_id}/turns/{turn}", match_turn, methods=["GET"]),
+]

@@ -17,10 +17,8 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 from engine import (
-    MATCH_ACTION_ORDER,
     RULES_VERSION,
     Action,
-    Attack,
     ClaimVictory,
     Event,
     GameConfig,
@@ -28,45 +26,26 @@ from engine import (
     Rules,
     Side,
     Timeout,
-    encode_action,
     legal_actions,
     match_actions,
-    mix_seed,
     player_view,
 )
-from engine.analysis import attack_preview, decision, describe_event, explain, max_moves, move_preview, threat_map
+from engine.analysis import decision, describe_event, max_moves
 from engine.data import TERRAIN_LEGEND, game_tables
 
 from . import __version__
+from .answers import Answers
 from .catalogue import CardInfo, card_info
 from .clocks import Clock, MatchClock, SystemClock
 from .outbox import Outbox
 from .presence import Presence
-from .protocol import (
-    AttackPreviewAnswer,
-    EventText,
-    Explain,
-    Explanation,
-    Hint,
-    HintAnswer,
-    MatchStatus,
-    MovePreviewAnswer,
-    PreviewAttack,
-    PreviewMove,
-    Query,
-    StateUpdate,
-    ThreatAnswer,
-    Threats,
-    Welcome,
-    encode,
-)
+from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
 from .rematch import Rematch
-from .senders import sender_of, sender_problem
+from .score import score_of
+from .senders import sender_of
 from .store import ActionRow, MatchRow, Progress
 
 __all__ = ["EVENT_TEXTS_LIMIT", "Match", "Viewer", "event_text", "hash_token", "progress_of", "shown_status"]
-
-_HINT_SALT = 0x4817  # a hint's seed: mix_seed(version, _HINT_SALT)
 
 EVENT_TEXTS_LIMIT = 20_000
 """Event texts kept (`event_text`): far more than the distinct events of the live matches' latest
@@ -156,6 +135,7 @@ class Match:
     claim_open: bool = False  # the absent seat to act may be claimed now (as last told to the sockets)
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # wakes the clock watcher
     watcher: asyncio.Task[None] | None = None
+    answers: Answers = field(default_factory=Answers)  # questions about this version (server/questions.py)
     _texts: dict[Side | None, str] = field(default_factory=dict)
     _texts_at: float | None = None
     _legal: tuple[Action, ...] | None = None
@@ -307,82 +287,6 @@ class Match:
         changes = self.state.rules.card_changes
         return () if changes is None else tuple(card_info(card) for card in changes.cards)
 
-    def answer(self, seat: Side | None, query: Query) -> str:
-        """The encoded answer to a question about the current position, as ``seat`` may know it.
-
-        Previews run on the seat's `player_view`, so they are built only from what it may see
-        (the other hand's tactics are hidden there and never counted). `explain` needs the
-        real position, so it answers only the seat to act, about its own action.
-        """
-        match query:
-            case Explain():
-                return encode(self._explain(seat, query))
-            case PreviewMove():
-                return encode(self._preview_move(seat, query))
-            case PreviewAttack():
-                return encode(self._preview_attack(seat, query))
-            case Threats():
-                return encode(self._threats(seat, query))
-
-    def hint_question(self, seat: Side | None, query: Hint) -> tuple[GameState, tuple[Action, ...], int] | HintAnswer:
-        """What a hint for ``seat`` is worked out from (its own view, its legal actions, a seed), or the refusal.
-
-        Only the seat that must decide gets a hint; the seed depends on the version alone, so
-        the same question at the same version always gets the same answer.
-        """
-        to_act = self.state.to_act
-        problem: str | None = None
-        if seat is None:
-            problem = "spectators get no hints"
-        elif self.status != "live" or to_act is None:
-            problem = "the match is not being played"
-        elif to_act is not seat:
-            problem = f"{to_act.value} must decide now, not {seat.value}"
-        if problem is not None or seat is None:
-            return HintAnswer(id=query.id, version=self.version, action=None, problem=problem)
-        return player_view(self.state, seat), self.legal(), mix_seed(self.version, _HINT_SALT)
-
-    def _preview_move(self, seat: Side | None, query: PreviewMove) -> MovePreviewAnswer:
-        try:
-            found = move_preview(player_view(self.state, seat), query.unit_id)
-        except ValueError as err:  # no such unit
-            return MovePreviewAnswer(id=query.id, version=self.version, preview=None, problem=str(err))
-        return MovePreviewAnswer(id=query.id, version=self.version, preview=found)
-
-    def _preview_attack(self, seat: Side | None, query: PreviewAttack) -> AttackPreviewAnswer:
-        attack = Attack(attacker=query.attacker_id, target=query.target_id)
-        try:
-            found = attack_preview(player_view(self.state, seat), attack)
-        except ValueError as err:  # a unit unknown or off the board
-            return AttackPreviewAnswer(id=query.id, version=self.version, preview=None, problem=str(err))
-        return AttackPreviewAnswer(id=query.id, version=self.version, preview=found)
-
-    def _threats(self, seat: Side | None, query: Threats) -> ThreatAnswer:
-        side = query.side or seat
-        if side is None:
-            return ThreatAnswer(id=query.id, version=self.version, threats=None, problem="a spectator must name a side")
-        return ThreatAnswer(id=query.id, version=self.version, threats=threat_map(player_view(self.state, seat), side))
-
-    def _explain(self, seat: Side | None, query: Explain) -> Explanation:
-        refused: tuple[str, str] | None = None
-        if seat is None:
-            refused = ("forbidden", "spectators do not act")
-        elif self.status == "broken":
-            refused = ("forbidden", "this match is read-only")
-        elif type(query.action) in MATCH_ACTION_ORDER and self.status == "live":
-            if query.action in self.seat_match_actions(seat, self.timer.now()):
-                return Explanation(id=query.id, version=self.version, legal=True)
-            refused = ("forbidden", f"{seat.value} may not send {encode_action(query.action)} now "
-                                    "(see match_actions in your latest state)")
-        elif self.state.to_act is not None and (wrong := sender_problem(self.state, seat, query.action)):
-            refused = wrong
-        if refused is not None:
-            return Explanation(id=query.id, version=self.version, legal=False, code=refused[0], reason=refused[1])
-        problem = explain(self.state, query.action)
-        if problem is None:
-            return Explanation(id=query.id, version=self.version, legal=True)
-        return Explanation(id=query.id, version=self.version, legal=False, code=problem.code, reason=problem.reason)
-
     def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
@@ -406,4 +310,6 @@ class Match:
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
             rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
+            score=score_of(self.state),
+            open_seat=self.open_seat,
         )

@@ -44,7 +44,7 @@ from .bots import BotRoster
 from .clocks import Clock, MatchClock, SystemClock, decode_spec
 from .database import Storage
 from .match import Match, Viewer, progress_of
-from .protocol import Ack, Act, ErrorCode, Hint, HintAnswer, MatchStatus, Reject
+from .protocol import Ack, Act, ErrorCode, MatchStatus, Reject
 from .rematch import Rematch
 from .senders import replay_row, sender_problem
 from .settings import Limits
@@ -378,23 +378,6 @@ class MatchService:
         return False
 
     # -- bots ------------------------------------------------------------------------
-
-    async def hint(self, match: Match, seat: Side | None, query: Hint) -> HintAnswer:
-        """The roster's hint for ``seat``, worked out off the event loop from the seat's own view."""
-        asked = match.hint_question(seat, query)
-        if isinstance(asked, HintAnswer):
-            return asked
-        advise = self.bots.hint
-        if advise is None:
-            return HintAnswer(id=query.id, version=match.version, action=None, problem="this server gives no hints")
-        view, legal, seed = asked
-        version = match.version
-        try:
-            action, reason = await self.bots.think(advise, view, legal, seed)
-        except Exception:
-            log.exception("the hint failed in match %s", match.id)
-            return HintAnswer(id=query.id, version=version, action=None, problem="the hint failed; try again")
-        return HintAnswer(id=query.id, version=version, action=action, reason=reason)
 
     def _play_bot(self, match: Match) -> None:
         side = match.bot_side

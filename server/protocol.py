@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-from msgspec import Meta
+from msgspec import UNSET, Meta, UnsetType
 
 from engine import Action, Event, GameState, Side
 from engine.analysis import AttackPreview, Decision, MovePreview, ThreatMap
@@ -22,6 +22,7 @@ from .clocks import ClockView
 from .jsonkeys import check_unique_keys
 from .presence import PresenceView
 from .rematch import RematchView
+from .score import Score
 
 __all__ = [
     "ERROR_CODES",
@@ -213,6 +214,8 @@ class StateUpdate(_Server, frozen=True, kw_only=True, tag="state"):
     presence: PresenceView | None = None  # which seats are connected, and when a claim becomes possible
     match_actions: tuple[Action, ...] = ()  # RESIGN / CLAIM_VICTORY this seat may send now (engine.match_actions)
     rematch: RematchView | None = None  # the rematch offer after the game (None: none yet)
+    score: Score | None = None  # victory points, what wins at once, the round (server/score.py)
+    open_seat: Side | None = None  # an open challenge's seat nobody has joined yet (the creator waits)
 
 
 class Ack(_Server, frozen=True, kw_only=True, tag="ack"):
@@ -228,6 +231,9 @@ class Reject(_Server, frozen=True, kw_only=True, tag="reject"):
     code: ErrorCode
     reason: str
     seq: int | None = None  # the `act` this answers, when known
+    # Sent only when they apply (UNSET fields are left out of the JSON):
+    id: int | UnsetType = UNSET  # the question (`explain`, `threats`, `hint` ...) this refuses
+    retry_after: float | UnsetType = UNSET  # with `rate_limited`: seconds until that may be sent again
 
 
 class Explanation(_Server, frozen=True, kw_only=True, tag="explanation"):

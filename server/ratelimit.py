@@ -8,6 +8,7 @@ failures in a row (wrong seat tokens), so guessing gets slower the longer it goe
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,11 @@ class TokenBucket:
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next `take` can succeed (0.0: now), rounded up to a tenth."""
+        self._refill()
+        return 0.0 if self._tokens >= 1.0 else math.ceil((1.0 - self._tokens) / self.rate * 10) / 10
+
     def empty(self) -> bool:
         """True when the next `take` would fail."""
         self._refill()
@@ -63,6 +69,11 @@ class AddressLimiter:
         self._rate = rate
         self._clock = clock
         self._buckets: dict[str, TokenBucket] = {}
+
+    def wait(self, address: str) -> float:
+        """Seconds until ``address`` may spend a token (0.0: now); spends nothing."""
+        bucket = self._buckets.get(address)
+        return 0.0 if bucket is None else bucket.wait()
 
     def take(self, address: str) -> bool:
         """Spend one token of ``address``'s bucket."""

@@ -9,8 +9,6 @@ commitment published at creation (see `server.seeds`).
 
 from __future__ import annotations
 
-import asyncio
-
 import msgspec
 from msgspec.structs import replace
 
@@ -30,12 +28,13 @@ from engine import (
 from engine.analysis import describe_event
 
 from .clocks import MatchClock, SeatTimes, decode_spec
-from .database import Storage
 from .match import shown_status
 from .protocol import EventText, MatchStatus
 from .store import ActionRow, MatchRow
 
-__all__ = ["RecordView", "StepView", "Unreadable", "load_record", "state_at"]
+__all__ = ["NoSuchStep", "RecordView", "StepView", "Unreadable", "record_answer", "step_answer"]
+
+_ENCODER = msgspec.json.Encoder()
 
 
 class Unreadable(Exception):
@@ -44,6 +43,10 @@ class Unreadable(Exception):
     Its config no longer decodes or builds a start, a logged action no longer decodes, or
     (for a position) the log does not replay up to it.
     """
+
+
+class NoSuchStep(LookupError):
+    """A position past the end of a match's log."""
 
 
 class RecordView(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,25 +77,16 @@ class StepView(msgspec.Struct, frozen=True, kw_only=True):
     clock: SeatTimes | None = None  # both clocks after ``step`` actions (None: no clock)
 
 
-async def load_record(db: Storage, match_id: str) -> RecordView | None:
-    """The record view of a match, or None if there is no such match; `Unreadable` if it cannot be read.
-
-    The log need not replay: a broken match's record is what was played.
-    """
-    found = await db.load(match_id)
-    if found is None:
-        return None
-    row, _, rows = found
-    return await asyncio.to_thread(_record_view, row, rows)
+def record_answer(row: MatchRow, rows: list[ActionRow]) -> bytes:
+    """The `RecordView` of a stored match, encoded (an analyst's work: engine values cross processes as JSON)."""
+    return _ENCODER.encode(_record_view(row, rows))
 
 
-async def state_at(db: Storage, match_id: str, step: int) -> StepView | None:
-    """The position after ``step`` actions (None: no such match or step); `Unreadable` if it does not replay."""
-    found = await db.load(match_id)
-    if found is None or step > len(found[2]):
-        return None
-    row, _, rows = found
-    return await asyncio.to_thread(_step_view, row, rows, step)
+def step_answer(row: MatchRow, rows: list[ActionRow], step: int) -> bytes:
+    """The `StepView` after ``step`` actions, encoded; `NoSuchStep` past the log."""
+    if step > len(rows):
+        raise NoSuchStep(f"the log has {len(rows)} steps")
+    return _ENCODER.encode(_step_view(row, rows, step))
 
 
 def _config(row: MatchRow) -> GameConfig:

@@ -4,13 +4,13 @@
 returns a page of steps (the view at each step, the action that led there, its events in
 words) plus the verification of the whole record against its stored hashes.
 
-Everything here is read-only and built from the engine's public API; a replay runs on a
-worker thread under the server's replay slots.
+Everything here is read-only and built from the engine's public API. A replay and an
+evaluation are costly work: an analyst process decodes the body, replays and encodes the
+answer (server/analysts.py), charged to the asking address (server/costs.py).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Annotated, Literal
 
@@ -25,9 +25,12 @@ from engine.analysis import Decision, decision, describe_event
 from engine.data import TERRAIN_LEGEND, TerrainChar
 
 from . import history
-from .errors import ApiError, json_response, read_json
+from .costs import billed
+from .errors import ApiError, json_response, read_body
+from .jobs import decode_body
 from .protocol import EventText
-from .services import services_of
+from .score import Score, score_of
+from .services import address_of, services_of
 
 __all__ = [
     "ROUTES",
@@ -37,6 +40,8 @@ __all__ = [
     "ReplayRequest",
     "Verification",
     "evaluation",
+    "evaluation_answer",
+    "replay_answer",
     "replay_page",
 ]
 
@@ -72,6 +77,7 @@ class ReplayStep(msgspec.Struct, frozen=True, kw_only=True):
     state: GameState
     events: tuple[EventText, ...]
     decision: Decision  # who decides and why, as the perspective may see it
+    score: Score  # victory points, what wins at once, the round (server/score.py)
 
 
 class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,6 +92,7 @@ class ReplayPage(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _REQUEST = msgspec.json.Decoder(ReplayRequest)
+_ENCODER = msgspec.json.Encoder()
 
 
 def _shown(state: GameState, view: Perspective) -> GameState:
@@ -111,7 +118,7 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
             shown = _shown(state, request.view)
             events = tuple(EventText(event=e, text=describe_event(e, shown.rules)) for e in shown.events)
             kept.append(ReplayStep(step=step, action=action, to_act=state.to_act, state=shown, events=events,
-                                   decision=decision(state, shown)))
+                                   decision=decision(state, shown), score=score_of(state)))
 
     keep(0, None)
     error: str | None = None
@@ -138,15 +145,23 @@ def replay_page(request: ReplayRequest) -> ReplayPage:
                       steps=tuple(kept))
 
 
+def replay_answer(body: bytes) -> bytes:
+    """``POST /api/replays`` as an analyst works it out: the body decoded, the record replayed, the page encoded.
+
+    ValueError names what is wrong: the JSON, the rules version, the hash count, a config `new_game` refuses.
+    """
+    return _ENCODER.encode(replay_page(decode_body(body, _REQUEST)))
+
+
 async def replays(request: Request) -> Response:
     services = services_of(request)
-    wanted = await read_json(request, _REQUEST, services.settings.limits.max_body_bytes)
-    async with services.replay_slots:
+    with billed(services.budget, address_of(request)):
+        body = await read_body(request, services.settings.limits.max_body_bytes)
         try:
-            page = await asyncio.to_thread(replay_page, wanted)
-        except ValueError as err:  # rules version, hash count, or a config new_game refuses
+            page = await services.analysts.run(replay_answer, body)
+        except ValueError as err:
             raise ApiError(400, "bad_request", str(err)) from None
-    return json_response(page)
+    return json_response(msgspec.Raw(page))
 
 
 # -- the evaluation graph ----------------------------------------------------------------
@@ -209,18 +224,23 @@ def evaluation(record: GameRecord, estimate: Callable[[GameState], float]) -> Ev
     return Evaluation(points=tuple(points), turning=tuple(sorted(pt.step for pt in swings[:MAX_TURNING])))
 
 
+def evaluation_answer(body: bytes, estimate: Callable[[GameState], float]) -> bytes:
+    """``POST /api/replays/evaluation`` as an analyst works it out (ValueError names what is wrong)."""
+    return _ENCODER.encode(evaluation(decode_body(body, _EVAL_REQUEST).record, estimate))
+
+
 async def evaluate_record(request: Request) -> Response:
     services = services_of(request)
     estimate = services.settings.bots.estimate
     if estimate is None:
         raise ApiError(404, "not_found", "this server has no bot to judge a game")
-    wanted = await read_json(request, _EVAL_REQUEST, services.settings.limits.max_body_bytes)
-    async with services.replay_slots:
+    with billed(services.budget, address_of(request)):
+        body = await read_body(request, services.settings.limits.max_body_bytes)
         try:
-            answer = await services.settings.bots.think(evaluation, wanted.record, estimate)
+            answer = await services.analysts.run(evaluation_answer, body, estimate)
         except ValueError as err:
             raise ApiError(400, "bad_request", str(err)) from None
-    return json_response(answer)
+    return json_response(msgspec.Raw(answer))
 
 
 ROUTES: list[Route] = [

@@ -1,4 +1,7 @@
-"""The rules as a web page: ``GET /rules`` renders ``docs/rules.md`` to HTML, offline.
+"""The rules as web pages: ``GET /rules`` renders ``docs/rules.md`` to HTML, offline, and
+``GET /rules/short`` the player's summary ``docs/rules-short.md``, whose tables (units,
+terrain, hits by distance) and numbers (the VP to win, the round limit, moves per turn...)
+are filled in from the engine's data, so they never drift from the rules in force.
 
 A small Markdown renderer for the subset the rules use (headings, paragraphs, lists with
 continuation lines, pipe tables, fenced code, rules, ``**bold**``, ``*emphasis*``,
@@ -18,9 +21,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-__all__ = ["ROUTES", "RULES_MD", "render_markdown", "rules_page"]
+from engine import VictoryConfig
+from engine.data import HIT_THRESHOLDS, STANDARD_TABLES, TERRAIN, UNITS
+
+__all__ = [
+    "ROUTES", "RULES_MD", "SHORT_MD", "render_markdown", "rules_page", "short_rules_markdown", "short_rules_page",
+]
 
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+SHORT_MD = Path(__file__).resolve().parent.parent / "docs" / "rules-short.md"
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _BULLET = re.compile(r"^(\s*)[-*]\s+(.*)$")
@@ -137,9 +146,10 @@ def _list(lines: list[str], i: int, out: list[str]) -> int:
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Rules · Taktik</title>
+<title>{title} · Taktik</title>
 <link rel="stylesheet" href="/static/css/app.css">
-</head><body class="rulespage"><nav class="rulesnav"><a class="brand" href="/">Taktik</a> <span>Rules</span></nav>
+</head><body class="rulespage"><nav class="rulesnav"><a class="brand" href="/">Taktik</a> <span>{title}</span>
+<a href="/rules/short">Rules in brief</a> <a href="/rules">Full rules</a></nav>
 <main class="rules">{body}</main></body></html>
 """
 
@@ -150,7 +160,7 @@ def _rendered() -> str | None:
         text = RULES_MD.read_text(encoding="utf-8")
     except OSError:
         return None
-    return _PAGE.replace("{body}", render_markdown(text))
+    return _PAGE.replace("{title}", "Rules").replace("{body}", render_markdown(text))
 
 
 async def rules_page(request: Request) -> Response:
@@ -162,4 +172,67 @@ async def rules_page(request: Request) -> Response:
     return HTMLResponse(page, headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
 
-ROUTES: list[Route] = [Route("/rules", rules_page, methods=["GET"])]
+def _markdown_table(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _signed(value: int) -> str:
+    return "0" if value == 0 else f"{value:+d}".replace("-", "−")
+
+
+def short_rules_markdown(text: str) -> str:
+    """The player's summary with its placeholders filled from the engine's standard tables."""
+    tables = STANDARD_TABLES
+    victory = VictoryConfig()
+    units = _markdown_table(["Unit", "Moves (MP)", "Range", "HP", "Damage", "Worth (VP)"], [
+        [_UNIT_NAMES.get(kind.value, kind.value), str(u.movement_mp), str(u.range), str(u.hp), str(u.damage), str(u.vp)]
+        for kind, u in UNITS.items()])
+    terrain = _markdown_table(["Terrain", "Cost to enter (MP)", "Die modifier against a unit here", "Defence"], [
+        [_TERRAIN_NAMES.get(kind.value, kind.value.lower()), "cannot enter" if t.blocks else str(t.move_cost),
+         "—" if t.blocks else _signed(t.hit_modifier), "—" if t.blocks else _signed(t.defense)]
+        for kind, t in TERRAIN.items()])
+    hits = _markdown_table(["Distance", *[str(d + 1) if d + 1 < len(HIT_THRESHOLDS) else f"{d + 1} or more"
+                                 for d in range(len(HIT_THRESHOLDS))]],
+                  [["The die must reach", *[f"{n}+" if n < 6 else "6" for n in HIT_THRESHOLDS]]])
+    points = victory.victory_points
+    limit = victory.round_limit
+    values = {
+        "{units}": units, "{terrain}": terrain, "{hits}": hits,
+        "{goal}": str(points.threshold if points else "—"), "{rounds}": str(limit.max_rounds if limit else "—"),
+        "{moves}": str(tables.max_moves), "{storage}": str(tables.storage_limit),
+        "{tactics}": str(tables.tactic_hand_size),
+    }
+    for key, value in values.items():
+        text = text.replace(key, value)
+    return text
+
+
+_UNIT_NAMES = {"LIGHT_INFANTRY": "Light infantry", "MECHANIZED": "Mechanized", "SPECIAL": "Special forces"}
+_TERRAIN_NAMES = {"PLAIN": "open ground", "ROUGH": "rough ground", "FOREST": "forest", "URBAN": "town",
+                  "INDUSTRIAL": "industrial area", "HILL": "hill", "WATER": "water"}
+
+
+@cache
+def _short() -> str | None:
+    try:
+        text = SHORT_MD.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return _PAGE.replace("{title}", "Rules in brief").replace("{body}", render_markdown(short_rules_markdown(text)))
+
+
+async def short_rules_page(request: Request) -> Response:
+    """``GET /rules/short``: the player's summary of the rules, its tables from the engine's data."""
+    page = _short()
+    if page is None:
+        return HTMLResponse("<!doctype html><title>Rules</title><p>The rules summary (docs/rules-short.md) is not "
+                            "installed.</p>", status_code=404)
+    return HTMLResponse(page, headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
+
+
+ROUTES: list[Route] = [
+    Route("/rules", rules_page, methods=["GET"]),
+    Route("/rules/short", short_rules_page, methods=["GET"]),
+]

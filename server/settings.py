@@ -52,6 +52,12 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     create_burst: Count = 20  # per client address: match creations (and forks)
     create_rate: Positive = 0.5  # per second
     max_body_bytes: Count = 1024 * 1024  # HTTP request body (a fork may post a whole record)
+    body_timeout: Positive = 15.0  # seconds for a whole HTTP request body to arrive, from the end of its head
+    cpu_budget_burst: Positive = 2.0  # CPU seconds of costly requests one client address may use at once...
+    cpu_budget_rate: Positive = 0.1  # ...then this many per second (docs/server.md, "Costly requests")
+    analyst_processes: Annotated[int, Meta(ge=0, le=64)] = 1  # processes doing costly work (0: threads)
+    analyst_queue: Count = 32  # costly jobs waiting or running before more are refused
+    analyst_jobs_per_address: Count = 4  # of those, from one client address
     idle_unload_seconds: Positive = 600.0  # a match nobody watches leaves memory after this
     bot_delay: NonNegative = 0.6  # seconds between bot actions, so people can follow
     max_board_cells: Count = 6000  # width x height of a new match's board: a 300x300 one stalls every match

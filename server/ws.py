@@ -25,12 +25,14 @@ import re
 from urllib.parse import urlsplit
 
 import msgspec
+from msgspec import UNSET, UnsetType
 from starlette import status
 from starlette.datastructures import Headers
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine import Side
 
+from .costs import OverBudget, retry_words
 from .creation import CreationError
 from .match import Match
 from .matches import MatchUnavailable
@@ -50,9 +52,10 @@ from .protocol import (
     decode_client,
     encode,
 )
+from .questions import Question
 from .ratelimit import TokenBucket
 from .rematch import RematchError
-from .services import Services, services_of
+from .services import Services, address_of, services_of
 from .store import StoreUnavailable
 
 __all__ = ["MAX_CLOSE_REASON_BYTES", "Close", "SocketState", "close_reason", "match_socket", "origin_allowed"]
@@ -115,18 +118,13 @@ def close_reason(text: str) -> str:
     return raw[:room].decode("utf-8", "ignore") + ellipsis  # "ignore" drops only the cut character
 
 
-def client_address(websocket: WebSocket) -> str:
-    """The peer's address as uvicorn reports it (behind a proxy: see ``forwarded_allow_ips``)."""
-    return websocket.client.host if websocket.client is not None else "unknown"
-
-
 async def match_socket(websocket: WebSocket) -> None:
     """The endpoint: run one `Session`; nothing raises out of here."""
     services = services_of(websocket)
     if not origin_allowed(websocket.headers, services.settings.allowed_origins):
         await websocket.close(code=Close.POLICY_VIOLATION)  # before accept: the handshake gets HTTP 403
         return
-    address = client_address(websocket)
+    address = address_of(websocket)
     if not services.connections.open(address):
         await websocket.accept()
         held = services.connections.held(address)
@@ -275,14 +273,27 @@ class Session:
                     self.outbox.put_reply(encode(outcome))
             case Sync():
                 self.outbox.put_state(match.state_text(self.seat))
-            case Explain() | PreviewMove() | PreviewAttack() | Threats():
-                self.outbox.put_reply(match.answer(self.seat, message))
+            case Explain() | PreviewMove() | PreviewAttack() | Threats() | Hint():
+                await self._ask(match, message)
             case RematchChoice():
                 await self._rematch(match, message)
-            case Hint():
-                self.outbox.put_reply(encode(await self._services.matches.hint(match, self.seat, message)))
             case Hello():
                 self._reply("bad_message", "this socket already said hello")
+
+    async def _ask(self, match: Match, question: Question) -> None:
+        """Answer a question about the position (server/questions.py); refused while this address is in debt."""
+        try:
+            answer = await self._services.questions.answer(match, self.seat, question, self.address)
+        except OverBudget as err:
+            self.outbox.put_reply(encode(Reject(code="rate_limited", reason=err.reason, id=question.id,
+                                                retry_after=err.retry_after)))
+            return
+        except Exception:
+            log.exception("failed to answer a %s in match %s", type(question).__name__, match.id)
+            self.outbox.put_reply(encode(Reject(code="internal_error", reason="the server failed on this question; "
+                                                "ask again", id=question.id)))
+            return
+        self.outbox.put_reply(answer)
 
     async def _rematch(self, match: Match, message: RematchChoice) -> None:
         """Offer, accept or decline a rematch (server/rematches.py); every socket hears what changed."""
@@ -304,11 +315,13 @@ class Session:
         if self._limited_in_a_row > self._limits.flood_close_after:
             raise _Flooding
         if not direct:
-            self._reply("rate_limited", "too many messages; slow down", seq)
+            wait = bucket.wait()
+            self._reply("rate_limited", f"too many messages; slow down: {retry_words(wait)}", seq, retry_after=wait)
         return True
 
-    def _reply(self, code: ErrorCode, reason: str, seq: int | None = None) -> None:
-        self.outbox.put_reply(encode(Reject(code=code, reason=reason, seq=seq)))
+    def _reply(self, code: ErrorCode, reason: str, seq: int | None = None, *,
+               retry_after: float | UnsetType = UNSET) -> None:
+        self.outbox.put_reply(encode(Reject(code=code, reason=reason, seq=seq, retry_after=retry_after)))
 
     def _snapshot(self) -> str:
         assert self.match is not None

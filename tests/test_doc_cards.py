@@ -32,7 +32,10 @@ def test_every_complete_card_of_the_guide_is_valid_and_there_are_fifteen_or_more
     cards = [b for b in blocks() if isinstance(b, dict) and "kind" in b]
     assert len(cards) >= 15
     assert len({c["id"] for c in cards}) == len(cards)
-    data = {"common": [c for c in cards if c["kind"] != "tactic"], "tactics": [c for c in cards if c["kind"] == "tactic"]}
+    data = {
+        "common": [c for c in cards if c["kind"] != "tactic"],
+        "tactics": [c for c in cards if c["kind"] == "tactic"],
+    }
     assert card_file_problems(json.dumps(data).encode()) == []
 
 

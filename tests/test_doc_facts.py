@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import DECK_SOURCES, EventKind, GameConfig, Side, VictoryConfig, new_game
+from engine import EventKind, GameConfig, Side, VictoryConfig, new_game
+from engine.data import DECK_SOURCES
 from engine.mapgen import generate_terrain
 from lab.bots import bot_options
 from lab.fuzz.coverage import universe

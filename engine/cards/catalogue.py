@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import accumulate
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = [
     "card_file_problems",
     "card_file_schema",
     "json_too_deep",
+    "load_card",
     "load_cards",
 ]
 
@@ -46,27 +48,20 @@ MAX_NESTING = 32
 tree need about a dozen levels, and a decoder recurses once per level (hostile input, docs/server.md)."""
 
 
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
+
+
 def json_too_deep(raw: bytes, limit: int = MAX_NESTING) -> bool:
-    """Whether the JSON text ``raw`` nests arrays and objects deeper than ``limit`` (strings skipped)."""
-    depth = 0
-    in_string = escaped = False
-    for byte in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if depth > limit:
-                return True
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return False
+    """Whether the JSON text ``raw`` nests arrays and objects deeper than ``limit`` (brackets in strings
+    skipped). Cheap on any body: a text with at most ``limit`` brackets is never looked at closer, and
+    otherwise only its brackets outside strings are walked (the rest is cut away in C)."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    plain = raw.replace(b"\\\\", b"").replace(b'\\"', b"")  # escapes first: what is left of a quote opens or closes
+    outside = b"".join(plain.split(b'"')[::2])
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    return max(accumulate(_STEP[b] for b in brackets), default=0) > limit
 
 
 class _CardFile(_Def, frozen=True, kw_only=True):
@@ -83,6 +78,15 @@ def load_cards(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...]]:
     if problems:
         raise CardDataError(problems[0][1])
     return common, tactics
+
+
+def load_card(obj: Any, where: str) -> CardDef:
+    """One card object, validated as the loader validates a card file's: `CardDataError` names the card,
+    the field and the JSON path of the problem, starting at ``where`` (``$.rules.cards[2]``)."""
+    try:
+        return _convert(obj)
+    except CardDataError as err:
+        raise CardDataError(f"{_path_of(str(err), where)}: {err}") from None
 
 
 def card_file_schema() -> dict[str, Any]:

@@ -18,7 +18,7 @@ import msgspec
 from ..config import GameConfig
 from ..errors import CardDataError
 from ..state import Rules
-from .catalogue import CARDS, DECK_SOURCES, CardSet, load_cards
+from .catalogue import CARDS, DECK_SOURCES, CardSet, load_card
 from .defs import CardChanges, CardDef
 
 __all__ = ["VARIANT_MARK", "base_card_id", "canonical_deck", "card_changes", "card_of", "game_card", "game_cards"]
@@ -113,22 +113,21 @@ def card_changes(config: GameConfig) -> CardChanges | None:
     known = {card.id for card in (*common, *tactics)}
     for index, card_id in enumerate(overlay.removed):
         if card_id not in known:
-            raise ValueError(f"rules.removed[{index}]: {card_id!r} is not a card of deck source {config.cards!r}")
-    try:
-        new_common, new_tactics = load_cards(
-            _ENCODER.encode(
-                {
-                    "common": [c for c in overlay.cards if c.get("kind") != "tactic"],
-                    "tactics": [c for c in overlay.cards if c.get("kind") == "tactic"],
-                }
-            )
-        )
-    except CardDataError as err:
-        raise ValueError(f"rules.cards: {err}") from None
+            raise ValueError(f"$.rules.removed[{index}]: {card_id!r} is not a card of deck source {config.cards!r}")
+    loaded: list[CardDef] = []
+    for index, obj in enumerate(overlay.cards):
+        where = f"$.rules.cards[{index}]"
+        try:
+            card = load_card(obj, where)
+        except CardDataError as err:
+            raise ValueError(str(err)) from None
+        if any(other.id == card.id for other in loaded):
+            raise ValueError(f"{where}.id: card {card.id!r} is given twice")
+        loaded.append(card)
     cards = tuple(
         msgspec.structs.replace(card, id=f"{card.id}{VARIANT_MARK}{_digest(card)}")
         if card.id in CARDS and CARDS[card.id] != card  # never shadow a shipped card of that id
         else card
-        for card in (*new_common, *new_tactics)
+        for card in (*(c for c in loaded if c.kind != "tactic"), *(c for c in loaded if c.kind == "tactic"))
     )
     return CardChanges(cards=cards, removed=tuple(overlay.removed))

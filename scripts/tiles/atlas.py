@@ -19,7 +19,11 @@ GUTTER = 8  # transparent pixels between images: wider than the blur of the mip 
 
 
 def layout(sizes: Mapping[str, tuple[int, int]], width: int = ATLAS_WIDTH) -> tuple[dict[str, list[int]], int]:
-    """Where each image goes, as ``[x, y, w, h]`` by name, and the atlas height."""
+    """Where each image goes, as ``[x, y, w, h]`` by name, and the atlas height.
+
+    Images with even sides land on even coordinates (the width and the gutter are even), so the
+    atlas halves cleanly (`halve`).
+    """
     order = sorted(sizes, key=lambda n: (-sizes[n][1], -sizes[n][0], n))
     rects: dict[str, list[int]] = {}
     x = y = row = 0
@@ -43,3 +47,14 @@ def pack(images: Mapping[str, Image.Image]) -> tuple[Image.Image, dict[str, list
         x, y, _, _ = rects[name]
         atlas.paste(images[name].convert("RGBA"), (x, y))
     return atlas, rects
+
+
+def halve(atlas: Image.Image) -> Image.Image:
+    """The atlas at half its size, each pixel the mean of a 2 x 2 block, weighted by alpha.
+
+    Every rectangle of the layout starts and ends on even pixels, so no block straddles two
+    images: the half atlas holds each image at half size in the rectangle's halves.
+    """
+    if atlas.width % 2 or atlas.height % 2:
+        raise ValueError(f"the atlas is {atlas.width} x {atlas.height} px: it halves only with even sides")
+    return atlas.convert("RGBa").reduce(2).convert("RGBA")

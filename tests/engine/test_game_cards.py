@@ -36,6 +36,7 @@ from engine.data import CARDS, DECK_SOURCES, game_cards
 from tests.support import OPEN_10
 
 ROOT = Path(__file__).resolve().parents[2]
+CARDS_AS_DATA = {card.id: msgspec.to_builtins(card) for card in CARDS.values()}
 
 
 def _language_cards(copies: int) -> list[dict[str, Any]]:
@@ -166,8 +167,12 @@ def test_a_variant_that_does_not_load_is_refused_with_its_path_and_leaves_nothin
     shipped = dict(CARDS)
     before = state_hash(new_game(GameConfig(seed=9)))
     bad = msgspec.to_builtins(CARDS["dense_fog"]) | {"id": "dense_fog", "window": "nowhere"}
-    with pytest.raises(ValueError, match=r"rules.cards: card 'dense_fog'.*window"):
+    with pytest.raises(ValueError, match=r"^\$\.rules\.cards\[0\]\.window: card 'dense_fog': Invalid enum value"):
         new_game(GameConfig(seed=9, rules=RulesOverlay(name="bad", cards=(bad,))))
-    with pytest.raises(ValueError, match=r"rules.removed\[1\]: 'air_cuver' is not a card of deck source 'standard'"):
+    second = msgspec.to_builtins(CARDS["air_cover"])
+    second["effects"][0]["op"] = "halve"
+    with pytest.raises(ValueError, match=r"^\$\.rules\.cards\[1\]\.effects\[0\]\.op: card 'air_cover': field"):
+        new_game(GameConfig(seed=9, rules=RulesOverlay(name="bad", cards=(CARDS_AS_DATA["fumble"], second))))
+    with pytest.raises(ValueError, match=r"^\$\.rules\.removed\[1\]: 'air_cuver' is not a card of deck source"):
         new_game(GameConfig(seed=9, rules=RulesOverlay(name="bad", removed=("air_cover", "air_cuver"))))
     assert dict(CARDS) == shipped and state_hash(new_game(GameConfig(seed=9))) == before

@@ -7,6 +7,7 @@ output set (fixtures), so the whole module costs a few generations.
 from __future__ import annotations
 
 import json
+import math
 import re
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "gen_tiles.py"
@@ -129,22 +130,28 @@ def test_the_summary_line_reports_files_bytes_and_seconds(generated: tuple[Path,
 def test_the_manifest_lists_exactly_the_files_present(manifest: dict[str, Any]) -> None:
     listed = {entry["file"] for entry in manifest["images"].values()}
     present = {p.name for p in ASSETS.iterdir()}
-    assert present == listed | {"manifest.json", manifest["atlas"]["file"]}
+    assert present == listed | {"manifest.json", manifest["atlas"]["file"], manifest["atlas"]["half"]["file"]}
     assert all(entry["file"] == f"{name}.png" for name, entry in manifest["images"].items())
 
 
-def test_the_atlas_holds_every_image_pixel_for_pixel_apart_from_each_other(
+def test_the_atlas_holds_every_image_with_its_exact_alpha_apart_from_each_other(
     manifest: dict[str, Any], images: dict[str, Image.Image]
 ) -> None:
+    """The atlas is a lossy WebP: alpha (picking, tall tiles) is exact, colour within 30 dB of the PNG."""
+    assert manifest["atlas"]["file"] == "atlas.webp"
     with Image.open(ASSETS / manifest["atlas"]["file"]) as atlas:
         atlas.load()
-        assert list(atlas.size) == manifest["atlas"]["size"] and atlas.mode == "RGBA"
+        assert atlas.format == "WEBP" and list(atlas.size) == manifest["atlas"]["size"]
+        sheet = atlas.convert("RGBA")
         rects = {name: entry["rect"] for name, entry in manifest["images"].items()}
         assert sorted(rects) == sorted(images)
         for name, (x, y, w, h) in rects.items():
             assert [w, h] == list(images[name].size), name
             assert x >= 0 and y >= 0 and x + w <= atlas.width and y + h <= atlas.height, name
-            assert atlas.crop((x, y, x + w, y + h)).tobytes() == images[name].convert("RGBA").tobytes(), name
+            packed = sheet.crop((x, y, x + w, y + h))
+            original = images[name].convert("RGBA")
+            assert packed.getchannel("A").tobytes() == original.getchannel("A").tobytes(), name
+            assert colour_psnr(packed, original) > 30, name
     # A transparent gutter of at least 8 px between any two images (drawing one small never shows another).
     boxes = sorted(rects.values())
     for i, (x0, y0, w0, h0) in enumerate(boxes):
@@ -152,6 +159,39 @@ def test_the_atlas_holds_every_image_pixel_for_pixel_apart_from_each_other(
             apart_x = x1 >= x0 + w0 + 8 or x0 >= x1 + w1 + 8
             apart_y = y1 >= y0 + h0 + 8 or y0 >= y1 + h1 + 8
             assert apart_x or apart_y, ((x0, y0, w0, h0), (x1, y1, w1, h1))
+
+
+def test_the_half_atlas_holds_every_image_at_half_size_in_the_halved_rectangles(
+    manifest: dict[str, Any], images: dict[str, Image.Image]
+) -> None:
+    """What the board loads first: each image halved (alpha-weighted 2 x 2 means), exact alpha, colour within 28 dB."""
+    half = manifest["atlas"]["half"]
+    assert half["file"] == "atlas-half.webp" and half["size"] == [s // 2 for s in manifest["atlas"]["size"]]
+    with Image.open(ASSETS / half["file"]) as atlas:
+        atlas.load()
+        assert atlas.format == "WEBP" and list(atlas.size) == half["size"]
+        sheet = atlas.convert("RGBA")
+    for name, entry in manifest["images"].items():
+        x, y, w, h = entry["rect"]
+        assert x % 2 == y % 2 == w % 2 == h % 2 == 0, name
+        packed = sheet.crop((x // 2, y // 2, (x + w) // 2, (y + h) // 2))
+        expected = images[name].convert("RGBa").reduce(2).convert("RGBA")
+        assert packed.getchannel("A").tobytes() == expected.getchannel("A").tobytes(), name
+        assert colour_psnr(packed, expected) > 28, name
+
+
+def colour_psnr(a: Image.Image, b: Image.Image) -> float:
+    """Peak signal-to-noise ratio (dB) of the colour of two RGBA images, over the pixels ``b`` shows."""
+    shown = b.getchannel("A").point(lambda v: 255 if v else 0)
+    count = shown.histogram()[255]
+    if not count:
+        return math.inf
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    diff = Image.composite(diff, Image.new("RGB", diff.size), shown)
+    hist = diff.histogram()  # 256 bins per band
+    error = sum(n * (v % 256) ** 2 for v, n in enumerate(hist))
+    mse = error / (3 * count)
+    return math.inf if mse == 0 else 10 * math.log10(255**2 / mse)
 
 
 def test_the_manifest_is_sorted_and_stably_formatted() -> None:

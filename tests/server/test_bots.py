@@ -7,7 +7,7 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 import pytest
@@ -30,11 +30,15 @@ from engine import (
 from engine.analysis import attack_preview
 from lab.bots import GreedyBot, hint, win_chance
 from lab.bots.advice import reason as lab_reason
+from server.analysts import Analysts
 from server.bots import BotRoster
+from server.costs import CpuBudget
 from server.creation import Creator, NewMatch
 from server.database import Database
+from server.match import Match
 from server.matches import MatchService
-from server.protocol import Ack, Act, Hint
+from server.protocol import Ack, Act, Hint, HintAnswer
+from server.questions import Questions
 from server.replays import evaluation
 from server.settings import Limits, Settings
 
@@ -92,14 +96,27 @@ def advise(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action,
     return legal[-1], f"seed {seed}, mine hidden {mine.count(HIDDEN)}, theirs shown {shown}"
 
 
+class Service(NamedTuple):
+    matches: MatchService
+    creator: Creator
+    questions: Questions
+
+    async def hint(self, match: Match, seat: Side | None, question: Hint) -> HintAnswer:
+        """The answer to a socket's `hint` (server/questions.py), decoded."""
+        text = await self.questions.answer(match, seat, question, "127.0.0.1")
+        return msgspec.json.decode(text, type=HintAnswer)
+
+
 @asynccontextmanager
-async def bot_service(tmp_path: Path, roster: BotRoster) -> AsyncIterator[tuple[MatchService, Creator]]:
+async def bot_service(tmp_path: Path, roster: BotRoster) -> AsyncIterator[Service]:
     db = Database.open(tmp_path / "data")
     matches = MatchService(db, Limits(bot_delay=0.0), roster)
+    analysts = Analysts(0, 8, 4)  # threads: these policies are the test's own closures
     try:
-        yield matches, Creator(matches)
+        yield Service(matches, Creator(matches), Questions(CpuBudget(60.0, 1.0), analysts, roster))
     finally:
         await matches.close()
+        analysts.close()
         db.close()
 
 
@@ -108,7 +125,8 @@ def test_a_thinking_bot_leaves_the_event_loop_free_for_other_matches_and_queries
     roster = BotRoster(policies={"slow": slow}, hint=advise)
 
     async def run() -> None:
-        async with bot_service(tmp_path, roster) as (matches, creator):
+        async with bot_service(tmp_path, roster) as service:
+            matches, creator = service.matches, service.creator
             bot_match = (await creator.create(NewMatch(config=QUICK, mode="bot", bot_side=Side.ATTACKER,
                                                        bot_policy="slow"))).match
             other = (await creator.create(NewMatch(config=QUICK))).match
@@ -119,7 +137,7 @@ def test_a_thinking_bot_leaves_the_event_loop_free_for_other_matches_and_queries
             first = legal_actions(other.state)[0]
             outcome = await matches.submit(other, Side.ATTACKER, Act(version=0, seq=1, action=first))
             assert outcome == Ack(seq=1, version=1)
-            answer = await matches.hint(other, other.state.to_act, Hint(id=3))
+            answer = await service.hint(other, other.state.to_act, Hint(id=3))
             assert answer.action in legal_actions(other.state) and answer.version == 1
             # ...and the bot's match has not moved: it is still waiting for its bot.
             assert bot_match.version == 0 and bot_match.bot_task is not None
@@ -137,17 +155,17 @@ def test_a_hint_comes_from_the_seats_own_view_and_is_the_same_at_the_same_versio
     roster = BotRoster(policies={"first": first}, hint=advise)
 
     async def run() -> None:
-        async with bot_service(tmp_path, roster) as (matches, creator):
-            match = (await creator.create(NewMatch(config=QUICK))).match
-            answer = await matches.hint(match, Side.ATTACKER, Hint(id=7))
+        async with bot_service(tmp_path, roster) as service:
+            match = (await service.creator.create(NewMatch(config=QUICK))).match
+            answer = await service.hint(match, Side.ATTACKER, Hint(id=7))
             legal = legal_actions(match.state)
             assert answer.id == 7 and answer.version == 0 and answer.action == legal[-1]
             assert answer.reason is not None and "mine hidden 0, theirs shown 0" in answer.reason
-            again = await matches.hint(match, Side.ATTACKER, Hint(id=8))
+            again = await service.hint(match, Side.ATTACKER, Hint(id=8))
             assert again.reason == answer.reason
-            refused = await matches.hint(match, Side.DEFENDER, Hint(id=9))
+            refused = await service.hint(match, Side.DEFENDER, Hint(id=9))
             assert refused.action is None and refused.problem == "ATTACKER must decide now, not DEFENDER"
-            watching = await matches.hint(match, None, Hint(id=10))
+            watching = await service.hint(match, None, Hint(id=10))
             assert watching.problem == "spectators get no hints"
 
     arun(run())
@@ -155,9 +173,9 @@ def test_a_hint_comes_from_the_seats_own_view_and_is_the_same_at_the_same_versio
 
 def test_a_server_without_a_hint_policy_says_so(tmp_path: Path) -> None:
     async def run() -> None:
-        async with bot_service(tmp_path, BotRoster(policies={"first": first})) as (matches, creator):
-            match = (await creator.create(NewMatch(config=QUICK))).match
-            answer = await matches.hint(match, Side.ATTACKER, Hint(id=1))
+        async with bot_service(tmp_path, BotRoster(policies={"first": first})) as service:
+            match = (await service.creator.create(NewMatch(config=QUICK))).match
+            answer = await service.hint(match, Side.ATTACKER, Hint(id=1))
             assert answer.action is None and answer.problem == "this server gives no hints"
 
     arun(run())

@@ -55,9 +55,11 @@ def test_a_clock_waits_for_the_joiner(tmp_path: Path) -> None:
             await creator.send({"type": "sync"})
             state = await creator.expect("state")
             assert state["clock"]["running"] is None and state["presence"]["claim_at"] is None
+            assert state["open_seat"] == "DEFENDER"  # the creator is told it waits for that seat
             status, joined = http_json(server, "POST", f"/api/challenges/{match_id}/join", {})
             assert status == 201
-            await Peer.seated(server, match_id, joined["seats"][0]["token"])
+            joiner = await Peer.seated(server, match_id, joined["seats"][0]["token"])
+            assert joiner.state is not None and joiner.state["open_seat"] is None
             started = await creator.expect("clock")
             assert started["clock"]["remaining_ms"] == {"attacker": 60000, "defender": 60000}
 

@@ -17,10 +17,11 @@ from engine import (
     encode_action,
     legal_actions,
     new_game,
+    player_view,
     reduce,
 )
-from engine.analysis import unit_vp
-from server.history import history_of
+from engine.analysis import describe_event, unit_vp
+from server.history import history_of, turn_of
 
 from .conftest import LiveServer, create_match, http_json
 from .test_api import finished
@@ -100,3 +101,36 @@ def test_a_fork_keeps_the_history_of_the_steps_it_was_forked_from(server: LiveSe
     assert forked["steps"] == step
     assert forked["rolls"] == [r for r in history["rolls"] if r["step"] <= step]
     assert [t["turn"] for t in forked["turns"]] == [t["turn"] for t in history["turns"] if t["step"] <= step]
+
+
+def test_a_turns_steps_carry_every_event_the_log_made_in_it() -> None:
+    config, actions = eager_game(5, 400)
+    texts = [encode_action(a) for a in actions]
+    states = [new_game(config)]
+    for action in actions:
+        states.append(reduce(states[-1], action))
+    turn = states[-1].turn - 1
+    config_rules = states[0].rules
+    found = turn_of("m", config, texts, turn)
+    assert found is not None and found.turn == turn and found.side is states[found.steps[0].step].active
+    in_turn = [k for k in range(1, len(states)) if states[k].turn == turn]
+    assert [s.step for s in found.steps] == in_turn
+    assert EventKind.TURN_STARTED in [e.event.kind for e in found.steps[0].events]
+    for step in found.steps:
+        shown = player_view(states[step.step], None).events
+        assert [e.event for e in step.events] == list(shown)
+        assert all(e.text == describe_event(e.event, config_rules) for e in step.events)
+    assert turn_of("m", config, texts, states[-1].turn + 1) is None
+
+
+def test_a_turn_over_http_and_its_bad_requests(server: LiveServer) -> None:
+    created = finished(server, seed=81)
+    match = created["match_id"]
+    status, turn = http_json(server, "GET", f"/api/matches/{match}/turns/2")
+    assert status == 200, turn
+    assert turn["turn"] == 2 and turn["side"] == "DEFENDER" and turn["steps"]
+    assert "turn_started" in [e["event"]["kind"] for e in turn["steps"][0]["events"]]
+    assert http_json(server, "GET", f"/api/matches/{match}/turns/99999")[0] == 404
+    assert http_json(server, "GET", f"/api/matches/{match}/turns/0")[0] == 400
+    assert http_json(server, "GET", f"/api/matches/{match}/turns/two")[0] == 400
+    assert http_json(server, "GET", "/api/matches/nosuchmatch/turns/1")[0] == 404

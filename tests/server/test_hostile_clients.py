@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import socket
 from collections.abc import Callable, Iterator
@@ -22,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from server.ws import close_reason
 
 from . import test_ws
-from .conftest import LiveServer, Peer, arun, create_match, tokens_of
+from .conftest import LiveServer, Peer, arun, create_match, http_json, tokens_of, wait_until
 from .test_ws import two_seats, unchanged_and_playable
 
 HOSTILE_LIMITS: dict[str, Any] = {
@@ -30,7 +31,7 @@ HOSTILE_LIMITS: dict[str, Any] = {
     "message_burst": 5, "message_rate": 0.5, "flood_close_after": 10,
     "sockets_per_address": 12,
     "bad_token_burst": 3, "bad_token_window": 60.0, "bad_token_backoff": 0.5, "bad_token_backoff_max": 0.5,
-    "handshake_timeout": 1.0,
+    "handshake_timeout": 1.0, "body_timeout": 1.0,
 }
 """The shipped defaults for seats and spectators (4 per seat, 32 spectators, 8 per address);
 small caps elsewhere so each limit is reached in a few steps."""
@@ -187,6 +188,54 @@ def test_a_half_sent_upgrade_request_is_closed(hostile: LiveServer) -> None:
         half.sendall(b"GET /ws/matches/abc HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n")
         assert until_closed(half).startswith(b"HTTP/1.1 408 ")
         assert until_closed(silent) == b""  # a connection that never says anything is closed too
+
+
+async def _stalled(port: int, head: bytes, start: bytes, trickle: float | None) -> tuple[bytes, float]:
+    """Send ``head`` and the ``start`` of a body that never ends (a byte every ``trickle`` s); all the server
+    answered before it closed, and after how many seconds."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    began = asyncio.get_running_loop().time()
+    writer.write(head + start)
+
+    async def drip() -> None:
+        while trickle is not None:
+            await asyncio.sleep(trickle)
+            writer.write(b" ")
+
+    dripping = asyncio.create_task(drip())
+    try:
+        answer = await asyncio.wait_for(reader.read(), 20)  # until the server closes
+    finally:
+        dripping.cancel()
+        writer.close()
+    return answer, asyncio.get_running_loop().time() - began
+
+
+def test_a_stalled_or_trickling_body_is_answered_408_and_closed_with_one_line_in_the_log(hostile: LiveServer) -> None:
+    post = (b"POST /api/replays HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 100000\r\n\r\n")
+    get = b"GET /api/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n"  # answered, never finished
+    logged_before = hostile.log_text().count("did not arrive within 1 s")
+
+    async def run() -> list[tuple[bytes, float]]:
+        cases = [_stalled(hostile.port, post, b'{"record": ', None) for _ in range(20)]
+        cases += [_stalled(hostile.port, post, b'{"record": ', 0.2) for _ in range(5)]
+        cases += [_stalled(hostile.port, get, b"{", 0.2) for _ in range(5)]
+        return await asyncio.gather(*cases)
+
+    outcomes = arun(run())
+    for answer, seconds in outcomes[:25]:
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408 ") and b"connection: close" in head.lower(), answer
+        assert json.loads(body) == {"code": "timeout", "reason": "the request body did not arrive within 1 s"}
+        assert 0.9 < seconds < 10
+    for answer, seconds in outcomes[25:]:
+        assert answer.startswith(b"HTTP/1.1 200 ") and 0.9 < seconds < 10  # answered, then cut off all the same
+    wait_until(lambda: hostile.log_text().count("did not arrive within 1 s") == logged_before + 30)
+    lines = [line for line in hostile.log_text().splitlines() if "did not arrive within 1 s" in line]
+    assert all(line.startswith("INFO") and "127.0.0.1" in line for line in lines)
+    assert "Traceback" not in hostile.log_text() and "Exception" not in hostile.log_text()
+    assert http_json(hostile, "GET", "/api/bots")[0] == 200
 
 
 # -- what already held ---------------------------------------------------------------------

@@ -10,14 +10,18 @@ test_ratelimit.py and test_cmd_serve.py.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import random
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
-from .conftest import FAST_LIMITS, LiveServer, Peer, arun, create_match, http_json, tokens_of
-from .test_ws import closes_with, play_out, two_seats, unchanged_and_playable
+from engine import RULES_VERSION
+
+from .conftest import FAST_LIMITS, QUICK_GAME, LiveServer, Peer, arun, create_match, http_json, tokens_of
+from .test_ws import QUERY_GAME, ask, closes_with, play_out, two_seats, unchanged_and_playable
 
 BUDGET = 6000  # Limits.max_board_cells by default
 LARGEST = {"width": 60, "height": 100}  # exactly the budget
@@ -242,3 +246,138 @@ def test_another_match_keeps_being_served_while_the_largest_allowed_board_acts(s
     # figure for a quiet machine, not a test: 1-4 ms normally, worst 50-60 ms meanwhile on
     # 60x100 (docs/server.md).
     assert len(normal) == 20 and len(meanwhile) >= 40
+
+
+# -- questions over the socket: malformed, odd, and over the address's budget --------------
+
+QUESTIONS: list[tuple[dict[str, Any], str]] = [  # malformed: a bad_message naming what is wrong
+    ({"type": "threats", "id": 0}, "$.id"),
+    ({"type": "threats", "id": 1, "side": "NOBODY"}, "$.side"),
+    ({"type": "threats", "id": 2, "side": "DEFENDER", "radius": 3}, "radius"),
+    ({"type": "hint", "id": "3"}, "$.id"),
+    ({"type": "hint", "id": 2**53}, "$.id"),
+    ({"type": "preview_move", "id": 4, "unit_id": "A" * 17}, "$.unit_id"),
+    ({"type": "preview_attack", "id": 5, "attacker_id": "A7"}, "target_id"),
+    ({"type": "explain", "id": 6, "action": {"type": "FIRE_NUKES"}}, "FIRE_NUKES"),
+    ({"type": "rematch", "choice": "maybe"}, "$.choice"),
+]
+ODD: list[tuple[dict[str, Any], dict[str, Any]]] = [  # well-formed but odd: the answer with its problem
+    ({"type": "preview_move", "id": 7, "unit_id": "Z99"}, {"type": "move_preview", "preview": None}),
+    ({"type": "preview_attack", "id": 8, "attacker_id": "A7", "target_id": "A7"}, {"type": "attack_preview"}),
+    ({"type": "threats", "id": 2**53 - 1, "side": "ATTACKER"}, {"type": "threat_map", "problem": None}),
+    ({"type": "hint", "id": 9}, {"type": "hint", "action": None, "problem": "ATTACKER must decide now, not DEFENDER"}),
+    ({"type": "explain", "id": 10, "action": {"type": "RESIGN", "side": "ATTACKER"}},
+     {"type": "explanation", "legal": False, "code": "forbidden"}),
+    ({"type": "rematch", "choice": "offer"},
+     {"type": "reject", "code": "bad_message", "reason": "a rematch can be offered once the game is over"}),
+]
+
+
+def test_questions_refuse_malformed_ones_naming_the_path_and_answer_odd_ones_with_their_problem(
+        server: LiveServer) -> None:
+    async def run() -> None:
+        match_id, seats, _ = await two_seats(server, config=QUERY_GAME)
+        defender = seats["DEFENDER"]
+        for question, words in QUESTIONS:
+            await defender.send(question)
+            reply = await defender.expect("reject")
+            assert reply["code"] == "bad_message" and words in reply["reason"], (question, reply)
+        for question, expected in ODD:
+            await defender.send(question)
+            reply = await defender.expect(expected["type"])
+            assert {key: reply.get(key) for key in expected} == expected, (question, reply)
+            assert reply.get("id") == question.get("id"), reply
+        await unchanged_and_playable(server, match_id, seats, 0)
+
+    arun(run())
+
+
+def _post_from(server: LiveServer, host: str, path: str, body: Any) -> tuple[int, dict[str, str], Any]:
+    """A JSON POST from loopback address ``host``: (status, headers, decoded answer)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30, source_address=(host, 0))
+    try:
+        conn.request("POST", path, body=json.dumps(body).encode(), headers={"content-type": "application/json"})
+        response = conn.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def test_costly_requests_over_an_addresses_budget_are_refused_naming_when_to_retry(tmp_path: Path) -> None:
+    """One threat map overdraws a budget of a millisecond; kept answers stay free, other addresses unaffected."""
+    live = LiveServer(tmp_path / "data", {**FAST_LIMITS, "cpu_budget_burst": 0.001, "cpu_budget_rate": 0.001}).start()
+    record = {"config": QUERY_GAME, "actions": [], "rules_version": RULES_VERSION}
+
+    async def run() -> None:
+        created = create_match(live, config=QUERY_GAME)
+        attacker = await Peer.seated(live, created["match_id"], tokens_of(created)["ATTACKER"])
+        mine = await ask(attacker, {"type": "threats", "id": 1}, "threat_map")
+        await attacker.send({"type": "threats", "id": 2, "side": "DEFENDER"})  # not kept: it must be worked out
+        refused = await attacker.expect("reject")
+        assert refused["code"] == "rate_limited" and refused["id"] == 2 and "retry in" in refused["reason"]
+        assert refused["retry_after"] >= 1.0 and f"{refused['retry_after']:g} s" in refused["reason"]
+        assert (await ask(attacker, {"type": "threats", "id": 3}, "threat_map"))["threats"] == mine["threats"]
+        spectator = await Peer.open(live, created["match_id"], local_addr=("127.0.0.2", 0))
+        await spectator.send({"type": "hello"})
+        await spectator.expect("state")
+        assert (await ask(spectator, {"type": "threats", "id": 4, "side": "DEFENDER"}, "threat_map"))["threats"]
+
+    try:
+        arun(run())
+        status, headers, answer = _post_from(live, "127.0.0.1", "/api/replays", {"record": record})
+        assert status == 429 and answer["code"] == "rate_limited" and "retry in" in answer["reason"]
+        assert int(headers["retry-after"]) >= answer["retry_after"] >= 1.0
+        assert _post_from(live, "127.0.0.3", "/api/replays", {"record": record})[0] == 200
+    finally:
+        assert live.stop() == 0
+    assert "Traceback" not in live.log_text()
+
+
+# -- the HTTP endpoints added since: evaluation, history, challenges, catalogues -----------
+
+
+def test_the_evaluation_endpoint_refuses_bad_bodies_naming_the_problem_and_judges_what_replays(
+        server: LiveServer) -> None:
+    path = "/api/replays/evaluation"
+    config = {**QUICK_GAME, "seed": 3}
+    for body, words in ((b"{nope", "malformed"), (b"{}", "record"), (b'{"record": {"config": 5}}', "$.record"),
+                        (b'{"record": {"config": {}, "actions": []}, "record": {"config": {}, "actions": []}}',
+                         "'record'"),
+                        (json.dumps({"record": {"config": config, "actions": [], "rules_version": "0.0ldrul3s"}})
+                         .encode(), "0.0ldrul3s")):
+        status, answer = http_json(server, "POST", path, body)
+        assert (status, answer["code"]) == (400, "bad_request") and words in answer["reason"], (body, answer)
+    assert http_json(server, "POST", path, b"{}", headers={"content-type": "text/plain"})[0] == 415
+    assert http_json(server, "POST", path, b" " * (1024 * 1024 + 1))[0] == 413
+    illegal = {"config": config, "actions": [{"type": "NEXT_PHASE"}] * 3, "rules_version": RULES_VERSION}
+    status, judged = http_json(server, "POST", path, {"record": illegal})
+    assert status == 200 and [p["step"] for p in judged["points"]] == [0]  # judged as far as it replays
+
+
+def test_the_history_endpoint_answers_odd_ids_with_a_404(server: LiveServer) -> None:
+    for match_id in ("nope", "%2e%2e", "x" * 65, "%F0%9F%82%A1"):
+        status, answer = http_json(server, "GET", f"/api/matches/{match_id}/history")
+        assert (status, answer["code"]) == (404, "not_found"), (match_id, answer)
+    status, history = http_json(server, "GET", f"/api/matches/{create_match(server)['match_id']}/history")
+    assert status == 200 and history["steps"] == 0 and history["rolls"] == []
+
+
+def test_joining_a_challenge_refuses_bodies_odd_ids_and_matches_that_wait_for_nobody(server: LiveServer) -> None:
+    challenge = create_match(server, open=True)["match_id"]
+    ordinary = create_match(server)["match_id"]
+    join = f"/api/challenges/{challenge}/join"
+    for body, status, code in ((b'{"seat": "DEFENDER"}', 400, "bad_request"), (b"[]", 400, "bad_request"),
+                               (b"{nope", 400, "bad_request")):
+        got, answer = http_json(server, "POST", join, body)
+        assert (got, answer["code"]) == (status, code), (body, answer)
+    assert http_json(server, "POST", join, b"{}", headers={"content-type": "text/plain"})[0] == 415
+    assert http_json(server, "POST", "/api/challenges/%2e%2e/join", b"{}")[1]["code"] == "not_found"
+    assert http_json(server, "POST", f"/api/challenges/{ordinary}/join", b"{}")[1]["code"] == "taken"
+    assert http_json(server, "POST", join, b"{}")[0] == 201
+    assert http_json(server, "POST", join, b"{}")[1]["code"] == "taken"  # once only
+
+
+def test_the_catalogues_ignore_query_strings_and_refuse_other_methods(server: LiveServer) -> None:
+    for path in ("/api/bots", "/api/cards", "/api/units", "/api/challenges", "/rules"):
+        assert http_json(server, "GET", path + "?x=%00&y=" + "9" * 5000)[0] == 200, path
+        assert http_json(server, "POST", path, b"{}")[0] == 405, path

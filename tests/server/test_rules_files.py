@@ -40,9 +40,13 @@ def test_a_card_file_is_checked_and_summarised(server: LiveServer) -> None:
 
 
 def test_every_problem_of_a_bad_file_is_named_with_its_json_path(server: LiveServer) -> None:
-    bad = {"common": [{**PARTIAL, "effects": [{**PARTIAL["effects"][0], "op": "reroll_twice"}]},
-                      {**PARTIAL, "id": "other", "effects": [{**PARTIAL["effects"][0], "scope": "own_units"}]}],
-           "tactics": []}
+    bad = {
+        "common": [
+            {**PARTIAL, "effects": [{**PARTIAL["effects"][0], "op": "reroll_twice"}]},
+            {**PARTIAL, "id": "other", "effects": [{**PARTIAL["effects"][0], "scope": "own_units"}]},
+        ],
+        "tactics": [],
+    }
     status, answer = http_json(server, "POST", "/api/rules/check", bad)
     assert status == 400 and answer["code"] == "bad_rules"
     lines = answer["reason"].splitlines()
@@ -52,10 +56,15 @@ def test_every_problem_of_a_bad_file_is_named_with_its_json_path(server: LiveSer
 
 
 def test_hostile_nesting_is_refused_before_any_decoder_recurses(server: LiveServer) -> None:
-    deep = b"[" * 5000 + b"]" * 5000
+    deep = b'{"a": ' * 5000 + b"1" + b"}" * 5000
     for path in ("/api/rules/check", "/api/matches"):
         status, answer = http_json(server, "POST", path, b'{"rules": ' + deep + b"}")
         assert status == 400 and "nests deeper" in answer["reason"], answer
+    shallow_but_too_deep = b'{"common": [' + b"[" * 40 + b"]" * 40 + b'], "tactics": []}'
+    status, answer = http_json(server, "POST", "/api/rules/check", shallow_but_too_deep)
+    assert (
+        status == 400 and answer["reason"] == "$: the file nests deeper than any rules file needs (at most 32 levels)"
+    )  # no decoder recursed into a 500
 
 
 def test_a_match_made_with_an_uploaded_file_plays_with_it_and_sends_its_cards(server: LiveServer) -> None:
@@ -75,7 +84,9 @@ def test_a_match_made_with_an_uploaded_file_plays_with_it_and_sends_its_cards(se
 
     hello = arun(welcome())
     assert [(c["id"], c["warning"]) for c in hello["cards"]] == [("steady_hands", PARTIAL["warning"])]
-    status, answer = http_json(server, "POST", "/api/matches", {**body, "rules": {"common": [{"id": "x"}], "tactics": []}})
+    status, answer = http_json(
+        server, "POST", "/api/matches", {**body, "rules": {"common": [{"id": "x"}], "tactics": []}}
+    )
     assert status == 400 and answer["code"] == "bad_rules" and answer["reason"].startswith("$.common[0]")
 
 
@@ -102,7 +113,11 @@ def test_serve_refuses_a_bad_rules_file_before_it_starts(tmp_path: Path) -> None
 
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"common": [{"id": "x"}], "tactics": []}))
-    done = subprocess.run([sys.executable, "-m", "cli", "serve", "--port", "0", "--data", str(tmp_path / "d"),
-                           "--rules", str(path)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "cli", "serve", "--port", "0", "--data", str(tmp_path / "d"), "--rules", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "$.common[0]: card 'x': Object missing required field `name`" in done.stderr
     assert "Traceback" not in done.stderr

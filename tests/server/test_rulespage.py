@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import urllib.request
 
-from server.rulespage import RULES_MD, render_markdown
+from engine import TerrainType, VictoryConfig
+from engine.data import HIT_THRESHOLDS, TERRAIN, UNITS
+from server.rulespage import RULES_MD, SHORT_MD, render_markdown, short_rules_markdown
 
 from .conftest import LiveServer
+
+UNIT_WORDS = {"LIGHT_INFANTRY": "Light infantry", "MECHANIZED": "Mechanized", "SPECIAL": "Special forces"}
 
 
 def test_headings_get_section_ids_and_section_marks_link_to_them() -> None:
@@ -47,3 +51,27 @@ def test_the_server_serves_the_rules_page(server: LiveServer) -> None:
         assert answer.status == 200 and answer.headers["Content-Type"].startswith("text/html")
         page = answer.read().decode()
     assert "<title>Rules · Taktik</title>" in page and 'id="s9-1"' in page and "Reaction windows" in page
+
+
+def test_the_rules_in_brief_take_their_tables_from_the_engine() -> None:
+    text = short_rules_markdown(SHORT_MD.read_text(encoding="utf-8"))
+    assert "{" not in text  # every placeholder filled
+    for kind, unit in UNITS.items():
+        row = next(line for line in text.splitlines() if line.startswith("| ") and UNIT_WORDS[kind.value] in line)
+        figures = [unit.movement_mp, unit.range, unit.hp, unit.damage, unit.vp]
+        assert [c.strip() for c in row.strip("|").split("|")][1:] == [str(f) for f in figures]
+    hits = next(line for line in text.splitlines() if line.startswith("| The die must reach"))
+    assert [c.strip() for c in hits.strip("|").split("|")][1:] == [f"{n}+" if n < 6 else "6" for n in HIT_THRESHOLDS]
+    town = next(line for line in text.splitlines() if line.startswith("| town"))
+    urban = TERRAIN[TerrainType.URBAN]
+    assert town.split("|")[2].strip() == str(urban.move_cost) and town.split("|")[4].strip() == f"+{urban.defense}"
+    assert f"**{VictoryConfig().victory_points.threshold} victory points (VP)**" in text  # type: ignore[union-attr]
+    assert f"After round **{VictoryConfig().round_limit.max_rounds}**" in text  # type: ignore[union-attr]
+
+
+def test_the_server_serves_the_rules_in_brief_linking_the_full_rules(server: LiveServer) -> None:
+    with urllib.request.urlopen(f"{server.base}/rules/short", timeout=10) as answer:
+        assert answer.status == 200 and answer.headers["Content-Type"].startswith("text/html")
+        page = answer.read().decode()
+    assert "<title>Rules in brief · Taktik</title>" in page and '<a href="/rules">the full rules</a>' in page
+    assert "How to win" in page and "<th>Distance</th>" in page

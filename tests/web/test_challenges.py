@@ -135,3 +135,31 @@ def test_the_other_seat_may_claim_the_win_once_a_seat_abandoned_its_turn_or_keep
     assert "Victory!" in text and "Attacker left the game and did not come back" in text
     shot(defender, "victory-by-claim")
     assert defender.page.errors == []
+
+
+def test_the_creator_of_an_open_challenge_is_told_it_waits_and_its_link_brings_a_friend_to_it(
+        web: WebServer, new_page: Any) -> None:
+    created = web.create(open=True, side="ATTACKER")
+    creator = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    box = creator.page.locator(".waitingbox")
+    box.wait_for(timeout=WAIT)
+    assert "Waiting for an opponent" in box.inner_text() and "Defender" in box.inner_text()
+    link = box.locator(".invite-link").inner_text()
+    assert link == f"{web.base}/?join={created['match_id']}"
+    shot(creator, "challenge-waiting")
+
+    friend = new_page(360, 740, has_touch=True, is_mobile=True)
+    friend.goto(link)
+    invite = friend.locator(".lobby .invite")
+    invite.get_by_role("button", name="Join and play").wait_for(timeout=WAIT)
+    assert "You are invited to a game" in invite.inner_text() and "Defender" in invite.inner_text()
+    shot(friend, "challenge-invite-360")
+    invite.get_by_role("button", name="Join and play").click()
+    friend.wait_for_url(re.compile(r"/play/" + re.escape(created["match_id"])), timeout=WAIT)
+    Board(friend).wait_ready()
+    box.wait_for(state="hidden", timeout=WAIT)  # the friend is there: no more waiting
+
+    late = new_page()
+    late.goto(link)
+    late.locator(".lobby .invite").filter(has_text="no longer open").wait_for(timeout=WAIT)
+    assert creator.page.errors == [] and friend.errors == [] and late.errors == []

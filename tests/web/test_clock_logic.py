@@ -1,6 +1,6 @@
 """The pure parts of issue 17's client, run in the browser: clock arithmetic and latency
 correction (web/static/js/clock.js), presence and claims (presence.js), the rematch box
-(rematch.js), the match actions (endings.js) and the end reasons (endscreen.js)."""
+(rematch.js), the match actions (endings.js) and the end reasons (words.js)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ EXERCISE = """async () => {
   const p = await import('/static/js/presence.js');
   const r = await import('/static/js/rematch.js');
   const e = await import('/static/js/endings.js');
-  const ends = await import('/static/js/endscreen.js');
+  const ends = await import('/static/js/words.js');
   const st = await import('/static/js/state.js');
   const out = {};
   out.format = [0, 3.27, 9.99, 10, 59.9, 61, 3599, 3600, 3725, 86400, 3 * 86400 + 7200, -4].map(c.formatClock);
@@ -163,7 +163,7 @@ def test_the_end_and_the_match_actions_are_said_in_words(results: dict[str, Any]
         "Attacker resigned: Defender wins.",
         "Defender ran out of time: Attacker wins on time.",
         "Attacker left the game and did not come back: Defender claimed the win.",
-        "Attacker wins (Elimination).",
+        "Attacker wins (elimination).",
     ]
     assert results["actions"] == ["Defender resigned", "Attacker ran out of time",
                                   "Defender's turn clock ran out: the turn was ended for them",

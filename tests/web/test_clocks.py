@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import WebServer, shot
+from .conftest import WebServer, scenario, shot
 from .driver import Board
 
 pytestmark = pytest.mark.browser
@@ -173,3 +173,18 @@ def test_a_rematch_offered_and_accepted_takes_both_players_to_the_new_match_with
     assert new != old and defender.page.url.split("/play/")[1].split("#")[0] == new
     assert face(attacker, "ATTACKER").get_attribute("title") == "Attacker's clock: 2 min per turn"
     shot(attacker, "rematch-new-match")
+
+
+def test_a_turn_ended_by_its_clock_is_said_to_both_players(web: WebServer, new_page: Any) -> None:
+    quiet = scenario(start_phase="MOVEMENT", draw_pile=[], tactics={"attacker": [], "defender": []})
+    created = web.create(config=quiet, clock={"per_turn": 10})
+    attacker = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    defender = Board(new_page(360, 740, has_touch=True, is_mobile=True)).open(web.base + created["seats"][1]["path"])
+    attacker.wait_legal("MOVE_UNIT")
+    # The attacker lets its 10 s run out: the server ends its turn, and both are told why.
+    attacker.wait("s.notice && s.notice.includes('Your turn clock ran out')", timeout=30_000)
+    defender.wait("s.notice && s.notice.includes(arg) && s.notice.includes('Your move')",
+                  "Attacker's turn clock ran out", timeout=30_000)
+    assert defender.state()["turn"] == 2 and defender.page.locator(".notice").is_visible()
+    shot(defender, "turn-clock-ran-out-360")
+    assert attacker.page.errors == [] and defender.page.errors == []

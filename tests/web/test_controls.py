@@ -49,6 +49,14 @@ HARNESS = """async (legal) => {
   out.selected = plain(ctl());
   out.tapD4 = tap({cell: 'D4', unit: null});
   out.tapD1 = tap({cell: 'E5', unit: 'D1'});
+  // A touch previews first: the same taps arm, and a second one on the armed cell sends.
+  out.touchD1 = c.resolveTap(model, ctl(), {cell: 'E5', unit: 'D1'}, true);
+  const armedModel = s.arm(model, {cell: 'E5', unit: 'D1'});
+  const armedCtl = c.deriveControls(armedModel, cards);
+  out.armed = {action: armedCtl.armed?.action ?? null, primary: armedCtl.buttons.filter((b) => b.primary).length,
+    hover: armedModel.hover, again: c.resolveTap(armedModel, armedCtl, {cell: 'E5', unit: 'D1'}, true),
+    elsewhere: c.resolveTap(armedModel, armedCtl, {cell: 'D4', unit: null}, true)};
+  out.choicesOfA1 = c.boardChoices(model, ctl());
   model = s.clearSelection(model);
   const groups = [...ctl().groups.keys()];
   out.groups = groups;
@@ -95,7 +103,8 @@ def test_every_action_shape_becomes_a_control(web: WebServer, new_page: Any) -> 
     assert labels["End turn"] == ("e", "confirm") and labels["Next: Attack"] == ("n", "send")
     # A card with several spellings is aimed, and its choices (quadrants) become buttons.
     assert labels["Play Enemy Recon Detection"][1] == "aim"
-    assert out["PLAY_TACTIC:enemy_recon_detection"]["choices"] == ["NW", "NE", "SW", "SE"]
+    assert out["PLAY_TACTIC:enemy_recon_detection"]["choices"] == [
+        "North-west quarter", "North-east quarter", "South-west quarter", "South-east quarter"]
     assert out["recon"] == LEGAL[-3]
     # A cell-only unknown action is clicked on the board.
     assert out["tapCell"] == {"kind": "send", "action": {"type": "CALL_AIRSTRIKE", "cell": "C4"}}
@@ -107,6 +116,13 @@ def test_every_action_shape_becomes_a_control(web: WebServer, new_page: Any) -> 
     assert ["D1", "attack"] in out["selected"]["units"] and ["E5", "attack"] in out["selected"]["cells"]
     assert out["tapD4"] == {"kind": "send", "action": LEGAL[4]}
     assert out["tapD1"] == {"kind": "send", "action": LEGAL[5]}
+    # On a touch screen the first tap only previews; the armed choice is what Enter or its button sends.
+    assert out["touchD1"] == {"kind": "arm", "armed": {"cell": "E5", "unit": "D1"}}
+    assert out["armed"]["action"] == LEGAL[5] and out["armed"]["primary"] == 0 and out["armed"]["hover"] == "E5"
+    assert out["armed"]["again"] == {"kind": "send", "action": LEGAL[5]}
+    assert out["armed"]["elsewhere"] == {"kind": "arm", "armed": {"cell": "D4", "unit": None}}
+    # The keyboard's cursor goes through the selected unit's targets first, then its cells.
+    assert out["choicesOfA1"] == [{"cell": "E5", "unit": "D1"}, {"cell": "D4", "unit": None}]
     # A unit-only unknown action is aimed from its group and marks its unit as a target.
     assert "pick:RALLY" in out["groups"] and ["A2", "target"] in out["pick:RALLY"]["units"]
 

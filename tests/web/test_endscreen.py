@@ -32,8 +32,7 @@ def one_round(web: WebServer, new_page: Any, **size: Any) -> tuple[dict[str, Any
     dfn.wait_legal("PASS_REACTION")
     dfn.press("Pass")
     att.press("Roll the die")
-    dfn.wait_legal("PASS_REACTION")
-    dfn.press("Pass")
+    att.wait_legal("RESOLVE_ATTACK")  # the roll misses: the defender's useless window is passed for it
     att.press("Apply the result")
     att.end_turn()
     dfn.wait_legal("DRAW_CARD")
@@ -54,8 +53,8 @@ def test_the_end_screen_says_why_shows_the_vp_and_each_turn_links_into_the_repla
     screen.locator(".turns tbody tr").nth(1).wait_for()
     assert "Victory!" in screen.inner_text() and "Defeat" in att.page.locator(".overlay").inner_text()
     assert screen.locator(".reason").get_attribute("data-reason") == "round_limit"
-    assert "Round limit reached: Defender had more victory points" in screen.locator(".reason").inner_text()
-    assert screen.locator(".finalvp").inner_text().replace("\n", " ") == "Attacker 0 VP · Defender 0 VP"
+    assert "The last round is over: Defender wins on victory points" in screen.locator(".reason").inner_text()
+    assert " ".join(screen.locator(".finalvp").inner_text().split()) == "VP Attacker 0 – Defender 0"
     rows = screen.locator(".turns tbody tr")
     assert rows.count() == 2
     first = rows.nth(0).inner_text()
@@ -80,9 +79,9 @@ def test_an_ending_the_client_has_no_words_for_still_reads(
     page = new_page()
     page.goto(web.base + "/static/index.html")
     words = page.evaluate("""async () => {
-      const m = await import('/static/js/endscreen.js');
+      const m = await import('/static/js/words.js');
       return [m.endReason('conceded', 'DEFENDER'), m.endReason('resignation', 'DEFENDER'),
               m.endReason('annihilation', 'ATTACKER')];
     }""")
-    assert words == ["Defender wins (Conceded).", "Attacker resigned: Defender wins.",
+    assert words == ["Defender wins (conceded).", "Attacker resigned: Defender wins.",
                      "Attacker destroyed every unit of Defender."]

@@ -33,6 +33,7 @@ def test_the_graph_shows_the_servers_estimate_and_a_turning_point_jumps_to_its_s
     board = Board(page)
     board.wait_ready()
     page.evaluate("window.taktik.setAnimations(false)")
+    page.get_by_role("button", name="More").click()  # the graph is in the bar's folded part
     graph = page.locator(".evalgraph:not([hidden])")
     graph.wait_for()
     assert graph.get_attribute("data-points") == str(len(expected["points"]))

@@ -31,8 +31,16 @@ def test_help_opens_over_the_game_with_a_walkthrough_a_glossary_and_the_rules(
         assert word in words
     shot(board, f"help-words-{size['width']}")
 
-    panel.get_by_role("button", name="Rules").click()
-    rules = panel.locator(".rules")
+    panel.get_by_role("button", name="Rules in brief").click()
+    brief = panel.locator("[data-help-pane='brief'] .rules")
+    brief.locator("table").first.wait_for()
+    text = brief.inner_text()
+    for part in ("How to win", "Units", "Moving", "Attacking", "Cards", "Light infantry", "3+"):
+        assert part in text
+    shot(board, f"help-brief-{size['width']}")
+    brief.get_by_role("link", name="the full rules").click()  # opens the full rules' tab, not another page
+
+    rules = panel.locator("[data-help-pane='rules'] .rules")
     rules.locator("#s9-1").wait_for()
     assert "Reaction windows" in rules.inner_text() and "Hit threshold by distance" in rules.inner_text()
     # A section mark jumps to its section inside the panel.
@@ -44,6 +52,7 @@ def test_help_opens_over_the_game_with_a_walkthrough_a_glossary_and_the_rules(
       return r.top >= p.top - 2 && r.top < p.top + 60;
     }""")
     shot(board, f"help-rules-{size['width']}")
+    assert "/play/" in page.url
 
     page.keyboard.press("Escape")
     panel.wait_for(state="hidden")

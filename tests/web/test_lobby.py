@@ -171,7 +171,7 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
         else:
             raise AssertionError(f"no way forward from {names}")
     assert board.state()["turn"] >= 3
-    assert any("DEFENDER" in line for line in board.state()["log"])
+    assert any("Defender" in line for line in board.state()["log"])
 
 
 def test_a_match_of_other_rules_is_listed_and_shown_as_read_only_not_broken(tmp_path: Path, new_page: Any) -> None:

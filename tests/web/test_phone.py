@@ -69,11 +69,19 @@ def test_the_sheet_folds_to_one_line_while_aiming_and_every_target_can_be_tapped
     att.page.touchscreen.tap(x, y)
     att.wait("s.selected === null")
     assert "collapsed" not in (sheet.get_attribute("class") or "")
-    # Moving with a tap on a highlighted cell works through the folded sheet.
+    # Moving with taps through the folded sheet: the first tap on a cell previews the move (its path
+    # and cost, and a button to commit it), a second tap on the same cell commits it.
     att.page.touchscreen.tap(x, y)
     att.wait("s.selected === 'A7'")
     version = att.state()["version"]
     gx, gy = att.point("G4")
+    att.page.touchscreen.tap(gx, gy)
+    bar = att.page.locator(".decision .armedbar")
+    bar.wait_for()
+    att.page.wait_for_function("document.querySelector('.armed-figures')?.textContent.includes('MP')")
+    assert "Move A7 to G4" in bar.inner_text() and att.state()["version"] == version
+    assert bar.get_by_role("button", name="Move here").is_visible()
+    shot(att, "phone-move-preview-390x844")
     att.page.touchscreen.tap(gx, gy)
     att.wait_version(version + 1)
     assert att.units()["A7"]["cell"] == "G4" and att.page.errors == []

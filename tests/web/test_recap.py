@@ -11,6 +11,7 @@ from .driver import Board
 
 pytestmark = pytest.mark.browser
 
+SIZES = [{"width": 1280, "height": 800}, {"width": 360, "height": 740}]
 QUIET = scenario(start_phase="MOVEMENT", draw_pile=[], tactics={"attacker": [], "defender": []})
 
 
@@ -57,7 +58,7 @@ def test_the_opponents_turn_is_recapped_at_the_start_of_yours_and_can_be_skipped
     dfn.end_turn()
     att.page.wait_for_function("window.taktik.recap().running", timeout=10_000)
     banner = att.page.evaluate("window.taktik.recap().text")
-    assert "Defender's turn · 1/1" in banner and "moved D1 from C7 to C8" in banner
+    assert "Defender's turn 2 · VP 0 – 0 · 1/1" in banner and "Defender moved D1 from C7 to C8" in banner
     att.page.wait_for_timeout(450)  # the camera has glided to the move
     assert inside_canvas(att, "C8")
     shot(att, "recap")
@@ -115,3 +116,48 @@ def test_the_camera_frames_every_victim_to_choose(web: WebServer, new_page: Any)
     assert all(inside_canvas(dfn, cell) for cell in victims)
     shot(dfn, "victims-framed")
     assert dfn.page.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_the_first_turn_and_a_reload_are_recapped_and_what_happened_shows_it_again(
+        web: WebServer, new_page: Any, size: dict[str, int]) -> None:
+    phone = size["width"] < 400
+    created = web.create(config=QUIET)
+    att = Board(new_page()).open(web.base + created["seats"][0]["path"])
+    dfn = Board(new_page(size["width"], size["height"], **({"has_touch": True, "is_mobile": True} if phone else {}))
+                ).open(web.base + created["seats"][1]["path"])
+    for _ in range(4):  # the defender looks at its own corner: the attacker's moves happen off-screen
+        dfn.page.keyboard.press("+")
+    dfn.page.evaluate("window.taktik.reveal('B11')")
+    att.wait_legal("MOVE_UNIT")
+    move(att, "A7", "G4")
+    move(att, "A1", "C3")
+    att.end_turn()
+    # The defender's first turn starts with the recap (animations off: it waits on its first step).
+    dfn.page.wait_for_function("window.taktik.recap().open")
+    text = dfn.page.evaluate("window.taktik.recap().text")
+    assert "Attacker's turn 1 · VP 0 – 0 · 1/2" in text and "Attacker moved A7 from G2 to G4" in text
+    assert inside_canvas(dfn, "G4")  # the camera went to it
+    shot(dfn, f"recap-first-turn-{size['width']}")
+    dfn.page.locator(".recap").get_by_role("button", name="Next").click()
+    dfn.page.wait_for_function("window.taktik.recap().text.includes('A1 from C2 to C3')")
+    dfn.page.locator(".recap").get_by_role("button", name="Close").click()
+    dfn.page.wait_for_function("!window.taktik.recap().open")
+    # After a reload the turn comes from the server: the recap is there again.
+    dfn.page.reload()
+    dfn.wait_ready()
+    dfn.page.evaluate("window.taktik.setAnimations(false)")
+    dfn.page.wait_for_function("window.taktik.recap().open")
+    assert "Attacker moved A7 from G2 to G4" in dfn.page.evaluate("window.taktik.recap().text")
+    assert any("Attacker moved A1 from C2 to C3" in line for line in dfn.state()["log"])  # the log's context too
+    dfn.page.keyboard.press("Escape")
+    dfn.page.wait_for_function("!window.taktik.recap().open")
+    assert dfn.state()["selected"] is None
+    # On demand: the "What happened" button (or W) shows the last recap again.
+    dfn.page.get_by_role("button", name="What happened").click()
+    dfn.page.wait_for_function("window.taktik.recap().open")
+    dfn.page.keyboard.press("Escape")
+    dfn.page.wait_for_function("!window.taktik.recap().open")
+    dfn.page.keyboard.press("w")
+    dfn.page.wait_for_function("window.taktik.recap().open")
+    assert att.page.errors == [] and dfn.page.errors == []

@@ -45,9 +45,11 @@ EXERCISE = """async (revealed) => {
   out.incrementalLog = model.log.length;
   out.jumpBack = JSON.stringify(rs.modelFor(r, model, 3)) === JSON.stringify(rs.modelAt(r, 3));
 
-  out.start = rs.stepSummary(rs.atStep(r, 0));
-  out.step1 = rs.stepSummary(rs.atStep(r, 1));
-  out.step1Events = r.steps[1].events.map((e) => [e.event.kind, e.text]);
+  const words = await import('/static/js/words.js');
+  const cards = new Map();
+  out.start = rs.stepSummary(rs.atStep(r, 0), cards);
+  out.step1 = rs.stepSummary(rs.atStep(r, 1), cards);
+  out.step1Events = r.steps[1].events.map((e) => [e.event.kind, words.eventText(e, cards)]);
   out.canForkStart = rs.canFork(rs.atStep(r, 0));
 
   for (const start of rs.pagesToLoad(r, r.total - 1)) r = rs.withPage(r, await fetchPage(r, start));

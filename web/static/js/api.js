@@ -29,7 +29,8 @@
  *   clocks?: Array<{attacker: number, defender: number}>|null, elapsed_ms?: Array<number|null>|null}} RecordView
  */
 /** @typedef {"spectator"|"full"|"ATTACKER"|"DEFENDER"} Perspective */
-/** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision}} ReplayStep */
+/** @typedef {{step: number, action: Action|null, to_act: Side|null, state: View, events: EventText[], decision: import("./types.js").Decision,
+ *   score?: import("./types.js").Score}} ReplayStep */
 /** @typedef {{status: "verified"|"unverified"|"failed", steps: number, actions: number, error: string|null, failed_step: number|null}} Verification */
 /** @typedef {{total: number, start: number, view: Perspective, verification: Verification, steps: ReplayStep[], legend: import("./types.js").LegendEntry[]}} ReplayPage */
 
@@ -53,11 +54,11 @@ export async function request(url, body) {
 }
 
 /**
- * Card texts and full-strength HP per unit type (loaded once per page).
- * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number}>}>}
+ * Card texts and the unit table: full-strength HP and VP per unit type (loaded once per page).
+ * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}>}
  */
 export async function loadCatalog() {
-  /** @type {[CardInfo[], Record<string, {hp: number}>]} */
+  /** @type {[CardInfo[], Record<string, {hp: number, vp: number}>]} */
   const [cards, fullHp] = await Promise.all([request("/api/cards"), request("/api/units")]);
   return { cards: new Map(cards.map((c) => [c.id, c])), fullHp };
 }

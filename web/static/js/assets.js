@@ -10,20 +10,23 @@
 
 /** @typedef {import("./types.js").Manifest} Manifest */
 /**
- * What js/preload.js leaves in `window.taktikArt`: the manifest and either the atlas image
- * being fetched, or (a tile set without an atlas) one image per name.
+ * What the page's first script (index.html) leaves in `window.taktikArt`: the manifest and
+ * either the half-size atlas being fetched, or (a tile set without an atlas) one image per name.
  * @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>, atlas: HTMLImageElement|null}} StartedArt
  */
 /**
- * One image of the set, decoded: an image of its own, or bitmaps cut from the atlas at full,
- * half, quarter and eighth size (`levels`, largest first).
+ * One image of the set, decoded: an image of its own, or its rectangle of the atlas with
+ * bitmaps cut from it at full, half, quarter and eighth size (`levels`, largest first).
  * @typedef {{src: HTMLImageElement|ImageBitmap, x: number, y: number, w: number, h: number, levels: ImageBitmap[]}} Picture
  */
 
 const LEVELS = 4; // full size and three halvings: the board never shows a tile smaller than 1/8
 const FRAME_GROUPS = /^(light|mechanized|special)_[ab]$|^badge_|^highlight_/; // drawn every frame, not cached in chunks
 /**
- * @typedef {{manifest: Manifest, images: Map<string, Picture>,
+ * `detail`: atlas pixels per image pixel (0.5 while the half-size atlas is in use, else 1).
+ * `sharpen()` loads the whole atlas (once) and draws from it from then on; it resolves true
+ * when the pictures changed (the renderer then rebuilds its cached terrain).
+ * @typedef {{manifest: Manifest, images: Map<string, Picture>, detail: number, sharpen: () => Promise<boolean>,
  *   draw: (ctx: CanvasRenderingContext2D, name: string, dx: number, dy: number, dw: number, dh: number) => void,
  *   mask: (name: string) => Mask, tall: (name: string) => boolean}} Assets
  * @typedef {{w: number, h: number, bits: Uint8Array}} Mask
@@ -33,9 +36,9 @@ const MASK_SIZE = 96;
 
 /**
  * Load the manifest and every image (rejects if any fails). With an atlas (docs/tiles.md) that
- * is one image request; each image is drawn from its rectangle there. The atlas stays an
- * <img>, not cut into bitmaps, so the browser keeps its mipmaps and downscales it as fast as
- * separate images (measured with scripts/bench_client.py).
+ * is one image request, of the half-size atlas when the set has one; each image is drawn from
+ * its rectangle there. The atlas stays an <img>, not cut into bitmaps, so the browser keeps its
+ * mipmaps and downscales it as fast as separate images (measured with scripts/bench_client.py).
  * @param {string} [base]
  * @returns {Promise<Assets>}
  */
@@ -44,18 +47,12 @@ export async function loadAssets(base = "/assets/tiles/") {
   const { manifest, images: started, atlas } = early ? await early : await startLoading(base);
   /** @type {Map<string, Picture>} */
   const images = new Map();
-  if (atlas && manifest.atlas) {
+  const whole = manifest.atlas;
+  let detail = 1;
+  if (atlas && whole) {
     await atlas.decode();
-    for (const [name, entry] of Object.entries(manifest.images)) {
-      if (!entry.rect) throw new Error(`tile manifest: ${name} has no place in the atlas`);
-      const [x, y, w, h] = entry.rect;
-      images.set(name, { src: atlas, x, y, w, h, levels: [] });
-    }
-    // Terrain is drawn into cached chunks straight from the atlas (the browser's mipmaps make
-    // that fast). What is drawn every frame (units, badge, highlights) gets bitmaps cut out of
-    // it, with smaller copies since bitmaps get no mipmaps; made after the first paint, which
-    // does not wait for them.
-    setTimeout(() => cutFrameImages(atlas, images), 0);
+    detail = whole.half ? 0.5 : 1;
+    placeInAtlas(images, manifest, atlas, detail);
   } else {
     await Promise.all(Object.entries(started).map(async ([name, img]) => {
       await img.decode();
@@ -67,9 +64,25 @@ export async function loadAssets(base = "/assets/tiles/") {
   /** @type {Map<string, boolean>} */
   const tallness = new Map();
   const image = (/** @type {string} */ name) => /** @type {Picture} */ (images.get(name));
-  return {
+  /** @type {Promise<boolean>|null} */
+  let sharpening = null;
+  /** @type {Assets} */
+  const assets = {
     manifest,
     images,
+    detail,
+    sharpen: () => {
+      if (!whole || detail === 1) return Promise.resolve(false);
+      sharpening ??= (async () => {
+        const full = new Image();
+        full.src = base + whole.file;
+        await full.decode();
+        placeInAtlas(images, manifest, full, 1);
+        assets.detail = detail = 1;
+        return true;
+      })().catch(() => false); // the half-size art stays: sharper tiles are a nicety
+      return sharpening;
+    },
     draw: (ctx, name, dx, dy, dw, dh) => {
       const p = image(name);
       if (p.levels.length) {
@@ -94,6 +107,31 @@ export async function loadAssets(base = "/assets/tiles/") {
       return tall;
     },
   };
+  return assets;
+}
+
+/**
+ * Point every picture at its rectangle of `atlas` (drawn at `detail` atlas pixels per image
+ * pixel). Terrain is drawn into cached chunks straight from the atlas (the browser's mipmaps
+ * make that fast). What is drawn every frame (units, badge, highlights) gets bitmaps cut out
+ * of it, with smaller copies since bitmaps get no mipmaps; made after the first paint, which
+ * does not wait for them.
+ * @param {Map<string, Picture>} images @param {Manifest} manifest @param {HTMLImageElement} atlas @param {number} detail
+ */
+function placeInAtlas(images, manifest, atlas, detail) {
+  /** @type {Map<string, Picture>} */
+  const placed = new Map();
+  for (const [name, entry] of Object.entries(manifest.images)) {
+    if (!entry.rect) throw new Error(`tile manifest: ${name} has no place in the atlas`);
+    const [x, y, w, h] = entry.rect.map((v) => v * detail);
+    placed.set(name, { src: atlas, x, y, w, h, levels: [] });
+  }
+  for (const [name, p] of placed) {
+    const before = images.get(name);
+    if (before) Object.assign(before, { ...p, levels: before.levels }); // keep the old bitmaps until the new ones are cut
+    else images.set(name, p);
+  }
+  setTimeout(() => cutFrameImages(atlas, images), 0);
 }
 
 /**
@@ -103,17 +141,19 @@ export async function loadAssets(base = "/assets/tiles/") {
 async function cutFrameImages(atlas, images) {
   const sheet = await createImageBitmap(atlas);
   await Promise.all([...images.entries()].map(async ([name, p]) => {
-    if (!FRAME_GROUPS.test(name)) return;
-    p.levels = await Promise.all(Array.from({ length: LEVELS }, (_, i) => createImageBitmap(sheet, p.x, p.y, p.w, p.h,
-      { resizeWidth: Math.max(1, Math.round(p.w / 2 ** i)), resizeHeight: Math.max(1, Math.round(p.h / 2 ** i)),
+    if (!FRAME_GROUPS.test(name) || p.src !== atlas) return;
+    const { x, y, w, h } = p;
+    const levels = await Promise.all(Array.from({ length: LEVELS }, (_, i) => createImageBitmap(sheet, x, y, w, h,
+      { resizeWidth: Math.max(1, Math.round(w / 2 ** i)), resizeHeight: Math.max(1, Math.round(h / 2 ** i)),
         resizeQuality: "high" })));
+    if (p.src === atlas) p.levels = levels;
   }));
   sheet.close();
 }
 
 /**
- * Fetch the manifest, then start the atlas (or every image): what js/preload.js does early,
- * and side by side, on board pages.
+ * Fetch the manifest, then start the atlas (or every image): what index.html's first script
+ * does early, and side by side, on board pages.
  * @param {string} base
  * @returns {Promise<StartedArt>}
  */
@@ -126,7 +166,7 @@ async function startLoading(base) {
   const images = {};
   if (manifest.atlas) {
     const atlas = new Image();
-    atlas.src = base + manifest.atlas.file;
+    atlas.src = base + (manifest.atlas.half ?? manifest.atlas).file;
     return { manifest, images, atlas };
   }
   for (const [name, entry] of Object.entries(manifest.images)) {

@@ -8,12 +8,14 @@
  * Keys: T toggles the threat overlay; "." and "," cycle through the units that can act.
  */
 
+import { armedFigures } from "./armed.js";
 import { Follow, NEXT_UNIT_KEY, nextActor, PREVIOUS_UNIT_KEY } from "./follow.js";
 import { Insight } from "./insight.js";
 import { fillOddsSlots } from "./odds.js";
-import { Recap } from "./recap.js";
+import { RECAP_KEY, Recap } from "./recap.js";
 import { addThreatButton, THREAT_KEY } from "./threats.js";
 import { CellTip, tipHtml } from "./tip.js";
+import { UNPLAYABLE, cardName } from "./words.js";
 
 /** @typedef {import("./screen.js").Screen} Screen */
 /** @typedef {import("./types.js").Model} Model */
@@ -24,8 +26,9 @@ export class Assist {
   /**
    * @param {Screen} screen @param {import("./insight.js").Ask} ask questions go to the seat on screen
    * @param {Map<string, CardInfo>} cards @param {Record<string, {hp: number}>} fullHp
+   * @param {(turn: number) => Promise<import("./recap.js").TurnEvents|null>} loadTurn a turn's events, from the server
    */
-  constructor(screen, ask, cards, fullHp) {
+  constructor(screen, ask, cards, fullHp, loadTurn) {
     this.screen = screen;
     this.cards = cards;
     this.fullHp = fullHp;
@@ -37,9 +40,12 @@ export class Assist {
     screen.insight = this.insight;
     this.tip = new CellTip(screen.board);
     this.follow = new Follow(screen);
-    this.recap = new Recap(screen, this.follow);
+    this.recap = new Recap(screen, this.follow, cards, loadTurn);
     this.threatButton = addThreatButton(screen.board, () => this.toggleThreats());
     screen.onPainted = () => this.placeTip(false);
+    screen.onSheet = () => {
+      if (this.model?.kind === "play" && !this.recap.open) this.follow.see(this.model, this.ctl);
+    };
   }
 
   /**
@@ -61,8 +67,20 @@ export class Assist {
   refresh() {
     if (!this.model) return;
     fillOddsSlots(this.screen.root, (a, t) => this.insight.attack(a, t), this.cards);
+    armedFigures(this.screen.root, this.insight);
+    this.fillDrawnWhy();
     this.placeTip();
     this.screen.painter.request();
+  }
+
+  /** Say why the bonus just drawn cannot be played (it can only be stored or discarded). */
+  fillDrawnWhy() {
+    const slot = /** @type {HTMLElement|null} */ (this.screen.root.querySelector("[data-drawn-why]"));
+    const why = this.model ? this.insight.drawnWhy(this.model) : null;
+    if (!slot || !why) return;
+    const card = cardName(this.cards, this.model?.view?.pending_card?.card);
+    const text = `${card} cannot be played now: ${why.code && UNPLAYABLE[why.code] ? UNPLAYABLE[why.code] : why.reason}. Store it for later, or discard it.`;
+    if (slot.textContent !== text) slot.textContent = text;
   }
 
   /** Keep the tip on its cell; with `content`, rebuild what it says too. */
@@ -82,11 +100,12 @@ export class Assist {
   /**
    * A state message arrived for a seat: remember what the opponent did, for the recap.
    * @param {Model} before the seat's model before it @param {import("./types.js").StateMsg} msg
+   * @param {boolean} watching whether this seat is the one on screen (hot-seat: the other looks away)
    */
-  received(before, msg) {
+  received(before, msg, watching) {
     const seat = msg.seat;
     if (!seat || before.version < 0 || msg.version <= before.version || msg.view.active === seat) return;
-    this.recap.record(seat, msg.events, before.view?.units ?? [], msg.version);
+    this.recap.record(seat, msg.events, before.view?.units ?? [], msg.version, watching);
   }
 
   toggleThreats() {
@@ -104,6 +123,7 @@ export class Assist {
    */
   key(key) {
     if (key === "Escape" || key === " ") return this.recap.skip();
+    if (key === RECAP_KEY) return this.recap.again() > 0;
     if (key === THREAT_KEY) {
       this.toggleThreats();
       return true;
@@ -128,13 +148,14 @@ export class Assist {
       /** the cell tip's text */
       tip: () => (this.tip.el.hidden ? "" : this.tip.el.textContent ?? ""),
       /** whether the recap is playing, and its banner */
-      recap: () => ({ running: this.recap.running, text: this.recap.banner.hidden ? "" : this.recap.banner.textContent ?? "" }),
+      recap: () => ({ running: this.recap.running, open: this.recap.open,
+        text: this.recap.banner.hidden ? "" : this.recap.banner.textContent ?? "" }),
       /** play the last recap of the seat on screen again, seen steps too; returns its length */
       replayRecap: () => this.recap.replayLast(model().seat ?? ""),
     };
   }
 
-  /** A tap on the board: ends a running recap (and is used up by it). */
+  /** A tap on the board: ends the recap (used up by it only while the recap runs by itself). */
   tap() {
     return this.recap.skip();
   }

@@ -16,8 +16,10 @@
  * Known types get nicer labels and shortcut keys; an unknown type still gets a control.
  */
 
+import { parseLabel, quadrantOf } from "./iso.js";
 import { cardInfo, cardName, genericLabel, humanize, nextPhaseLabel } from "./labels.js";
 import { unitById } from "./state.js";
+import { quadrantName, unitTypeName } from "./words.js";
 
 /** @typedef {import("./types.js").Action} Action */
 /** @typedef {import("./types.js").Model} Model */
@@ -28,6 +30,7 @@ const UNIT_KEY = /(^|_)(units?|attacker|target|supporter|victim)s?(_ids?)?$/;
 const CELL_KEY = /^(to|cell|from|at|destination)$|_cell$/;
 const UNIT_ID = /^[AD][1-9][0-9]{0,2}$/;
 const CELL_LABEL = /^[A-Z]{1,3}[1-9][0-9]{0,3}$/;
+const QUADRANT = /^(NW|NE|SW|SE)$/;
 
 /** Labels and keys of the action types the engine has today (anything else still works). */
 const KNOWN = /** @type {Record<string, [string, string]>} */ ({
@@ -51,16 +54,18 @@ const ENDS = ["NEXT_PHASE", "END_TURN"];
  * @typedef {{units: string[], cells: string[], values: string[], lists: boolean}} Refs
  * @typedef {{action: Action, refs: Refs, kind: "source"|"card"|"pick"|"button", group: string|null}} Read
  * @typedef {{kind: "send", action: Action} | {kind: "aim", group: string} | {kind: "pick", value: string}
- *   | {kind: "confirm", action: Action, lose: string[]}} Run
- *   `confirm`: send `action` only after the player confirms losing what `lose` says (the HUD asks).
+ *   | {kind: "confirm", action: Action, lose: string[]} | {kind: "arm", armed: import("./types.js").Armed|null}} Run
+ *   `confirm`: send `action` only after the player confirms losing what `lose` says (the HUD asks);
+ *   `arm`: preview a board choice (null: drop the preview).
  * @typedef {{id: string, label: string, key: string, run: Run, primary: boolean, title: string, apart?: boolean}} Button
  *   `apart`: a button that ends something (End turn), drawn away from the others
  * @typedef {{key: string, kind: "card"|"pick", type: string, label: string, reads: Read[]}} Group
  * @typedef {{
  *   reads: Read[], groups: Map<string, Group>, buttons: Button[], context: Button[], choices: Button[],
  *   cellMarks: Map<string, string>, unitMarks: Map<string, string>, arrowFrom: string|null,
- *   aiming: Group|null, question: boolean, prompt: string
+ *   aiming: Group|null, question: boolean, prompt: string, armed: {hit: import("./types.js").Armed, action: Action}|null
  * }} Controls
+ *   `armed`: the previewed board choice (`Selection.armed`) and the action it would send
  */
 
 /**
@@ -140,13 +145,19 @@ export function deriveControls(model, cards) {
   /** @type {Controls} */
   const ctl = {
     reads, groups, buttons: [], context: [], choices: [], cellMarks: new Map(), unitMarks: new Map(),
-    arrowFrom: null, aiming: null, question: false, prompt: "",
+    arrowFrom: null, aiming: null, question: false, prompt: "", armed: null,
   };
   const aimKey = model.sel.group ?? autoAim(groups, reads, model);
   ctl.aiming = aimKey ? groups.get(aimKey) ?? null : null;
   if (ctl.aiming) markAim(ctl, ctl.aiming, model, cards);
   else markSelection(ctl, model);
   ctl.buttons = buildButtons(ctl, model, cards);
+  const armed = model.sel.armed;
+  const action = armed && !ctl.aiming ? boardAction(model, ctl, armed) : null;
+  if (armed && action) {
+    ctl.armed = { hit: armed, action };
+    for (const b of ctl.buttons) b.primary = false; // Enter commits the preview
+  }
   ctl.question = reads.length > 0 && reads.every((r) => r.kind === "button" || r.kind === "card")
     && !reads.some((r) => r.action.type === "NEXT_PHASE" || r.action.type === "END_TURN");
   return ctl;
@@ -238,8 +249,26 @@ function optionName(action, value, model, cards) {
 /** @param {string} value @param {Model} model */
 function valueLabel(value, model) {
   const dead = model.view?.players.flatMap((p) => p.destroyed).find((u) => u.id === value);
-  if (dead) return `${value} (${humanize(dead.type)}, destroyed)`;
+  if (dead) return `${value} (${unitTypeName(dead.type)}, destroyed)`;
+  if (QUADRANT.test(value)) {
+    // Which quarter the attack's target stands in: the one such a card is usually played for.
+    const target = targetQuadrant(model);
+    const name = quadrantName(value);
+    return `${name.charAt(0).toUpperCase()}${name.slice(1)}${target && target.quadrant === value ? ` · ${target.unit} is here` : ""}`;
+  }
   return /^[A-Z]{1,3}$/.test(value) ? value : humanize(value);
+}
+
+/**
+ * The quadrant of the pending attack's target (null: no attack, or its target is off the board).
+ * @param {Model} model @returns {{unit: string, quadrant: string}|null}
+ */
+export function targetQuadrant(model) {
+  const view = model.view;
+  const target = view?.pending_attack ? view.units.find((u) => u.id === view.pending_attack?.target) : null;
+  const xy = target?.cell ? parseLabel(target.cell) : null;
+  if (!view || !target || !xy) return null;
+  return { unit: target.id, quadrant: quadrantOf(xy[0], xy[1], view.board.width, view.board.height) };
 }
 
 /** @param {Model} model @returns {Map<string, string>} unit id → cell */
@@ -325,10 +354,13 @@ export function forfeits(model, reads) {
   const declared = (view?.attack_queue.length ?? 0) + (view?.pending_attack ? 1 : 0);
   if (declared) lose.push(`${declared} declared attack${declared === 1 ? "" : "s"} will not be resolved`);
   const sources = (/** @type {string} */ type) => new Set(reads.filter((r) => r.kind === "source" && r.action.type === type).map((r) => r.refs.units[0]));
-  const movers = sources("MOVE_UNIT").size;
-  if (movers) lose.push(`${movers} unit${movers === 1 ? "" : "s"} could still move`);
-  const attackers = sources("DECLARE_ATTACK").size;
-  if (attackers) lose.push(`${attackers} unit${attackers === 1 ? "" : "s"} could still attack`);
+  // No more than the turn's limit allows: with one move left, one unit could still move.
+  const movesLeft = model.limits && view ? Math.max(0, model.limits.moves - view.moves_this_turn) : Infinity;
+  const movers = Math.min(sources("MOVE_UNIT").size, movesLeft);
+  if (movers) lose.push(`${movers} more unit${movers === 1 ? "" : "s"} could still move`);
+  const attacksLeft = model.limits ? Math.max(0, model.limits.attacks - declared) : Infinity;
+  const attackers = Math.min(sources("DECLARE_ATTACK").size, attacksLeft);
+  if (attackers) lose.push(`${attackers} more unit${attackers === 1 ? "" : "s"} could still attack`);
   return lose;
 }
 
@@ -370,29 +402,76 @@ export function makeButton(action, model, cards, key) {
 }
 
 /**
- * What a tap on the board does: send an action, change the local selection, or nothing.
- * @param {Model} model @param {Controls} ctl @param {Hit} hit
- * @returns {{kind: "send", action: Action} | {kind: "select", unit: string|null} | {kind: "pick", value: string} | {kind: "cancel"} | {kind: "none"}}
+ * @typedef {{kind: "send", action: Action} | {kind: "arm", armed: import("./types.js").Armed}
+ *   | {kind: "select", unit: string|null} | {kind: "pick", value: string} | {kind: "cancel"} | {kind: "none"}} TapOutcome
  */
-export function resolveTap(model, ctl, hit) {
+
+/**
+ * What a tap on the board does: send an action, change the local selection, or nothing.
+ * With `preview` (a touch screen), a tap that would send a move, an attack or a deployment
+ * first arms it (`arm`: the path and cost or the odds show); a second tap on the armed cell
+ * sends it.
+ * @param {Model} model @param {Controls} ctl @param {Hit} hit @param {boolean} [preview]
+ * @returns {TapOutcome}
+ */
+export function resolveTap(model, ctl, hit, preview = false) {
   if (ctl.aiming) {
     if (hit.unit && ctl.unitMarks.get(hit.unit) === "target") return { kind: "pick", value: `unit:${hit.unit}` };
     if (hit.cell && ctl.cellMarks.get(hit.cell) === "target") return { kind: "pick", value: `cell:${hit.cell}` };
     if (model.sel.group) return { kind: "cancel" };
   }
+  const action = boardAction(model, ctl, hit);
+  if (action && hit.cell) {
+    const armed = model.sel.armed;
+    if (!preview || (armed && armed.cell === hit.cell)) return { kind: "send", action };
+    return { kind: "arm", armed: { cell: hit.cell, unit: hit.unit && hit.unit !== model.sel.unit ? hit.unit : null } };
+  }
+  if (hit.unit) return { kind: "select", unit: hit.unit === model.sel.unit ? null : hit.unit };
+  return { kind: "select", unit: null };
+}
+
+/**
+ * The action a tap on `hit` would send: the selected unit's move, attack or deployment there,
+ * or the one pick that takes only that cell; null if none.
+ * @param {Model} model @param {Controls} ctl @param {Hit} hit @returns {Action|null}
+ */
+export function boardAction(model, ctl, hit) {
   const selected = model.sel.unit;
   if (selected) {
     const sources = ctl.reads.filter((r) => r.kind === "source" && r.refs.units[0] === selected);
     const toUnit = hit.unit && hit.unit !== selected ? sources.filter((r) => r.refs.units.slice(1).includes(/** @type {string} */ (hit.unit))) : [];
-    if (toUnit.length) return { kind: "send", action: toUnit[0].action };
+    if (toUnit.length) return toUnit[0].action;
     const toCell = hit.cell ? sources.filter((r) => r.refs.cells.includes(/** @type {string} */ (hit.cell))) : [];
-    if (toCell.length) return { kind: "send", action: toCell[0].action };
+    if (toCell.length) return toCell[0].action;
   }
-  if (hit.unit) return { kind: "select", unit: hit.unit === selected ? null : hit.unit };
+  if (hit.unit) return null;
   const cellOnly = ctl.reads.filter((r) => r.kind === "pick" && !r.refs.units.length && r.refs.cells.length === 1
     && r.refs.cells[0] === hit.cell && r.refs.values.length === 0);
-  if (cellOnly.length === 1) return { kind: "send", action: cellOnly[0].action };
-  return { kind: "select", unit: null };
+  return cellOnly.length === 1 ? cellOnly[0].action : null;
+}
+
+/**
+ * The board choices of the selected unit, for the keyboard's cursor: its attack targets (enemy
+ * units, nearest first as the server listed them) then the cells it can reach, as hits.
+ * @param {Model} model @param {Controls} ctl @returns {import("./types.js").Armed[]}
+ */
+export function boardChoices(model, ctl) {
+  const selected = model.sel.unit;
+  if (!selected) return [];
+  const cells = unitCells(model);
+  /** @type {import("./types.js").Armed[]} */
+  const targets = [];
+  /** @type {import("./types.js").Armed[]} */
+  const moves = [];
+  for (const read of ctl.reads) {
+    if (read.kind !== "source" || read.refs.units[0] !== selected) continue;
+    for (const unit of read.refs.units.slice(1)) {
+      const cell = cells.get(unit);
+      if (cell && !targets.some((t) => t.unit === unit)) targets.push({ cell, unit });
+    }
+    for (const cell of read.refs.cells) if (!moves.some((m) => m.cell === cell)) moves.push({ cell, unit: null });
+  }
+  return [...targets, ...moves];
 }
 
 /**

@@ -2,18 +2,14 @@
 /**
  * The match actions (docs/protocol.md) in words for the replay viewer's step line: a
  * resignation, a loss on time, a win claimed from an abandoned seat. How a game ended is
- * worded by the end screen (js/endscreen.js, `END_REASONS`).
+ * worded by js/words.js (`END_REASONS`).
  */
 
 import { humanize, sideName } from "./labels.js";
+import { otherSide } from "./words.js";
 
 /** @typedef {import("./types.js").Side} Side */
 /** @typedef {import("./types.js").Action} Action */
-
-/** @param {Side|null} side @returns {Side|null} */
-export function otherSide(side) {
-  return side === "ATTACKER" ? "DEFENDER" : side === "DEFENDER" ? "ATTACKER" : null;
-}
 
 /** The match action types (they name their `side`, and may come from the seat not to act). */
 export const MATCH_ACTIONS = new Set(["RESIGN", "CLAIM_VICTORY", "TIMEOUT"]);

@@ -5,19 +5,21 @@
  * history of the match (`GET /api/matches/{id}/history`, server/history.py); without it the
  * screen still says who won and why.
  *
- * `END_REASONS` words each `victory_reason` the engine names: the rules' conditions (§10)
- * and the match actions (a resignation, a clock, an abandoned seat); an unknown reason
- * still reads sensibly.
+ * Why the game ended is worded by js/words.js (`endReason`): the rules' conditions (§10) and
+ * the match actions (a resignation, a clock, an abandoned seat); an unknown reason still
+ * reads sensibly.
  */
 
-import { esc, humanize, sideName } from "./labels.js";
+import { esc, sideName } from "./labels.js";
+import { vpText } from "./score.js";
+import { endReason, eventText } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").Side} Side */
 
 /**
  * @typedef {{turn: number, side: Side, step: number, moves: number, hits: number, misses: number,
- *   destroyed: string[], highlights: string[], vp: Record<string, number>}} TurnSummary
+ *   destroyed: string[], highlights: string[], events?: import("./types.js").GameEvent[], vp: Record<string, number>}} TurnSummary
  * @typedef {{step: number, turn: number, seq: number, side: Side, attacker: string, target: string, natural: number,
  *   modified: number, required: number, distance: number, outcome: "HIT"|"MISS",
  *   modifiers: import("./types.js").Modifier[]}} DiceRoll
@@ -26,64 +28,43 @@ import { esc, humanize, sideName } from "./labels.js";
  */
 
 /**
- * How each reason reads; `{winner}` and `{loser}` are side names.
- * @type {Record<string, string>}
- */
-export const END_REASONS = {
-  annihilation: "{winner} destroyed every unit of {loser}.",
-  target_elimination: "{winner} destroyed the enemy leader.",
-  victory_points: "{winner} reached the victory-point threshold first.",
-  capture_and_hold: "{winner} held an objective for the turns it needed.",
-  territorial_control: "{winner} controlled more points when the time ran out.",
-  timed_resistance: "{winner} held out to the last round with units still standing.",
-  round_limit: "Round limit reached: {winner} had more victory points from destroyed units (a tie goes to the Defender).",
-  action_cap: "Action cap reached: {winner} had more victory points from destroyed units.",
-  resignation: "{loser} resigned: {winner} wins.",
-  time: "{loser} ran out of time: {winner} wins on time.",
-  abandonment: "{loser} left the game and did not come back: {winner} claimed the win.",
-};
-
-/**
- * Why the game ended, as a sentence.
- * @param {string|null|undefined} reason @param {Side|null|undefined} winner
- */
-export function endReason(reason, winner) {
-  const loser = winner === "ATTACKER" ? "DEFENDER" : winner === "DEFENDER" ? "ATTACKER" : null;
-  const words = END_REASONS[reason ?? ""] ?? `{winner} wins (${humanize(reason ?? "the game ended")}).`;
-  return words.replaceAll("{winner}", sideName(winner)).replaceAll("{loser}", sideName(loser));
-}
-
-/**
  * The end screen's markup.
  * @param {Model} model the final position @param {MatchHistory|null} history
+ * @param {Map<string, import("./types.js").CardInfo>} cards card names, for the turns' notes
  */
-export function endScreen(model, history) {
+export function endScreen(model, history, cards) {
   const view = /** @type {import("./types.js").View} */ (model.view);
   const won = !!model.seat && view.winner === model.seat;
   const title = model.seat ? (won ? "Victory!" : "Defeat") : `${sideName(view.winner)} wins`;
   const id = encodeURIComponent(model.matchId);
-  const last = history?.turns.at(-1);
-  const vp = last
-    ? `<p class="finalvp">${["ATTACKER", "DEFENDER"].map((s) =>
-      `<span class="side-${s}">${sideName(/** @type {Side} */ (s))} <b>${last.vp[s] ?? 0}</b> VP</span>`).join(" · ")}</p>`
+  // The final score in the words of the top bar and the recap: "VP 2 – 3", Attacker first.
+  const points = model.score?.vp ?? history?.turns.at(-1)?.vp;
+  const vp = points
+    ? `<p class="finalvp" aria-label="${esc(vpText(points))}"><span class="vp-label">VP</span>${["ATTACKER", "DEFENDER"].map((s) =>
+      `<span class="side-${s}">${sideName(/** @type {Side} */ (s))} <b>${points[s] ?? 0}</b></span>`).join("<span>–</span>")}</p>`
     : "";
   const losses = view.players.map((p) => `${sideName(p.side)}: ${p.destroyed.length} unit${p.destroyed.length === 1 ? "" : "s"} lost`).join(" · ");
   return `<div class="card-panel endscreen"><h1 class="${won ? "won" : ""}">${esc(title)}</h1>
     <p class="reason" data-reason="${esc(view.victory_reason ?? "")}">${esc(endReason(view.victory_reason, view.winner))}</p>
     ${vp}<p class="muted">${esc(losses)} · ${view.turn} turns</p>
-    ${history ? turnTable(history, id) : `<p class="muted turns-loading">Loading the turn summary…</p>`}
+    ${history ? turnTable(history, id, cards) : `<p class="muted turns-loading">Loading the turn summary…</p>`}
     <div class="btns"><a class="btn primary" href="/replay/${id}">Watch the replay &amp; verify the dice</a>
     <a class="btn" href="/api/matches/${id}/record" download="taktik-${esc(model.matchId)}.json">Download record</a>
     <a class="btn" href="/">New game</a><button type="button" class="btn ghost" data-close>See the board</button></div></div>`;
 }
 
-/** @param {MatchHistory} history @param {string} id the match id, URL-encoded */
-function turnTable(history, id) {
+/**
+ * @param {MatchHistory} history @param {string} id the match id, URL-encoded
+ * @param {Map<string, import("./types.js").CardInfo>} cards
+ */
+function turnTable(history, id, cards) {
   const rows = history.turns.map((t) => {
     const bits = [t.moves ? `${t.moves} move${t.moves === 1 ? "" : "s"}` : "",
       t.hits ? `${t.hits} hit${t.hits === 1 ? "" : "s"}` : "", t.misses ? `${t.misses} miss${t.misses === 1 ? "" : "es"}` : "",
       t.destroyed.length ? `destroyed ${t.destroyed.join(", ")}` : ""].filter(Boolean).join(" · ") || "no moves or attacks";
-    const notes = t.highlights.filter((h) => !/ (hit|missed) /.test(h)).slice(0, 3).join("; ");
+    // Cards and captures (hits and misses are counted already), in player words.
+    const notes = (t.events ?? []).filter((e) => e.kind !== "attack_hit" && e.kind !== "attack_missed" && e.kind !== "unit_destroyed")
+      .slice(0, 3).map((event) => eventText({ event }, cards)).join("; ");
     return `<tr><td><a href="/replay/${id}#step=${t.step}" title="Open the replay at turn ${t.turn}">Turn ${t.turn}</a></td>
       <td class="side-${t.side}">${esc(sideName(t.side))}</td><td>${esc(bits)}${notes ? `<small>${esc(notes)}</small>` : ""}</td>
       <td class="vp">${t.vp.ATTACKER ?? 0}–${t.vp.DEFENDER ?? 0}</td></tr>`;

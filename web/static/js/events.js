@@ -10,7 +10,7 @@
  * @typedef {{
  *   pan: (dx: number, dy: number) => void,
  *   zoom: (factor: number, x: number, y: number) => void,
- *   tap: (x: number, y: number) => void,
+ *   tap: (x: number, y: number, pointer: string) => void,
  *   hover: (x: number, y: number) => void,
  *   leave: () => void,
  *   resize: (w: number, h: number) => void,
@@ -113,7 +113,7 @@ function bindGestures(el, local, gesture, on) {
     const p = down.get(e.pointerId);
     if (!p) return;
     down.delete(e.pointerId);
-    if (down.size === 0 && !gesture.moved) on.tap(p.x, p.y);
+    if (down.size === 0 && !gesture.moved) on.tap(p.x, p.y, e.pointerType);
     if (down.size < 2) gesture.pinch = 0;
   };
   /** @param {PointerEvent} e */
@@ -184,8 +184,10 @@ function bindHover(el, local, gesture, on) {
     const [x, y] = local(e);
     on.hover(x, y);
   };
-  const onLeave = () => {
-    if (!gesture.down.size) on.leave();
+  /** @param {PointerEvent} e */
+  const onLeave = (e) => {
+    // A lifted finger "leaves" too: a touch keeps what it pointed at (its tip, its preview).
+    if (e.pointerType === "mouse" && !gesture.down.size) on.leave();
   };
   el.addEventListener("pointermove", onMove);
   el.addEventListener("pointerleave", onLeave);

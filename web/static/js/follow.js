@@ -143,16 +143,20 @@ export class Follow {
     let key = "";
     /** @type {string[]} */
     let cells = [];
+    const attack = view.pending_attack
+      ? [view.pending_attack.attacker, view.pending_attack.target].map((u) => units.get(u) ?? "").filter(Boolean) : [];
     if (ctl.aiming) {
-      key = `aim:${model.version}:${ctl.aiming.key}`;
+      key = `aim:${model.version}:${ctl.aiming.key}:${Math.round(this.usable().shift / 24)}`;
       cells = [...ctl.cellMarks.entries()].filter(([, k]) => k === "target").map(([c]) => c);
+      if (!cells.length) cells = attack; // a choice made with buttons (a quarter): keep the attack in sight
     } else if (model.sel.unit && units.has(model.sel.unit)) {
       const targets = [...ctl.unitMarks.entries()].filter(([, k]) => k === "attack").map(([u]) => units.get(u) ?? "");
       key = `sel:${model.version}:${model.sel.unit}`;
       if (targets.length) cells = [/** @type {string} */ (units.get(model.sel.unit)), ...targets.filter(Boolean)];
     } else if (view.pending_attack && model.legal.length) {
-      key = `attack:${view.turn}:${view.attack_seq}`;
-      cells = [view.pending_attack.attacker, view.pending_attack.target].map((u) => units.get(u) ?? "").filter(Boolean);
+      // Framed again when the sheet over the board's foot grows (the odds arrive, a window opens).
+      key = `attack:${view.turn}:${view.attack_seq}:${Math.round(this.usable().shift / 24)}`;
+      cells = attack;
     }
     if (!key || key === this.framed) return;
     this.framed = key;

@@ -1,9 +1,10 @@
 // @ts-check
 /**
- * "How to play": a panel over the page with three tabs: a walkthrough of one first turn, a
- * glossary of the words the screen uses, and the full rules (the server renders
- * docs/rules.md at `/rules`; the panel shows that page's body, so it works offline and
- * section links like §6.2 jump within it). Opened by the "?" button or the `?` / `h` key.
+ * "How to play": a panel over the page with four tabs: a walkthrough of one first turn, a
+ * glossary of the words the screen uses, the rules in brief (how to win, units, terrain, hits,
+ * cards: `/rules/short`, its tables from the engine's data) and the full rules (`/rules`,
+ * docs/rules.md; section links like §6.2 jump within it). The server renders both pages; the
+ * panel shows their bodies. Opened by the "?" button or the `?` / `h` key.
  */
 
 import { esc } from "./labels.js";
@@ -44,12 +45,18 @@ export class Help {
   /** @param {HTMLElement} box the panel's element (hidden until opened) */
   constructor(box) {
     this.box = box;
-    this.rulesLoaded = false;
+    /** @type {Set<string>} the rules tabs already filled */
+    this.loaded = new Set();
     box.addEventListener("click", (e) => {
       const t = /** @type {HTMLElement} */ (e.target);
       const tab = /** @type {HTMLElement|null} */ (t.closest("[data-help-tab]"))?.dataset.helpTab;
       if (tab) this.show(tab);
       else if (t.closest("[data-help-close]") || t === box) this.close();
+      if (t.closest(".rules a[href='/rules']")) { // the summary's link to the full rules: its tab, not away from the game
+        e.preventDefault();
+        this.show("rules");
+        return;
+      }
       const link = /** @type {HTMLAnchorElement|null} */ (t.closest(".rules a[href^='#']"));
       if (link) {
         e.preventDefault();
@@ -62,13 +69,14 @@ export class Help {
     return !this.box.hidden;
   }
 
-  /** Open on a tab ("turn", "words" or "rules"). @param {string} [tab] */
+  /** Open on a tab ("turn", "words", "brief" or "rules"). @param {string} [tab] */
   show(tab = "turn") {
     if (this.box.hidden) this.box.innerHTML = this.markup();
     this.box.hidden = false;
     for (const b of this.box.querySelectorAll("[data-help-tab]")) b.classList.toggle("on", /** @type {HTMLElement} */ (b).dataset.helpTab === tab);
     for (const p of this.box.querySelectorAll("[data-help-pane]")) /** @type {HTMLElement} */ (p).hidden = /** @type {HTMLElement} */ (p).dataset.helpPane !== tab;
-    if (tab === "rules") this.loadRules();
+    const page = RULE_PAGES[tab];
+    if (page) this.loadRules(tab, page);
   }
 
   close() {
@@ -84,26 +92,34 @@ export class Help {
     const steps = WALKTHROUGH.map(([name, text]) => `<li><b>${esc(name)}</b> ${text}</li>`).join("");
     const words = GLOSSARY.map(([word, text]) => `<dt>${esc(word)}</dt><dd>${esc(text)}</dd>`).join("");
     return `<div class="helppanel" role="dialog" aria-label="How to play">
-      <header><h2>How to play</h2><nav><button type="button" data-help-tab="turn">First turn</button><button type="button" data-help-tab="words">Words</button><button type="button" data-help-tab="rules">Rules</button></nav>
+      <header><h2>How to play</h2><nav><button type="button" data-help-tab="turn">First turn</button><button type="button" data-help-tab="words">Words</button><button type="button" data-help-tab="brief">Rules in brief</button><button type="button" data-help-tab="rules">Full rules</button></nav>
       <button type="button" class="btn ghost" data-help-close>Close <kbd>Esc</kbd></button></header>
       <section data-help-pane="turn"><p>One turn of the Attacker, the way the screen asks for it. The panel beside the board always says who decides and why; the buttons show their keys.</p><ol class="walk">${steps}</ol></section>
       <section data-help-pane="words" hidden><dl class="glossary">${words}</dl></section>
+      <section data-help-pane="brief" hidden><p class="muted">Loading the rules in brief…</p></section>
       <section data-help-pane="rules" hidden><p class="muted">Loading the rules…</p></section></div>`;
   }
 
-  async loadRules() {
-    if (this.rulesLoaded) return;
-    const pane = /** @type {HTMLElement} */ (this.box.querySelector("[data-help-pane='rules']"));
+  /**
+   * Show a rules page (rendered by the server) in its tab, once.
+   * @param {string} tab @param {string} url
+   */
+  async loadRules(tab, url) {
+    if (this.loaded.has(tab)) return;
+    const pane = /** @type {HTMLElement} */ (this.box.querySelector(`[data-help-pane='${tab}']`));
     try {
-      const response = await fetch("/rules");
+      const response = await fetch(url);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
       const main = doc.querySelector("main.rules");
       if (!main) throw new Error("no rules in the page");
-      pane.innerHTML = `<p><a href="/rules" target="_blank" rel="noopener">Open the rules in their own tab</a></p><div class="rules">${main.innerHTML}</div>`;
-      this.rulesLoaded = true;
+      pane.innerHTML = `<p><a href="${esc(url)}" target="_blank" rel="noopener">Open in its own tab</a></p><div class="rules">${main.innerHTML}</div>`;
+      this.loaded.add(tab);
     } catch (err) {
       pane.innerHTML = `<p class="error">The rules could not be loaded (${esc(/** @type {Error} */ (err).message)}).</p>`;
     }
   }
 }
+
+/** The tabs that show a rules page of the server's, and its address. @type {Record<string, string>} */
+const RULE_PAGES = { brief: "/rules/short", rules: "/rules" };

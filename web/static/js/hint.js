@@ -12,6 +12,7 @@
  */
 
 import { esc, genericLabel } from "./labels.js";
+import { actionText } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").Action} Action */
@@ -32,8 +33,10 @@ export class HintBox {
    * @param {HTMLElement} host the board's extra slot
    * @param {(query: {type: "hint"}) => Promise<HintAnswer|null>} question asks on the socket of the
    *   seat on screen; null when offline or the socket closed before the answer
+   * @param {Map<string, import("./types.js").CardInfo>} cards card names, to word the bot's choice
    */
-  constructor(host, question) {
+  constructor(host, question, cards) {
+    this.cards = cards;
     host.insertAdjacentHTML("beforeend", BOX);
     this.root = /** @type {HTMLElement} */ (host.querySelector(".hintbox:last-child"));
     this.button = /** @type {HTMLButtonElement} */ (this.root.querySelector("[data-hint]"));
@@ -48,7 +51,7 @@ export class HintBox {
 
   /** Show the button only while this seat must decide; forget an answer once the match moved on. @param {Model} model */
   update(model) {
-    const mine = model.kind === "play" && model.legal.length > 0 && !model.busy;
+    const mine = model.kind === "play" && model.legal.length > 0 && !model.busy && !model.public; // a public hot-seat screen keeps the hand hidden
     this.root.hidden = !mine;
     if (model.version !== this.version) {
       this.version = model.version;
@@ -77,7 +80,8 @@ export class HintBox {
       return;
     }
     this.out.dataset.action = JSON.stringify(msg.action);
-    this.show(`<b>Bot's choice:</b> ${esc(genericLabel(msg.action))}<br>${esc(msg.reason ?? "")}`);
+    const choice = actionText(msg.action, this.cards) ?? genericLabel(msg.action);
+    this.show(`<b>Bot's choice:</b> ${esc(choice.charAt(0).toUpperCase() + choice.slice(1))}<br>${esc(msg.reason ?? "")}`);
   }
 
   /** @param {string} html */

@@ -4,11 +4,14 @@
  * the projection and the model the page already shows, never a seat token.
  */
 
+import { resultWordAlpha } from "./pieces.js";
+
 /** @typedef {import("./screen.js").Screen} Screen */
 /** @typedef {import("./types.js").Model} Model */
 
 /**
- * @param {{screen: Screen, model: () => Model, drop?: () => void, extra?: Record<string, unknown>}} page
+ * @param {{screen: Screen, model: () => Model, words: (entry: import("./types.js").LogEntry) => string, drop?: () => void,
+ *   extra?: Record<string, unknown>}} page `words`: a log line as the page shows it
  */
 export function exposeHooks(page) {
   const { screen } = page;
@@ -26,7 +29,7 @@ export function exposeHooks(page) {
         version: m.version, status: m.status, seat: m.seat, toAct: m.toAct, phase: m.view?.phase ?? null,
         turn: m.view?.turn ?? 0, legal: m.legal.map((a) => a.type), busy: m.busy, conn: m.conn,
         selected: m.sel.unit, aiming: screen.ctl?.aiming?.key ?? null, notice: m.notice?.text ?? null,
-        log: m.log.map((l) => l.text),
+        log: m.log.map(page.words),
       };
     },
     /** @param {string} cell centre the view on a cell */
@@ -39,6 +42,12 @@ export function exposeHooks(page) {
     camera: () => ({ ...screen.camera }),
     /** @param {boolean} on */
     setAnimations: (on) => screen.anim.setEnabled(on),
+    /** the unit tags of the last frame, in CSS px of the canvas */
+    tags: () => screen.renderer.tagBoxes.map((b) => ({ ...b })),
+    /** the choice under the pointer or focus on the panel's buttons (a quarter of the board), or null */
+    pointed: () => screen.pointed,
+    /** how visible the last attack's HIT / MISS word is now (0: gone) */
+    resultWord: () => resultWordAlpha(page.model(), performance.now()),
     drop: () => page.drop?.(),
     ...(page.extra ?? {}),
   };

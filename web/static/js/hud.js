@@ -11,9 +11,12 @@ import { pickProgress } from "./controls.js";
 import { DicePanel } from "./dicepanel.js";
 import { endScreen } from "./endscreen.js";
 import { cardInfo, cardName, cardTextFor, decisionText, esc, humanize, modifierText, sideName } from "./labels.js";
+import { armedButtons, armedLine } from "./armed.js";
+import { ScoreBox } from "./score.js";
 import { oddsSlot } from "./odds.js";
 import { Sheet } from "./sheet.js";
 import { sides } from "./state.js";
+import { CARD_KINDS, TACTIC_SIDES, eventText, windowName } from "./words.js";
 
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").CardInfo} CardInfo */
@@ -28,7 +31,7 @@ import { sides } from "./state.js";
  */
 
 /**
- * @typedef {{turn: HTMLElement, ruler: HTMLElement, seat: HTMLElement, conn: HTMLElement, decision: HTMLElement,
+ * @typedef {{turn: HTMLElement, score: HTMLElement, ruler: HTMLElement, seat: HTMLElement, conn: HTMLElement, decision: HTMLElement,
  *   status: HTMLElement, roll: HTMLElement, cards: HTMLElement, effects: HTMLElement, log: HTMLElement,
  *   hover: HTMLElement, notice: HTMLElement, overlay: HTMLElement}} HudElements
  */
@@ -52,6 +55,10 @@ export class Hud {
     this.decisionHooks = [];
     /** @type {MatchHistory|null} the match's rolls and turns from the server */
     this.history = null;
+    /** @type {(value: string|null) => void} called with a choice's value while the pointer or focus is on its button */
+    this.onPoint = () => {};
+    /** called when a public hot-seat screen's player asks to see their cards */
+    this.onShowHand = () => {};
     /** called when the decision becomes this screen's (a chime) */
     this.onMyTurn = () => {};
     this.wasMine = false;
@@ -68,9 +75,18 @@ export class Hud {
     /** whether to play the die's tumble (off in tests and for reduced motion) */
     this.animate = true;
     this.victoryShown = -1;
+    this.score = new ScoreBox(els.score);
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     this.noticeTimer = undefined;
     const root = /** @type {HTMLElement} */ (els.decision.closest(".game"));
+    const point = (/** @type {Event} */ e) => {
+      const button = /** @type {HTMLElement|null} */ (/** @type {HTMLElement} */ (e.target).closest?.("[data-run]"));
+      const run = button ? this.runs.get(button.dataset.run ?? "") : null;
+      this.onPoint(run?.kind === "pick" && run.value.startsWith("value:") ? run.value.slice(6) : null);
+    };
+    els.decision.addEventListener("pointerover", point);
+    els.decision.addEventListener("focusin", point);
+    els.decision.addEventListener("pointerleave", () => this.onPoint(null));
     root.addEventListener("click", (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
       const button = /** @type {HTMLElement|null} */ (target.closest("[data-run]"));
@@ -81,6 +97,7 @@ export class Hud {
         if (this.confirming) this.cancelConfirm();
         else onCancel();
       } else if (target.closest("[data-close]")) els.overlay.hidden = true;
+      else if (target.closest("[data-show-hand]")) this.onShowHand();
       else if (target.closest("[data-sheet]")) {
         this.sheet.toggle(els.decision.classList.contains("collapsed"));
         this.redraw();
@@ -132,7 +149,7 @@ export class Hud {
   button(b, extra = "") {
     this.runs.set(b.id, b.run);
     const i = esc(b.id);
-    const key = b.key ? `<kbd>${esc(b.key === "Enter" ? "↵" : b.key.toUpperCase())}</kbd>` : "";
+    const key = b.key ? `<kbd>${esc(b.key === "Enter" ? "↵" : b.key === "Escape" ? "Esc" : b.key.toUpperCase())}</kbd>` : "";
     return `<button type="button" class="btn${b.primary ? " primary" : ""} ${extra}" data-run="${i}" title="${esc(b.title)}">${esc(b.label)}${key}</button>`;
   }
 
@@ -165,7 +182,7 @@ export class Hud {
     const base = `${model.version}|${model.seat}|${model.status}`;
     if (this.changed("top", base)) this.renderTop(model);
     // One epoch per state received by this seat's model (hot-seat switches models: the seat counts).
-    const epoch = `${model.seat}|${model.received}|${model.busy}`;
+    const epoch = `${model.seat}|${model.public}|${model.received}|${model.busy}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
       this.runs.clear();
@@ -185,7 +202,8 @@ export class Hud {
   renderTop(model) {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const e = this.els;
-    e.turn.innerHTML = `Turn <b>${view.turn}</b> · Round ${Math.floor((view.turn + 1) / 2)} · <span class="side-${view.active}">${sideName(view.active)}</span>`;
+    e.turn.innerHTML = `<span class="turn-word">Turn </span><b>${view.turn}</b> · <span class="side-${view.active}">${sideName(view.active)}</span>`;
+    this.score.render(model);
     const d = model.decision;
     if (d) {
       // The server's ruler: the turn's phases in order, `at` the one the game is in (null outside a turn).
@@ -204,6 +222,7 @@ export class Hud {
     const el = this.els.decision;
     if (!model.decision) return;
     const d = decisionText(model.decision, view, model.seat, this.cards, model.legal);
+    if (model.public) d.who = sideName(model.decision.side); // a public hot-seat screen: whoever holds the device
     const botThinking = !d.mine && !!view.to_act && view.to_act === model.botSide && model.kind !== "replay";
     if (model.kind !== "replay") {
       document.title = d.mine ? "▶ Your move · Taktik" : botThinking ? "The bot is thinking… · Taktik" : view.to_act ? "Taktik" : "Game over · Taktik";
@@ -223,6 +242,14 @@ export class Hud {
     let html = `<button type="button" class="sheetbar" data-sheet aria-label="${collapsed ? "Show the whole panel" : "Fold the panel to one line"}">${collapsed ? "▴" : "▾"}</button>`
       + `<div class="oneline">${actor}${esc(aim || `${d.who}: ${d.why}`)}</div>`
       + `<div class="who">${actor}<b>${esc(d.who)}</b>: ${esc(d.why)}</div>`;
+    if (d.mine && ctl?.armed && !model.busy) {
+      html += `<div class="armedbar"><div class="armed-line">${armedLine(ctl.armed, this.cards)}</div>`
+        + `<div class="btns">${armedButtons(ctl.armed).map((b, i) => this.button(b, i ? "ghost" : "")).join("")}</div></div>`;
+    }
+    if (model.public && d.mine) {
+      html += `<div class="detail public">No hidden card is needed for this: either of you may press.
+        <button type="button" class="btn ghost small" data-show-hand>Show ${esc(sideName(model.seat))}'s cards</button></div>`;
+    }
     const roll = view.last_roll;
     if (roll) {
       const mods = roll.modifiers.map((m) => ` ${m.value > 0 ? "+" : "−"}${Math.abs(m.value)} ${m.clause ?? modifierText(this.cards, m.source)}`).join(",");
@@ -267,7 +294,10 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     let html = "";
     const pending = view.pending_card;
-    if (ctl.question && pending && pending.card !== "?") html += cardFace(this.cards, pending.card, "drawn", "", pending.drawer, model.seat);
+    if (ctl.question && pending && pending.card !== "?") {
+      html += cardFace(this.cards, pending.card, "drawn", "", pending.drawer, model.seat);
+      if (model.decision?.kind === "resolve_bonus") html += `<div class="detail drawn-why" data-drawn-why></div>`; // filled with the engine's reason (js/assist.js)
+    }
     if (this.confirming) {
       const lose = this.confirming.lose;
       const yes = { id: "confirm:yes", label: "End turn anyway", key: "e", run: /** @type {Run} */ ({ kind: "send", action: this.confirming.action }), primary: false, title: "" };
@@ -320,7 +350,9 @@ export class Hud {
     // The counters are the active side's: say whose when they are not the viewer's own.
     const whose = model.seat && view.active !== model.seat ? `${sideName(view.active)}'s ` : "";
     const Cap = (/** @type {string} */ t) => (whose ? t : t.charAt(0).toUpperCase() + t.slice(1));
-    const parts = [`<span>${esc(whose)}${Cap("moves")} <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movers.size ? ` · ${movers.size} can move` : ""}</span>`,
+    // What is left of the turn, never more than its limit allows ("1 more" with one move left and 5 units ready).
+    const movesLeft = limits ? Math.min(movers.size, Math.max(0, limits.moves - view.moves_this_turn)) : movers.size;
+    const parts = [`<span>${esc(whose)}${Cap("moves")} <b>${view.moves_this_turn}</b>${limits ? ` of ${limits.moves}` : ""}${movesLeft ? ` · ${movesLeft} more possible` : ""}</span>`,
       `<span>${esc(whose)}${Cap("declared attacks")} <b>${view.attack_queue.length + (view.pending_attack ? 1 : 0)}</b>${limits ? ` of ${limits.attacks}` : ""}${attackers.size ? ` · ${attackers.size} can attack` : ""}</span>`,
       `<span>Units <b class="side-${mine.side}">${countUnits(view, mine.side)}</b> vs <b class="side-${theirs.side}">${countUnits(view, theirs.side)}</b></span>`,
       `<span>Deck ${view.draw_pile.length} · discard ${view.discard_pile.length}</span>`];
@@ -335,7 +367,8 @@ export class Hud {
     const view = /** @type {import("./types.js").View} */ (model.view);
     const groups = ctl?.groups ?? new Map();
     const key = `${this.epoch}|${[...groups.keys()].join(",")}`;
-    const { mine, theirs } = sides(view, model.seat);
+    const seat = model.public ? null : model.seat; // a public screen shows the cards as a spectator sees them
+    const { mine, theirs } = sides(view, seat);
     const play = (/** @type {string} */ group) => {
       const g = groups.get(group);
       if (!g) return "";
@@ -347,17 +380,17 @@ export class Hud {
     const pending = view.pending_card;
     if (pending) {
       html += `<h3>Drawn this turn <small>by ${esc(sideName(pending.drawer))}</small></h3>`;
-      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"), pending.drawer, model.seat);
+      html += cardFace(this.cards, pending.card, "drawn", play("PLAY_BONUS:drawn"), pending.drawer, seat);
     }
-    if (model.seat) {
+    if (seat) {
       html += `<h3>Your stored bonuses <small>${mine.stored.length}</small></h3>`;
       html += mine.stored.length ? mine.stored.map((c, i) => cardFace(this.cards, c, "stored", play(`PLAY_BONUS:${i}`))).join("") : `<p class="muted">None stored.</p>`;
       html += `<h3>Your tactics <small>${mine.tactics.length}</small></h3>`;
       html += mine.tactics.length ? mine.tactics.map((c) => cardFace(this.cards, c, "tactic", play(`PLAY_TACTIC:${c}`))).join("") : `<p class="muted">All played.</p>`;
     }
-    for (const p of model.seat ? [theirs] : view.players) {
+    for (const p of seat ? [theirs] : view.players) {
       const hidden = p.stored.concat(p.tactics).every((c) => c === "?");
-      html += `<h3><span class="side-${p.side}">${esc(sideName(p.side))}</span>${model.seat ? " (opponent)" : ""}</h3>`;
+      html += `<h3><span class="side-${p.side}">${esc(sideName(p.side))}</span>${seat ? " (opponent)" : ""}</h3>`;
       if (hidden) {
         html += `<p class="counts"><b>${p.stored.length}</b> stored bonus${p.stored.length === 1 ? "" : "es"} · <b>${p.tactics.length}</b> tactic${p.tactics.length === 1 ? "" : "s"} in hand</p>`;
       } else {
@@ -387,7 +420,7 @@ export class Hud {
   renderLog(model) {
     const lines = model.log.filter((l) => l.kind !== "phase_entered").slice(-160).reverse().map((l) => {
       const cls = l.kind === "turn_started" ? "turn" : `side-${l.side ?? "none"}`;
-      return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(l.text)}</li>`;
+      return `<li class="${cls}" data-kind="${esc(l.kind)}">${esc(eventText(l, this.cards))}</li>`;
     });
     this.els.log.innerHTML = `<h3>Log</h3>${lines.length ? `<ol>${lines.join("")}</ol>` : `<p class="muted">Nothing has happened yet.</p>`}`;
   }
@@ -398,7 +431,7 @@ export class Hud {
     const o = this.els.overlay;
     o.hidden = false;
     o.className = "overlay victory";
-    o.innerHTML = endScreen(model, this.history && this.history.steps >= model.version ? this.history : null);
+    o.innerHTML = endScreen(model, this.history && this.history.steps >= model.version ? this.history : null, this.cards);
   }
 
   /** The shortcut table of the last render: key → run. */
@@ -438,8 +471,8 @@ function countUnits(view, side) {
 export function cardFace(cards, id, where, buttons = "", owner = undefined, reader = null) {
   const info = cardInfo(cards, id);
   if (!info) return `<div class="cardface hidden ${where}"><b>Hidden card</b><p class="muted">Only its owner can see it.</p></div>`;
-  const tags = [humanize(info.kind)];
-  if (info.window) tags.push(`${humanize(info.window.replace(/([A-Z])/g, " $1"))} · ${info.side}`);
+  const tags = [CARD_KINDS[info.kind] ?? humanize(info.kind)];
+  if (info.window) tags.push(`${windowName(info.window)} · ${TACTIC_SIDES[info.side ?? ""] ?? humanize(info.side ?? "")}`);
   if (info.cancel_power && info.cancel_power !== "none") tags.push(`cancels ${info.cancel_power} malus`);
   return `<div class="cardface kind-${info.kind} ${where}" data-card="${esc(info.id)}"><div class="cardtop"><b>${esc(info.name)}</b>${buttons}</div>
     <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(owner ? cardTextFor(info.text, owner, reader) : info.text)}</p>${info.warning ? `<p class="warning" title="The card's rules do not do all its text says">⚠ ${esc(info.warning)}</p>` : ""}</div>`;

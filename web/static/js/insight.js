@@ -52,6 +52,8 @@ export class Insight {
     this.answers = new Map();
     this.tokens = BURST;
     this.refilled = performance.now();
+    /** whether the hand must stay hidden (a public hot-seat screen) */
+    this.hideHand = false;
     /** whether the threat overlay is on (asked only then) */
     this.showThreats = false;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -68,6 +70,7 @@ export class Insight {
    */
   see(model, ctl) {
     this.last = [model, ctl];
+    this.hideHand = !!model.public;
     const epoch = `${model.matchId}|${model.seat}|${model.version}`;
     if (epoch !== this.epoch) {
       this.epoch = epoch;
@@ -86,6 +89,8 @@ export class Insight {
       const side = model.seat ?? (view.active === "ATTACKER" ? "DEFENDER" : "ATTACKER");
       this.query(`threats:${side}`, { type: "threats", side });
     }
+    const drawn = drawnQuestion(model);
+    if (drawn) this.query(drawn.key, drawn.body);
     clearTimeout(this.timer);
     const question = whyQuestion(model, ctl);
     if (question && !this.answers.has(question.key)) {
@@ -147,7 +152,9 @@ export class Insight {
   /** The preview of an attack, if answered. @param {string} attacker @param {string} target @returns {AttackPreview|null} */
   attack(attacker, target) {
     const answer = /** @type {AttackAnswer|null|undefined} */ (this.answers.get(`attack:${attacker}>${target}`));
-    return answer?.preview ?? null;
+    const preview = answer?.preview ?? null;
+    // A public hot-seat screen shows no hand: not even which tactics would change the odds.
+    return preview && this.hideHand ? { ...preview, tactics: [] } : preview;
   }
 
   /** @returns {ThreatMap|null} */
@@ -159,6 +166,16 @@ export class Insight {
   }
 
   /**
+   * Why the card just drawn cannot be played now, as the engine explains it (null: it can, or no answer yet).
+   * @param {Model} model @returns {{code: string|null, reason: string}|null}
+   */
+  drawnWhy(model) {
+    const question = drawnQuestion(model);
+    const answer = question ? /** @type {Explanation|null|undefined} */ (this.answers.get(question.key)) : null;
+    return answer && !answer.legal && answer.reason ? { code: answer.code, reason: answer.reason } : null;
+  }
+
+  /**
    * Why the hovered choice is refused, in the engine's words (null: legal, not asked, or not answered yet).
    * @param {Model} model @param {Controls|null} ctl
    */
@@ -167,6 +184,20 @@ export class Insight {
     const answer = question ? /** @type {Explanation|null|undefined} */ (this.answers.get(question.key)) : null;
     return answer && !answer.legal && answer.reason ? { subject: question?.subject ?? "", reason: answer.reason } : null;
   }
+}
+
+/**
+ * The question about a bonus this seat just drew but cannot play (the engine offers to store or
+ * discard it only): why not. Null when there is nothing to ask. The action is a question only.
+ * @param {Model} model
+ * @returns {{key: string, body: {type: "explain", action: Action}}|null}
+ */
+export function drawnQuestion(model) {
+  const drawn = model.view?.pending_card;
+  if (model.decision?.kind !== "resolve_bonus" || !drawn || drawn.drawer !== model.seat || !model.legal.length) return null;
+  if (model.legal.some((a) => a.type === "PLAY_BONUS" && (a.stored_index === null || a.stored_index === undefined))) return null;
+  const action = { type: "PLAY_BONUS", stored_index: null, targets: [], params: { quadrant: null, cell: null } };
+  return { key: `drawn:${drawn.card}`, body: { type: "explain", action } };
 }
 
 /**

@@ -158,6 +158,15 @@ export function columnLetters(x) {
   return letters;
 }
 
+/**
+ * The quadrant a cell lies in (rules §2.1: west is x < W // 2, north is y < H // 2).
+ * @param {number} x @param {number} y @param {number} width @param {number} height
+ * @returns {string} NW, NE, SW or SE
+ */
+export function quadrantOf(x, y, width, height) {
+  return `${y < Math.floor(height / 2) ? "N" : "S"}${x < Math.floor(width / 2) ? "W" : "E"}`;
+}
+
 /** Cell label of (x, y): `label(10, 15) === "K16"`. @param {number} x @param {number} y */
 export function label(x, y) {
   return `${columnLetters(x)}${y + 1}`;

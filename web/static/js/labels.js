@@ -12,26 +12,13 @@
 /** @typedef {import("./types.js").Decision} Decision */
 /** @typedef {import("./types.js").Window} Window */
 
-/** "NEXT_PHASE" → "Next phase". @param {string} text */
+import { cardName, endReason, modifierSource, plainWords, sideName, windowName } from "./words.js";
+
+export { cardName, sideName };
+
+/** "NEXT_PHASE" → "Next phase" (js/words.js `plainWords`). @param {string} text */
 export function humanize(text) {
-  const words = String(text).replace(/_/g, " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/** @param {Side|null|undefined} side */
-export function sideName(side) {
-  return side ? humanize(side) : "Nobody";
-}
-
-/**
- * Card name for an instance id ("air_cover#2"), a card id, or "?" (hidden).
- * @param {Map<string, CardInfo>} cards @param {string|null|undefined} id
- */
-export function cardName(cards, id) {
-  if (!id) return "";
-  if (id === "?") return "a hidden card";
-  const info = cards.get(id.split("#")[0]);
-  return info ? info.name : humanize(id.split("#")[0]);
+  return plainWords(text);
 }
 
 /** @param {Map<string, CardInfo>} cards @param {string|null|undefined} id */
@@ -63,13 +50,11 @@ export function cardTextFor(text, owner, reader) {
 }
 
 /**
- * A modifier source of a roll in words: card ids become card names.
+ * A modifier source of a roll in words: card ids become card names (js/words.js).
  * @param {Map<string, CardInfo>} cards @param {string} source
  */
 export function modifierText(cards, source) {
-  const info = cards.get(source);
-  if (info) return info.name;
-  return source.replace(/_/g, " ");
+  return modifierSource(cards, source);
 }
 
 /**
@@ -83,8 +68,7 @@ export function modifierText(cards, source) {
  */
 export function decisionText(d, view, seat, cards, legal = []) {
   if (d.kind === "game_over" || !d.side) {
-    const winner = view.winner ? sideName(view.winner) : "Nobody";
-    return { who: "Game over", why: `${winner} wins (${humanize(view.victory_reason ?? "end")})`, mine: false };
+    return { who: "Game over", why: endReason(view.victory_reason, view.winner).replace(/\.$/, ""), mine: false };
   }
   const mine = d.side === seat;
   const who = mine ? `You (${sideName(d.side)})` : sideName(d.side);
@@ -95,7 +79,9 @@ export function decisionText(d, view, seat, cards, legal = []) {
     deploy: "deploy units",
     draw_card: "draw the turn's card",
     play_stored: d.next_phase ? `play stored bonuses or go on to the ${d.next_phase.name} phase` : "play stored bonuses",
-    resolve_bonus: `play, store or discard ${card}`,
+    // A bonus the engine does not let its drawer play (nothing to act on) can only be kept or dropped.
+    resolve_bonus: `${mine && !legal.some((a) => a.type === "PLAY_BONUS" && (a.stored_index ?? null) === null)
+      ? "store or discard" : "play, store or discard"} ${card}`,
     // The drawer's options are in the legal actions; to others, both stay possible.
     resolve_malus: `${!mine || legal.some((a) => a.type === "CANCEL_MALUS") ? "accept or cancel" : "accept"} ${card}`,
     choose_victims: `choose the victims of ${card}`,
@@ -109,15 +95,6 @@ export function decisionText(d, view, seat, cards, legal = []) {
   return { who, why: words[d.kind] ?? humanize(d.kind), mine };
 }
 
-/** How each reaction window reads; `{attack}` is the pending attack. */
-const WINDOW_WORDS = /** @type {Record<Window, string>} */ ({
-  beforeMove: "before the first move",
-  afterMove: "after a move",
-  beforeAttackRoll: "before the attack roll of {attack}",
-  afterAttackRoll: "after the roll of {attack}",
-  beforeDamage: "before damage",
-});
-
 /**
  * The open reaction windows of a decision in words: "reaction window before the attack roll of A3 → D7".
  * @param {Decision} d
@@ -125,8 +102,7 @@ const WINDOW_WORDS = /** @type {Record<Window, string>} */ ({
 export function windowText(d) {
   if (!d.windows.length) return "react";
   const attack = d.attack ? `${d.attack.attacker} → ${d.attack.target}` : "the attack";
-  const parts = d.windows.map((w) => (WINDOW_WORDS[w] ?? humanize(w)).replace("{attack}", attack));
-  return `reaction window ${parts.join(", ")}`;
+  return `reaction window ${d.windows.map((w) => windowName(w, attack)).join(", ")}`;
 }
 
 /**

@@ -10,7 +10,8 @@ import { playPath, rememberSeats, request, storedSeats } from "./api.js";
 import { showBotSeat } from "./botseat.js";
 import { CLOCK_FIELDS, chosenClock, joinChallenge, listChallenges, wantsOpenChallenge } from "./challenges.js";
 import { describeClock } from "./clock.js";
-import { ago, esc, humanize, sideName } from "./labels.js";
+import { ago, esc, sideName } from "./labels.js";
+import { eventText, phaseName } from "./words.js";
 
 /** @typedef {import("./api.js").MatchCreated} MatchCreated */
 /** @typedef {import("./api.js").MatchSummary} MatchSummary */
@@ -22,6 +23,7 @@ const CHALLENGE_REFRESH_MS = 10000;
 const PAGE = `
 <div class="lobby">
   <header><h1>Taktik</h1><span class="muted">Two-player tactics with cards and dice</span></header>
+  <div class="invite box" hidden></div>
   <canvas class="showcase" aria-hidden="true"></canvas>
   <div class="grid">
     <section class="box">
@@ -185,7 +187,7 @@ export function startLobby(root) {
         import("./assets.js"), import("./api.js"), import("./replay.js"), import("./hooks.js")]);
       const [assets, catalog] = await Promise.all([loadAssets(), loadCatalog()]);
       history.pushState({}, "", "/replay/file");
-      exposeHooks(startReplay(root, assets, catalog, "file", data));
+      exposeHooks({ ...startReplay(root, assets, catalog, "file", data), words: (entry) => eventText(entry, catalog.cards) });
     } catch (err) {
       error.hidden = false;
       error.textContent = `That file is not a Taktik record: ${/** @type {Error} */ (err).message}`;
@@ -207,6 +209,7 @@ export function startLobby(root) {
     }
   }
 
+  showInvite(q(".invite"));
   listBots(/** @type {HTMLSelectElement} */ (root.querySelector("[name=bot]")));
   const challenges = q(".challenges-list");
   listChallenges(challenges, new Set(Object.keys(storedSeats())));
@@ -216,7 +219,35 @@ export function startLobby(root) {
     else listChallenges(challenges, new Set(Object.keys(storedSeats())));
   }, CHALLENGE_REFRESH_MS);
   listRecent(q(".recent"));
-  showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch(() => q(".showcase").remove());
+  showcase(/** @type {HTMLCanvasElement} */ (q(".showcase"))).catch((err) => {
+    // Without its art the scene stays an empty band of the same height: the page does not jump.
+    console.warn("lobby scene:", err);
+  });
+}
+
+/**
+ * An invitation link (`/?join=<match>`, from a waiting challenge's page): the challenge it
+ * names with its Join button, or why it can no longer be joined.
+ * @param {HTMLElement} el
+ */
+async function showInvite(el) {
+  const wanted = new URLSearchParams(location.search).get("join");
+  if (!wanted) return;
+  el.hidden = false;
+  el.innerHTML = `<p class="muted">Looking for the game you were invited to…</p>`;
+  /** @type {MatchSummary|undefined} */
+  let found;
+  try {
+    found = (await request("/api/challenges")).challenges.find((/** @type {MatchSummary} */ c) => c.match_id === wanted);
+  } catch (err) {
+    el.innerHTML = `<p class="error">${esc(/** @type {Error} */ (err).message)}</p>`;
+    return;
+  }
+  el.innerHTML = found
+    ? `<h2>You are invited to a game</h2><p>Take the <b class="side-${esc(found.open_seat ?? "")}">${esc(sideName(found.open_seat))}</b>
+      seat of match <code>${esc(found.match_id.slice(0, 8))}</code> · ${esc(describeClock(found.clock))}.</p>
+      <div class="btns"><button type="button" class="btn primary" data-join="${esc(found.match_id)}">Join and play</button></div>`
+    : `<h2>That invitation is no longer open</h2><p class="muted">Someone took the seat already, or the game is over. Start a game of your own below.</p>`;
 }
 
 /** A little scene drawn with the game's own renderer and art, to set the mood. */
@@ -244,7 +275,7 @@ async function showcase(canvas) {
     has_moved: false, has_attacked: false }));
   // A partial view, cast on purpose: the renderer reads only these fields of a still scene.
   const view = /** @type {View} */ (/** @type {unknown} */ ({ board: { width: 8, height: 6, rows: SCENE.rows }, units, attack_queue: [],
-    pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION" }));
+    pending_attack: { attacker: "A7", target: "D1" }, phase: "DICE_RESOLUTION", turn: 1, effects: [] }));
   const model = { ...initialModel("replay", ""), view, lastMove: { unit: "A1", from: "E3", to: "F2", version: 0 } };
   const renderer = new Renderer(canvas, assets);
   renderer.setBoard(view, SCENE.key);
@@ -313,7 +344,7 @@ async function listRecent(el) {
     if (m.status === "live" && mine?.length) actions.push(`<a class="btn primary" href="${esc(`/play/${id}#${mine.join(".")}`)}">Resume</a>`);
     if (m.status === "live" || m.status === "other_rules") actions.push(`<a class="btn" href="/watch/${id}">Watch</a>`);
     if (m.status === "over") actions.push(`<a class="btn" href="/replay/${id}">Replay</a>`);
-    const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(humanize(m.phase))}`;
+    const state = m.status === "over" ? `${esc(sideName(m.winner))} won` : `T${m.turn} · ${esc(phaseName(m.phase))}`;
     return `<tr data-match="${esc(m.match_id)}"><td><code>${esc(m.match_id.slice(0, 8))}</code></td><td${m.clock ? ` title="${esc(describeClock(m.clock))}"` : ""}>${esc(m.mode.replace("_", " "))}</td>
       ${statusCell(m)}<td>${state}</td><td class="muted">${esc(ago(m.updated_at, now))}</td><td>${actions.join(" ")}</td></tr>`;
   });

@@ -11,6 +11,7 @@
 import { loadCatalog, rememberSeats, storedSeats } from "./api.js";
 import { loadAssets } from "./assets.js";
 import { exposeHooks } from "./hooks.js";
+import { eventText } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 const [, page = "", id = ""] = location.pathname.split("/").map(decodeURIComponent);
@@ -28,12 +29,21 @@ async function main() {
     const { startLobby } = await import("./lobby.js");
     return startLobby(root);
   }
-  // The art, the card texts and the rest of the code load side by side.
-  const view = page === "replay" ? import("./replay.js") : import("./game.js");
-  const [assets, catalog, module] = await Promise.all([loadAssets(), loadCatalog(), view]);
-  if ("startReplay" in module) return exposeHooks(module.startReplay(root, assets, catalog, id));
-  const game = new module.Game(root, assets, catalog, id, page === "play" ? seatTokens() : []);
-  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop(), extra: game.assist.hooks(() => game.model) });
+  if (page === "replay") {
+    const [assets, catalog, { startReplay }] = await Promise.all([loadAssets(), loadCatalog(), import("./replay.js")]);
+    return exposeHooks({ ...startReplay(root, assets, catalog, id), words: (entry) => eventText(entry, catalog.cards) });
+  }
+  // The art, the card texts, the match's first state and the rest of the code load side by side.
+  const tokens = page === "play" ? seatTokens() : [];
+  const started = import("./game.js").then((module) => ({ module, sockets: module.openSockets(id, tokens) }));
+  const [assets, catalog, { module, sockets }] = await Promise.all([loadAssets(), loadCatalog(), started])
+    .catch(async (err) => {
+      for (const socket of (await started.catch(() => null))?.sockets ?? []) socket.close(); // no page to show them
+      throw err;
+    });
+  const game = new module.Game(root, assets, catalog, id, tokens, sockets);
+  exposeHooks({ screen: game.screen, model: () => game.model, drop: () => game.drop(), extra: game.assist.hooks(() => game.model),
+    words: (entry) => eventText(entry, catalog.cards) });
 }
 
 main().catch((err) => {

@@ -33,18 +33,19 @@ export class MatchBar {
     this.bar = element("div", "matchbar");
     topbar.insertBefore(this.bar, topbar.querySelector(".conn"));
     this.claim = element("div", "claimbox");
-    /** @type {HTMLElement} */ (gameRoot.querySelector(".board")).append(this.claim);
+    this.waiting = element("div", "waitingbox");
+    /** @type {HTMLElement} */ (gameRoot.querySelector(".board")).append(this.claim, this.waiting);
     this.rematchBox = element("div", "rematchbox");
     this.confirm = element("div", "confirm-resign");
     gameRoot.append(this.rematchBox, this.confirm);
-    this.claim.hidden = this.rematchBox.hidden = this.confirm.hidden = true;
+    this.claim.hidden = this.waiting.hidden = this.rematchBox.hidden = this.confirm.hidden = true;
     /** @type {Model|null} */
     this.model = null;
     this.key = "";
     /** the claim the player chose to keep waiting on (hidden until it lapses) */
     this.waitedOn = "";
     this.onClick = (/** @type {MouseEvent} */ e) => this.click(/** @type {HTMLElement} */ (e.target));
-    for (const el of [this.bar, this.claim, this.rematchBox, this.confirm]) el.addEventListener("click", this.onClick);
+    for (const el of [this.bar, this.claim, this.waiting, this.rematchBox, this.confirm]) el.addEventListener("click", this.onClick);
     // While the confirmation is open, keys belong to it: Enter must not run the decision panel's button.
     this.onKey = (/** @type {KeyboardEvent} */ e) => {
       if (this.confirm.hidden) return;
@@ -59,10 +60,11 @@ export class MatchBar {
   render(model) {
     this.model = model;
     const key = JSON.stringify([model.seat, model.status, model.toAct, model.clock, model.presence, model.matchActions,
-      model.rematch, model.botSide]);
+      model.rematch, model.botSide, model.openSeat]);
     if (key === this.key) return;
     this.key = key;
     this.renderBar(model);
+    this.renderWaiting(model);
     this.renderRematch(model);
     if (!resignAction(model)) this.closeConfirm();
     this.tick();
@@ -81,11 +83,29 @@ export class MatchBar {
       const you = model.seat === side ? " <small>(you)</small>" : "";
       const time = clock ? `<b class="time"></b>` : "";
       const title = clock ? ` title="${esc(`${sideName(side)}'s clock: ${describeState(clock)}`)}"` : "";
-      return `<div class="clockface" data-side="${side}"${title}>${dot}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
+      const initial = `<span class="initial side-${side}" aria-hidden="true">${esc(sideName(side).charAt(0))}</span>`;
+      return `<div class="clockface${model.seat === side ? " yours" : ""}" data-side="${side}"${title}>${dot}${initial}<span class="who side-${side}">${esc(sideName(side))}${you}</span>${time}</div>`;
     }).join("");
     const kind = clock ? `<span class="clockkind" title="Clock">${esc(describeState(clock))}</span>` : "";
     const resign = resignAction(model) ? `<button type="button" class="btn ghost resign" data-resign title="Resign this game" aria-label="Resign">⚑<span> Resign</span></button>` : "";
     this.bar.innerHTML = `${seats}${kind}${resign}`;
+  }
+
+  /**
+   * An open challenge's creator waits for someone to take the other seat: say so, and give the
+   * link that brings a friend straight to it (the lobby opens it with its Join button).
+   * @param {Model} model
+   */
+  renderWaiting(model) {
+    const free = model.openSeat;
+    const waiting = !!free && !!model.seat && model.status === "live" && isPresent(model.presence, free) !== true;
+    this.waiting.hidden = !waiting;
+    if (!waiting || !free) return;
+    const link = `${location.origin}/?join=${encodeURIComponent(model.matchId)}`;
+    this.waiting.innerHTML = `<p><b>Waiting for an opponent.</b> Your game is listed in the lobby's open challenges: whoever
+      takes the <span class="side-${free}">${esc(sideName(free))}</span> seat starts it (your clock waits until then).
+      To invite someone, send them this link:</p>
+      <div class="btns"><code class="invite-link">${esc(link)}</code><button type="button" class="btn primary" data-copy-invite="${esc(link)}">Copy link</button></div>`;
   }
 
   /** @param {Model} model */
@@ -144,7 +164,10 @@ export class MatchBar {
   click(t) {
     const model = this.model;
     if (!model) return;
-    if (t.closest("[data-resign]")) this.openConfirm(model);
+    const invite = /** @type {HTMLElement|null} */ (t.closest("[data-copy-invite]"));
+    if (invite) {
+      copyText(invite.dataset.copyInvite ?? "").then((ok) => { invite.textContent = ok ? "Copied" : "Select and copy it"; });
+    } else if (t.closest("[data-resign]")) this.openConfirm(model);
     else if (t.closest("[data-confirm-resign]")) {
       const action = resignAction(model);
       this.closeConfirm();
@@ -183,7 +206,17 @@ export class MatchBar {
   destroy() {
     clearInterval(this.timer);
     window.removeEventListener("keydown", this.onKey, true);
-    for (const el of [this.bar, this.claim, this.rematchBox, this.confirm]) el.remove();
+    for (const el of [this.bar, this.claim, this.waiting, this.rematchBox, this.confirm]) el.remove();
+  }
+}
+
+/** Put `text` on the clipboard; false where the browser refuses. @param {string} text */
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -35,12 +35,18 @@ export class MatchSocket {
   /**
    * @param {string} matchId
    * @param {string|null} token seat token, or null for a spectator
-   * @param {NetHandlers} on
+   * @param {NetHandlers} [on] without handlers, what arrives is kept until `attach` (the page
+   *   opens its sockets while the art still loads, so the first state is there when it is ready)
    */
   constructor(matchId, token, on) {
     this.matchId = matchId;
     this.token = token;
-    this.on = on;
+    /** @type {Array<() => void>} what arrived before `attach`, to hand over in order */
+    this.early = [];
+    this.on = on ?? {
+      onMessage: (msg) => this.early.push(() => this.on.onMessage(msg)),
+      onStatus: (status, detail) => this.early.push(() => this.on.onStatus(status, detail)),
+    };
     /** @type {WebSocket|null} */
     this.ws = null;
     this.attempt = 0;
@@ -94,9 +100,12 @@ export class MatchSocket {
         this.timeSync = addSample(this.timeSync, stamped.server_time, localNow(), answer);
         if (answer !== null) this.asked = null;
       }
-      if ("id" in msg && this.questions.has(msg.id)) {
-        /** @type {(a: any) => void} */ (this.questions.get(msg.id))(msg);
-        this.questions.delete(msg.id);
+      const id = "id" in msg ? msg.id : undefined;
+      const settle = id === undefined ? undefined : this.questions.get(id);
+      if (id !== undefined && settle) {
+        // A refused question (`rate_limited`, with `retry_after`) has no answer: ask again later.
+        /** @type {(a: any) => void} */ (settle)(msg.type === "reject" ? null : msg);
+        this.questions.delete(id);
         return;
       }
       this.on.onMessage(msg);
@@ -118,6 +127,14 @@ export class MatchSocket {
       this.on.onStatus("reconnecting", `retrying in ${Math.ceil(delay / 1000)} s`);
       this.timer = setTimeout(() => this.open(), delay);
     };
+  }
+
+  /** Take the page's handlers and give them what arrived before. @param {NetHandlers} on */
+  attach(on) {
+    this.on = on;
+    const early = this.early;
+    this.early = [];
+    for (const deliver of early) deliver();
   }
 
   /** Try at once (the network came back, or the user asked). */

@@ -6,7 +6,8 @@
  * 50 %, damage 1 → 2"). Pure: HTML strings from data; the numbers are the engine's.
  */
 
-import { cardName, esc, humanize } from "./labels.js";
+import { cardName, esc } from "./labels.js";
+import { CARD_KINDS, modifierSource, terrainName, windowName } from "./words.js";
 
 /** @typedef {import("./insight.js").AttackPreview} AttackPreview */
 /** @typedef {import("./insight.js").AttackOdds} AttackOdds */
@@ -35,12 +36,26 @@ function signed(v) {
  * @param {RollModifier} m @param {Map<string, CardInfo>} cards
  */
 export function sourceText(m, cards) {
-  const terrain = humanize(m.source.toLowerCase());
-  if (m.term === "cover") return `target in ${terrain} (cover)`;
-  if (m.term === "terrain_defense") return `target in ${terrain} (defence)`;
-  if (m.kind === "ability") return m.says ?? humanize(m.source);
+  if (m.term === "cover") return `target in the ${terrainName(m.source)} (cover)`;
+  if (m.term === "terrain_defense") return `target on the ${terrainName(m.source)} (defence)`;
+  if (m.kind === "ability") return m.says ?? modifierSource(cards, m.source);
   const name = cardName(cards, m.source);
-  return m.term === "defense" ? `${name} (${m.kind}, defence)` : `${name} (${m.kind})`;
+  const kind = (CARD_KINDS[m.kind] ?? m.kind).toLowerCase();
+  return m.term === "defense" ? `${name} (${kind}, defence)` : `${name} (${kind})`;
+}
+
+/**
+ * What the die must show, as a player counts it: the modifiers already folded in ("needs 4+"
+ * where the distance asks 3+ and cover takes 1). The engine clamps the modified roll to 1..6,
+ * so a need of 1 or less hits on any roll; no hitting face at all (`hits`) cannot hit.
+ * @param {AttackOdds} o
+ */
+export function needText(o) {
+  const need = o.required - o.modifier;
+  if (o.hits === 0) return "cannot hit";
+  if (need > 6) return "hits only through a card's effect";
+  if (need <= 1) return "hits on any roll";
+  return `needs <b>${need === 6 ? "6" : `${need}+`}</b> on the die`;
 }
 
 /**
@@ -53,10 +68,11 @@ export function oddsBody(o, cards) {
   }
   const mods = o.modifiers.map((m) => `<li><b>${signed(m.value)}</b> ${esc(sourceText(m, cards))}</li>`).join("");
   const dmgMods = o.damage_modifiers.map((m) => `${m.op === "mul" ? "×" : "+"}${m.value} ${esc(cardName(cards, m.source))}`);
-  const die = o.natural !== null ? `rolled <b>${o.natural}</b>` : "needs";
-  const need = o.natural !== null ? `, needed ${o.required}+` : ` <b>${o.required}+</b> on the die`;
+  const need = needText(o);
+  const die = o.natural !== null ? `rolled <b>${o.natural}</b>, ${need.replace(/^needs/, "needed")}` : need;
+  const why = o.modifier ? ` <small>(${o.required}+ at distance ${o.distance}, ${signed(o.modifier)} from modifiers)</small>` : "";
   const kills = o.destroy_chance > 0 ? ` · <span class="odds-kill">a hit destroys ${esc(o.target)}</span>` : "";
-  return `<div class="odds-line"><b>${esc(o.attacker)} → ${esc(o.target)}</b> · distance ${o.distance} · ${die}${need}${o.modifier ? ` (modifiers ${signed(o.modifier)})` : ""}</div>`
+  return `<div class="odds-line"><b>${esc(o.attacker)} → ${esc(o.target)}</b> · distance ${o.distance} · ${die}${why}</div>`
     + (mods ? `<ul class="odds-mods">${mods}</ul>` : `<div class="odds-none">No modifiers.</div>`)
     + `<div class="odds-main"><span class="odds-chance" data-chance="${o.hit_chance}">${percent(o.hit_chance)}</span> to hit`
     + ` · damage <b>${o.damage}</b>${dmgMods.length ? ` (${o.base_damage} ${dmgMods.join(" ")})` : ""}`
@@ -74,7 +90,7 @@ export function tacticLines(p, cards) {
     const name = cardName(cards, t.play.card_id);
     const whom = t.play.targets?.length ? `on ${t.play.targets.join(", ")} · ` : "";
     const dmg = t.odds.damage !== base.damage ? `, damage ${base.damage} → ${t.odds.damage}` : "";
-    const when = humanize(t.window.replace(/([A-Z])/g, " $1").toLowerCase());
+    const when = windowName(t.window);
     return `<li data-card="${esc(t.play.card_id)}"><b>${esc(name)}</b>: ${percent(base.hit_chance)} → ${percent(t.odds.hit_chance)}${dmg} <small>${esc(whom)}${esc(when)}</small></li>`;
   });
   return `<div class="odds-tactics-title">With a tactic in hand:</div><ul class="odds-tactics">${rows.join("")}</ul>`;

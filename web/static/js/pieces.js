@@ -8,6 +8,7 @@
 import { faceCentre, parseLabel, unitRect } from "./iso.js";
 import { drawOrder } from "./pick.js";
 import { drawStatus, unitStatus } from "./status.js";
+import { layoutTags } from "./tags.js";
 
 /** @typedef {import("./render.js").Renderer} Renderer */
 /** @typedef {import("./render.js").Scene} Scene */
@@ -61,8 +62,10 @@ export function drawUnits(r, scene, rect) {
   const { types } = assets.manifest.units;
   const marks = scene.ctl ? scene.ctl.unitMarks : new Map();
   const showTags = scene.camera.zoom >= 0.42;
-  /** @type {[string, number, number, string, boolean, import("./status.js").Status][]} */
+  /** @type {[string, number, number, string, string|undefined, import("./status.js").Status][]} */
   const tags = [];
+  /** @type {import("./tags.js").Box[]} */
+  const bodies = [];
   for (const { unit, x, y } of drawOrder(view.units)) {
     const type = types[unit.type];
     if (!type) continue;
@@ -85,9 +88,69 @@ export function drawUnits(r, scene, rect) {
     const full = scene.fullHp[unit.type]?.hp ?? unit.hp;
     if (unit.hp > 0 && unit.hp < full) badge(r, type.images[unit.side], left, top, side);
     ctx.globalAlpha = 1;
-    if (showTags) tags.push([unit.id, gx, gy, unit.side, mark === "attack", unitStatus(unit, view, scene.fullHp)]);
+    if (showTags) {
+      bodies.push({ x: left + side * 0.3, y: top + side * 0.2, w: side * 0.4, h: side * 0.45 });
+      tags.push([unit.id, gx, gy, unit.side, mark, unitStatus(unit, view, scene.fullHp)]);
+    }
   }
-  for (const [id, gx, gy, side, hot, status] of tags) tag(r, id, gx, gy, side, hot, scene.camera.zoom, status);
+  if (tags.length) drawTags(r, scene, tags, bodies);
+  else r.tagBoxes = [];
+}
+
+/**
+ * Every unit's tag, laid out so none overlaps another (js/tags.js): the selected unit and the
+ * units it may attack first. About 11 CSS px tall whatever the zoom.
+ * @param {Renderer} r @param {Scene} scene
+ * @param {[string, number, number, string, string|undefined, import("./status.js").Status][]} tags
+ * @param {import("./tags.js").Box[]} bodies each unit's body (the upper part of its sprite), in the same order
+ */
+function drawTags(r, scene, tags, bodies) {
+  const { ctx } = r;
+  const zoom = scene.camera.zoom;
+  const size = Math.max(5, Math.min(20, 11 / zoom));
+  const k = size / 11;
+  const h = 14 * k;
+  const selected = scene.model.sel.unit;
+  const armed = scene.model.sel.armed?.unit;
+  ctx.font = `700 ${size}px system-ui, sans-serif`;
+  const specs = tags.map(([id, gx, gy, , mark, status], i) => {
+    ctx.font = `700 ${size}px system-ui, sans-serif`;
+    const idW = ctx.measureText(id).width + 8 * k;
+    const rank = id === selected ? 0 : id === armed ? 1 : mark === "attack" || mark === "target" ? 2 : 3;
+    return { id, gx, gy, h, rank, i, idW, body: bodies[i],
+      w: idW + drawStatus(ctx, status, 0, 0, h, k, { measure: true }),
+      compactW: idW + drawStatus(ctx, status, 0, 0, h, k, { measure: true, compact: true }) };
+  });
+  const placed = layoutTags(specs, 1 / zoom);
+  const cam = scene.camera;
+  // Where the tags went, in CSS px of the canvas (window.taktik.tags(), for tests).
+  r.tagBoxes = placed.map((p) => ({ id: p.spec.id, x: (p.box.x - cam.cx) * zoom + scene.vw / 2,
+    y: (p.box.y - cam.cy) * zoom + scene.vh / 2, w: p.box.w * zoom, h: p.box.h * zoom, compact: p.compact }));
+  for (const p of placed) {
+    const [id, , , side, mark, status] = tags[/** @type {typeof specs[0]} */ (p.spec).i];
+    const idW = /** @type {typeof specs[0]} */ (p.spec).idW;
+    if (p.leader) leader(r, p.leader, p.box, k);
+    tag(r, id, p.box.x, p.box.y, idW, side, mark === "attack", k, size);
+    drawStatus(ctx, status, p.box.x + idW, p.box.y, h, k, { compact: p.compact });
+  }
+}
+
+/**
+ * A thin line from a unit's feet to its tag, when the tag had to sit farther out.
+ * @param {Renderer} r @param {[number, number]} from @param {import("./tags.js").Box} box @param {number} k
+ */
+function leader(r, from, box, k) {
+  const { ctx } = r;
+  const tx = Math.max(box.x, Math.min(from[0], box.x + box.w));
+  const ty = Math.max(box.y, Math.min(from[1], box.y + box.h));
+  ctx.save();
+  ctx.strokeStyle = "rgba(230,236,245,0.7)";
+  ctx.lineWidth = 1.2 * k;
+  ctx.beginPath();
+  ctx.moveTo(from[0], from[1]);
+  ctx.lineTo(tx, ty);
+  ctx.stroke();
+  ctx.restore();
 }
 
 /** @param {Renderer} r @param {number} gx @param {number} gy @param {string} mark @param {string} side */
@@ -124,18 +187,13 @@ function badge(r, sprite, left, top, side) {
 }
 
 /**
- * The unit's id on a small tag by its feet, about 11 CSS px tall whatever the zoom.
- * @param {Renderer} r @param {string} id @param {number} gx @param {number} gy @param {string} side @param {boolean} hot @param {number} zoom
- * @param {import("./status.js").Status} status drawn right of the tag
+ * The unit's id on a small tag at (x, y), `w` wide; `k` scales, `size` is the font size.
+ * @param {Renderer} r @param {string} id @param {number} x @param {number} y @param {number} w @param {string} side
+ * @param {boolean} hot @param {number} k @param {number} size
  */
-function tag(r, id, gx, gy, side, hot, zoom, status) {
+function tag(r, id, x, y, w, side, hot, k, size) {
   const { ctx } = r;
-  const size = Math.max(5, Math.min(20, 11 / zoom));
-  const k = size / 11;
   ctx.font = `700 ${size}px system-ui, sans-serif`;
-  const w = ctx.measureText(id).width + 8 * k;
-  const x = gx + 15 + 4 * k;
-  const y = gy + 4 + 5 * k;
   ctx.fillStyle = hot ? "rgba(150,24,16,0.92)" : side === "ATTACKER" ? "rgba(92,30,18,0.88)" : "rgba(18,36,84,0.88)";
   ctx.beginPath();
   ctx.roundRect(x, y, w, 14 * k, 4 * k);
@@ -144,18 +202,38 @@ function tag(r, id, gx, gy, side, hot, zoom, status) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillText(id, x + 4 * k, y + 7.5 * k);
-  drawStatus(ctx, status, x + w, y, 14 * k, k);
 }
 
-/** Declared, pending, candidate and last attacks as arcs with arrowheads. @param {Renderer} r @param {Scene} scene */
+const WORD_MS = 3000; // a HIT / MISS word shows this long over its target, then fades
+const FADE_MS = 1000;
+
+/**
+ * How visible the last attack's HIT / MISS word is now: 1 for a few seconds after its result
+ * came, then fading to 0; in a replay (no arrival time) only on the step it happened.
+ * @param {import("./types.js").Model} model @param {number} now
+ */
+export function resultWordAlpha(model, now) {
+  const last = model.lastAttack;
+  if (!last || !last.outcome) return 0;
+  if (!last.at) return last.version === model.version ? 1 : 0;
+  const age = now - last.at;
+  return age < WORD_MS ? 1 : Math.max(0, 1 - (age - WORD_MS) / FADE_MS);
+}
+
+/**
+ * Declared, pending, candidate and last attacks as arcs with arrowheads; the last attack only
+ * during its turn, its word fading (`resultWordAlpha`). True while a word is still fading.
+ * @param {Renderer} r @param {Scene} scene
+ */
 export function drawArrows(r, scene) {
   const { model, ctl } = scene;
   const view = /** @type {View} */ (model.view);
   /** @type {Array<[string, string, string, string]>} */
   const arrows = view.attack_queue.map((a) => [a.attacker, a.target, "queued", ""]);
+  const wordAlpha = resultWordAlpha(model, scene.now);
   if (view.pending_attack) arrows.push([view.pending_attack.attacker, view.pending_attack.target, "pending", ""]);
-  else if (model.lastAttack && model.lastAttack.outcome) {
-    arrows.push([model.lastAttack.unit, model.lastAttack.target, "last", model.lastAttack.outcome]);
+  else if (model.lastAttack && model.lastAttack.outcome && model.lastAttack.turn === view.turn) {
+    arrows.push([model.lastAttack.unit, model.lastAttack.target, "last", wordAlpha > 0 ? model.lastAttack.outcome : ""]);
   }
   const hovered = model.hover ? view.units.find((u) => u.cell === model.hover) : null;
   if (ctl?.arrowFrom && hovered && ctl.unitMarks.get(hovered.id) === "attack") arrows.push([ctl.arrowFrom, hovered.id, "candidate", ""]);
@@ -163,15 +241,16 @@ export function drawArrows(r, scene) {
   for (const [from, to, kind, text] of arrows) {
     const a = where.get(from) ? r.face(/** @type {string} */ (where.get(from))) : null;
     const b = where.get(to) ? r.face(/** @type {string} */ (where.get(to))) : null;
-    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text, scene.camera.zoom);
+    if (a && b) arrow(r, a[0], a[1] - 26, b[0], b[1] - 26, kind, text, scene.camera.zoom, wordAlpha);
   }
+  return wordAlpha > 0 && wordAlpha < 1 || (wordAlpha === 1 && !!model.lastAttack?.at);
 }
 
 /**
  * @param {Renderer} r @param {number} x0 @param {number} y0 @param {number} x1 @param {number} y1 @param {string} kind
- * @param {string} text @param {number} zoom
+ * @param {string} text @param {number} zoom @param {number} [alpha] of the text
  */
-function arrow(r, x0, y0, x1, y1, kind, text, zoom) {
+function arrow(r, x0, y0, x1, y1, kind, text, zoom, alpha = 0.9) {
   const { ctx } = r;
   const [color, width, dash] = ARROWS[kind];
   const dist = Math.hypot(x1 - x0, y1 - y0);
@@ -200,7 +279,7 @@ function arrow(r, x0, y0, x1, y1, kind, text, zoom) {
   ctx.lineTo(x1 - Math.cos(angle + 0.45) * 18, y1 - Math.sin(angle + 0.45) * 18);
   ctx.closePath();
   ctx.fill();
-  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9, zoom);
+  if (text) word(r, text, x1, y1 - 52, text === "HIT" ? "#ff8a70" : "#e2e6ee", 0.9 * alpha, zoom);
   ctx.restore();
 }
 

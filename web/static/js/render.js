@@ -13,7 +13,9 @@ import { visibleRect } from "./camera.js";
 import {
   boardBounds, cellsIn, cellToWorld, columnLetters, faceCentre, makeGrid, onBoard, parseLabel, tileRect,
 } from "./iso.js";
+import { targetQuadrant } from "./controls.js";
 import { drawPath, drawRange } from "./paths.js";
+import { drawQuadrants } from "./quadrants.js";
 import { drawArrows, drawEffects, drawTraces, drawUnits } from "./pieces.js";
 import { drawThreats } from "./threats.js";
 import { cellImages, parseBoard } from "./terrain.js";
@@ -29,7 +31,9 @@ import { cellImages, parseBoard } from "./terrain.js";
 
 /**
  * @typedef {{camera: Camera, vw: number, vh: number, dpr: number, model: Model, ctl: Controls|null,
- *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>, insight?: import("./insight.js").Insight|null}} Scene
+ *   anim: Animator, now: number, fullHp: Record<string, {hp: number}>, insight?: import("./insight.js").Insight|null,
+ *   pointed?: string|null}} Scene
+ *   `pointed`: the choice under the pointer on the panel's buttons ("NW": that quarter is tinted)
  */
 
 const CHUNK = 512;
@@ -38,6 +42,7 @@ const CHUNK_BUDGET_MS = 10; // per frame, when a new zoom level is being prepare
 const EDGE = 48; // world px around the board for the coordinate labels
 const MARKS = /** @type {Record<string, string>} */ ({
   move: "move_adv", attack: "attack", target: "target_confirm", selected: "selected", hover: "hover", picked: "selected",
+  armed: "selected",
 });
 
 export class Renderer {
@@ -61,6 +66,11 @@ export class Renderer {
     this.nextLevel = 0;
     this.bounds = { x: 0, y: 0, w: 1, h: 1 };
     this.frames = 0;
+    /** called when sharper art arrived and the board should be drawn again */
+    this.onSharper = () => {};
+    this.sharpening = false;
+    /** @type {Array<{id: string, x: number, y: number, w: number, h: number, compact: boolean}>} the unit tags of the last frame */
+    this.tagBoxes = [];
   }
 
   /**
@@ -99,6 +109,7 @@ export class Renderer {
     const { camera: cam, vw, vh, dpr } = scene;
     const scale = cam.zoom * dpr;
     const want = 2 ** (Math.ceil(Math.log2(scale) * 3 - 1e-9) / 3);
+    if (want * this.assets.manifest.image_scale > this.assets.detail) this.sharpen();
     let more = false;
     if (want !== this.level) {
       // Build the new zoom level's visible chunks a few at a time; until they are all
@@ -122,15 +133,34 @@ export class Renderer {
     ctx.setTransform(scale, 0, 0, scale, (vw / 2 - cam.cx * cam.zoom) * dpr, (vh / 2 - cam.cy * cam.zoom) * dpr);
     const rect = visibleRect(cam, vw, vh);
     this.drawMarks(scene, rect);
+    const target = scene.ctl?.choices.length ? targetQuadrant(scene.model) : null;
+    drawQuadrants(this, scene, scene.pointed ?? null, target?.quadrant ?? null, false);
     const threats = scene.insight?.showThreats ? scene.insight.threats() : null;
     if (threats) drawThreats(this, scene, threats);
     drawTraces(this, scene);
     drawUnits(this, scene, rect);
+    drawQuadrants(this, scene, scene.pointed ?? null, target?.quadrant ?? null, true);
     this.drawHoverPath(scene);
-    drawArrows(this, scene);
+    const fading = drawArrows(this, scene);
     drawEffects(this, scene);
     this.frames += 1;
-    return more;
+    return more || fading;
+  }
+
+  /**
+   * The tiles are drawn larger than the atlas in use holds them (zoomed in deep): load the whole
+   * atlas, then draw the terrain again from it (the old chunks keep showing until then).
+   */
+  sharpen() {
+    if (this.sharpening) return;
+    this.sharpening = true;
+    this.assets.sharpen().then((changed) => {
+      if (!changed) return;
+      this.chunks = new Map();
+      this.next = new Map();
+      this.level = 0;
+      this.onSharper();
+    });
   }
 
   /**
@@ -263,6 +293,8 @@ export class Renderer {
     }
     const hover = scene.model.hover ? parseLabel(scene.model.hover) : null;
     if (hover) list.push([hover[0], hover[1], "hover"]);
+    const armed = scene.ctl?.armed ? parseLabel(scene.ctl.armed.hit.cell) : null; // a previewed choice: framed in gold
+    if (armed) list.push([armed[0], armed[1], "armed"]);
     list.sort((a, b) => a[0] + a[1] - (b[0] + b[1]));
     for (const [x, y, kind] of list) {
       const [l, t, w, h] = tileRect(grid, x, y);

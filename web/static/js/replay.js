@@ -32,7 +32,7 @@ const KEYS = new Map([["ArrowLeft", "prev"], ["ArrowRight", "next"], ["Home", "f
 
 /**
  * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
- * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number}>}} catalog
+ * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}} catalog
  * @param {string} id a match id, or "file"
  * @param {RecordView|import("./api.js").GameRecord} [fileData] the parsed record file
  */
@@ -58,7 +58,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
   });
   screen.root.classList.add("replay-mode");
   const bar = mountBar(screen.extra);
-  const graph = mountEvalGraph(bar.root);
+  const graph = mountEvalGraph(bar.more);
 
   /** @param {Model} next */
   function show(next) {
@@ -78,7 +78,7 @@ export function startReplay(root, assets, catalog, id, fileData) {
     replay = atStep(replay, target);
     show({ ...next, hover: before.hover });
     if (target === before.version + 1) screen.animate(next.fresh, before.view?.units ?? []);
-    renderStep(bar, replay);
+    renderStep(bar, replay, catalog.cards);
     markEvalGraph(graph, target);
     if (atEnd(replay)) stop();
   }

@@ -9,6 +9,7 @@
 import { formatClock } from "./clock.js";
 import { matchActionText } from "./endings.js";
 import { genericLabel, sideName } from "./labels.js";
+import { actionText, eventText } from "./words.js";
 import { applyState, initialModel, setConn } from "./state.js";
 
 /** @typedef {import("./types.js").Model} Model */
@@ -125,7 +126,7 @@ export function stateMessage(r, k) {
   const over = s.decision.kind === "game_over";
   return { type: "state", match_id: r.matchId, version: k, status: over ? "over" : "live", seat: null, to_act: s.to_act,
     legal_actions: [], last_seq: 0, view: s.state, events: s.events, decision: s.decision, legend: r.legend,
-    broken_reason: null };
+    broken_reason: null, score: s.score ?? null };
 }
 
 /** The board's model at step `i`, folded from the start so the log and traces are as they were. @param {Replay} r @param {number} i @returns {Model} */
@@ -148,14 +149,15 @@ export function modelFor(r, before, target) {
 /**
  * The shown step in words: its number, the action that led there and who took it, and the
  * first of its events (phase changes left out: the ruler shows those).
- * @param {Replay} r @returns {{step: number, last: number, what: string, texts: string[]}}
+ * @param {Replay} r @param {Map<string, import("./types.js").CardInfo>} cards
+ * @returns {{step: number, last: number, what: string, texts: string[]}}
  */
-export function stepSummary(r) {
+export function stepSummary(r, cards) {
   const s = r.steps[r.index];
   const prev = r.steps[r.index - 1];
   const who = prev ? sideName(prev.to_act) : "";
-  const what = s?.action ? matchActionText(s.action) ?? `${who}: ${genericLabel(s.action)}` : "Starting position";
-  const texts = (s?.events ?? []).filter((e) => e.event.kind !== "phase_entered").map((e) => e.text);
+  const what = s?.action ? matchActionText(s.action) ?? `${who}: ${actionText(s.action, cards) ?? genericLabel(s.action)}` : "Starting position";
+  const texts = (s?.events ?? []).filter((e) => e.event.kind !== "phase_entered").map((e) => eventText(e, cards));
   return { step: r.index, last: Math.max(0, r.total - 1), what, texts: texts.slice(0, 3) };
 }
 

@@ -24,7 +24,7 @@ import { describeCell } from "./terrain.js";
 /** @typedef {import("./assets.js").Assets} Assets */
 
 /**
- * @typedef {{onTap: (hit: Hit) => void, onHover: (cell: string|null) => void, onRun: (run: Run) => void,
+ * @typedef {{onTap: (hit: Hit, preview: boolean) => void, onHover: (cell: string|null) => void, onRun: (run: Run) => void,
  *   onCancel: () => void, onKey?: (key: string) => boolean}} ScreenHandlers
  */
 
@@ -36,6 +36,7 @@ const LAYOUT = `
   <header class="topbar">
     <a class="brand" href="/" title="Back to the lobby">Taktik</a>
     <div class="turn"></div>
+    <div class="score" hidden></div>
     <ol class="ruler"></ol>
     <div class="seat"></div>
     <div class="conn"></div>
@@ -43,7 +44,7 @@ const LAYOUT = `
     <button type="button" class="iconbtn" data-help title="How to play (?)">?</button>
   </header>
   <main class="board">
-    <canvas class="board-canvas" aria-label="Game board"></canvas>
+    <canvas class="board-canvas" tabindex="0" aria-label="Game board: arrow keys go through the choices, Enter takes one, Esc cancels"></canvas>
     <div class="hoverinfo" hidden></div>
     <div class="zoombar"><button type="button" data-zoom="in" title="Zoom in (+)">+</button><button type="button" data-zoom="out" title="Zoom out (−)">−</button><button type="button" data-zoom="fit" title="Show the whole board (0)">⤢</button></div>
     <div class="notice" hidden></div>
@@ -65,7 +66,7 @@ const LAYOUT = `
 export class Screen {
   /**
    * @param {HTMLElement} root @param {Assets} assets @param {Map<string, import("./types.js").CardInfo>} cards
-   * @param {Record<string, {hp: number}>} fullHp @param {ScreenHandlers} on
+   * @param {Record<string, {hp: number, vp: number}>} fullHp the unit table (`/api/units`) @param {ScreenHandlers} on
    */
   constructor(root, assets, cards, fullHp, on) {
     root.innerHTML = LAYOUT;
@@ -81,10 +82,17 @@ export class Screen {
     this.renderer = new Renderer(this.canvas, assets);
     this.anim = new Animator();
     this.hud = new Hud({
-      turn: q(".turn"), ruler: q(".ruler"), seat: q(".seat"), conn: q(".conn"), decision: q(".decision"),
+      turn: q(".turn"), score: q(".score"), ruler: q(".ruler"), seat: q(".seat"), conn: q(".conn"), decision: q(".decision"),
       status: q(".status"), roll: q(".roll"), cards: q(".cards"), effects: q(".effects"), log: q(".log"),
       hover: q(".hoverinfo"), notice: q(".notice"), overlay: this.overlay,
     }, cards, on.onRun, on.onCancel);
+    this.hud.score.units = fullHp;
+    /** @type {string|null} the choice under the pointer on the panel's buttons (a quarter of the board) */
+    this.pointed = null;
+    this.hud.onPoint = (value) => {
+      this.pointed = value;
+      this.painter.request();
+    };
     this.sound = new Sound();
     this.hud.onMyTurn = () => {
       if (this.model?.kind !== "replay") this.sound.play("turn");
@@ -107,19 +115,22 @@ export class Screen {
     this.paintTimes = [];
     /** @type {import("./insight.js").Insight|null} the engine's answers the canvas shows (js/assist.js sets it) */
     this.insight = null;
+    /** called when the decision panel changed size (a sheet over the board's foot may now hide something) */
+    this.onSheet = () => {};
     /** @type {(() => void)|null} called after each frame (the cell tip follows its cell) */
     this.onPainted = null;
     this.painter = new Painter(() => this.paint());
+    this.renderer.onSharper = () => this.painter.request();
     this.unbind = [
       bindBoard(this.canvas, {
         pan: (dx, dy) => this.setCamera(panBy(this.camera, dx, dy)),
         zoom: (f, x, y) => this.zoom(f, x, y),
-        tap: (x, y) => {
+        tap: (x, y, pointer) => {
           this.skipAnimations();
           const hit = this.hit(x, y);
           if (!hit) return;
           on.onHover(hit.cell); // touch screens have no hover: a tap shows the cell's info too
-          on.onTap(hit);
+          on.onTap(hit, pointer === "touch" || pointer === "pen"); // no hover there: a first tap previews
         },
         hover: (x, y) => on.onHover(this.hit(x, y)?.cell ?? null),
         leave: () => on.onHover(null),
@@ -138,7 +149,10 @@ export class Screen {
     });
     // The phone's bottom sheet covers the foot of the page: the side panel scrolls clear of it.
     const decision = q(".decision");
-    new ResizeObserver(() => this.root.style.setProperty("--sheet-h", `${decision.offsetHeight}px`)).observe(decision);
+    new ResizeObserver(() => {
+      this.root.style.setProperty("--sheet-h", `${decision.offsetHeight}px`);
+      this.onSheet();
+    }).observe(decision);
     this.resize(this.canvas.clientWidth, this.canvas.clientHeight);
   }
 
@@ -185,7 +199,7 @@ export class Screen {
     if (!this.model) return false;
     const now = performance.now();
     const more = this.renderer.draw({ camera: this.camera, vw: this.vw, vh: this.vh, dpr: this.dpr, model: this.model,
-      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp, insight: this.insight });
+      ctl: this.ctl, anim: this.anim, now, fullHp: this.fullHp, insight: this.insight, pointed: this.pointed });
     const done = performance.now();
     this.onPainted?.();
     if (this.paintTimes.length > 600) this.paintTimes.shift();
@@ -296,6 +310,11 @@ export class Screen {
       this.on.onCancel();
       return;
     }
+    // Enter and the arrows act on the board only when nothing else has the focus (a link, a
+    // field, a button of another panel): a focused link's Enter must not run the game's action.
+    const focus = document.activeElement;
+    const onBoard = !focus || focus === document.body || focus === this.canvas;
+    if ((key === "Enter" || key.startsWith("Arrow")) && !onBoard) return;
     if (this.on.onKey?.(key)) return e.preventDefault();
     if (key === "+" || key === "=") return this.zoomButton("in");
     if (key === "-") return this.zoomButton("out");

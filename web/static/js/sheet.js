@@ -17,9 +17,14 @@ export class Sheet {
     this.aimed = false;
   }
 
-  /** Whether the player is aiming at the board now. @param {Model} model @param {Controls|null} ctl */
+  /**
+   * Whether the player is aiming at the board now: a unit selected, or a card aimed at targets on
+   * the board (a choice made with buttons only, such as a quarter, keeps the sheet open).
+   * @param {Model} model @param {Controls|null} ctl
+   */
   aiming(model, ctl) {
-    return !!ctl && (!!ctl.aiming || !!model.sel.unit) && !model.busy;
+    const onBoard = !!ctl?.aiming && [...ctl.cellMarks.values()].includes("target");
+    return !!ctl && (onBoard || !!model.sel.unit) && !model.busy;
   }
 
   /** Whether the sheet is collapsed for this model. @param {Model} model @param {Controls|null} ctl */

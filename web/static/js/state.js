@@ -4,6 +4,8 @@
  * every function takes a model and returns a new one (chessground's headless state).
  */
 
+import { refusal, sideName } from "./words.js";
+
 /** @typedef {import("./types.js").Model} Model */
 /** @typedef {import("./types.js").StateMsg} StateMsg */
 /** @typedef {import("./types.js").Welcome} Welcome */
@@ -17,7 +19,7 @@
  */
 
 const LOG_LIMIT = 400;
-const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [] });
+const NO_SELECTION = Object.freeze({ unit: null, group: null, picks: [], armed: null });
 
 /**
  * A model before anything arrived from the server.
@@ -31,7 +33,7 @@ export function initialModel(kind, matchId) {
     conn: "connecting", connDetail: "", busy: false, notice: null,
     sel: NO_SELECTION, hover: null, lastMove: null, lastAttack: null, lastRoll: null,
     fresh: [], prevUnits: [], brokenReason: null, received: 0, limits: null,
-    clock: null, presence: null, matchActions: [], rematch: null,
+    clock: null, presence: null, matchActions: [], rematch: null, score: null, openSeat: null,
   };
 }
 
@@ -70,8 +72,10 @@ export function applyState(model, msg, now = 0) {
     presence: msg.presence ?? model.presence,
     matchActions: msg.match_actions ?? [],
     rematch: msg.rematch ?? model.rematch,
+    score: msg.score ?? null,
+    openSeat: msg.open_seat ?? null,
   };
-  if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view));
+  if (advanced) Object.assign(next, traces(model, msg.events, msg.version, msg.view, now));
   if (advanced) next.log = appendLog(model.log, msg.events, msg.version);
   next.sel = keepSelection(next, model.sel, advanced);
   if (next.notice && now - next.notice.at > 6000) next.notice = null;
@@ -83,7 +87,7 @@ export function applyState(model, msg, now = 0) {
  * @param {import("./types.js").LogEntry[]} log @param {EventText[]} events @param {number} version
  */
 export function appendLog(log, events, version) {
-  const added = events.map((e) => ({ text: e.text, kind: e.event.kind, version, side: e.event.side ?? null }));
+  const added = events.map((e) => ({ event: e.event, text: e.text, kind: e.event.kind, version, side: e.event.side ?? null }));
   const all = log.concat(added);
   return all.length > LOG_LIMIT ? all.slice(all.length - LOG_LIMIT) : all;
 }
@@ -103,16 +107,18 @@ export function prependLog(model, steps) {
 /**
  * The last move, last attack and last roll after `events`, keeping older ones otherwise.
  * @param {Model} model @param {EventText[]} events @param {number} version @param {View} view
+ * @param {number} [now] when they arrived (performance.now(); 0 in a replay)
  */
-export function traces(model, events, version, view) {
+export function traces(model, events, version, view, now = 0) {
   let { lastMove, lastAttack, lastRoll } = model;
   for (const { event } of events) {
     if (event.kind === "unit_moved" && event.unit && event.from_cell && event.cell) {
       lastMove = { unit: event.unit, from: event.from_cell, to: event.cell, version };
     } else if (event.kind === "dice_rolled" && event.unit && event.target) {
-      lastAttack = { unit: event.unit, target: event.target, outcome: null, version };
+      lastAttack = { unit: event.unit, target: event.target, outcome: null, version, turn: view.turn, at: now };
     } else if ((event.kind === "attack_hit" || event.kind === "attack_missed") && event.unit && event.target) {
-      lastAttack = { unit: event.unit, target: event.target, outcome: event.kind === "attack_hit" ? "HIT" : "MISS", version };
+      lastAttack = { unit: event.unit, target: event.target, outcome: event.kind === "attack_hit" ? "HIT" : "MISS", version,
+        turn: view.turn, at: now };
     }
   }
   if (view.last_roll && view.pending_attack) {
@@ -132,7 +138,7 @@ export function traces(model, events, version, view) {
 function keepSelection(model, sel, advanced) {
   if (!advanced) return sel;
   const unitStill = sel.unit && model.legal.some((a) => Object.values(a).includes(sel.unit));
-  return { unit: unitStill ? sel.unit : null, group: null, picks: [] };
+  return { unit: unitStill ? sel.unit : null, group: null, picks: [], armed: null };
 }
 
 /**
@@ -144,25 +150,28 @@ export function setConn(model, conn, detail = "") {
   return { ...model, conn, connDetail: detail, busy: conn === model.conn ? model.busy : false };
 }
 
+/**
+ * A turn ended by its clock, as a notice for `seat` (the game goes on; a lost game says so on
+ * its end screen): null when the message holds no such event.
+ * @param {StateMsg} msg @param {Side|null} seat
+ */
+export function timeoutNotice(msg, seat) {
+  if (msg.status !== "live") return null;
+  const ran = msg.events.find((e) => e.event.kind === "time_ran_out")?.event;
+  if (!ran) return null;
+  if (ran.side === seat) return "Your turn clock ran out: your turn was ended.";
+  const who = sideName(ran.side);
+  return `${who}'s turn clock ran out: ${who}'s turn was ended.${msg.to_act === seat && seat ? " Your move." : ""}`;
+}
+
 /** @param {Model} model @param {string} text @param {string} level @param {number} now @returns {Model} */
 export function notify(model, text, level, now) {
   return { ...model, notice: { text, level, at: now } };
 }
 
-const REJECTED = /** @type {Record<string, string>} */ ({
-  stale_version: "The game moved on before your action arrived; here is the latest position",
-  not_your_turn: "It is not your decision now",
-  illegal_action: "That is not allowed",
-  rate_limited: "Too fast",
-  game_over: "The game is over",
-  forbidden: "Not allowed here",
-});
-
 /** A rejected action: show why, unlock the controls. @param {Model} model @param {import("./types.js").Reject} msg @param {number} now @returns {Model} */
 export function applyReject(model, msg, now) {
-  const lead = REJECTED[msg.code];
-  const text = lead ? `${lead} (${msg.reason}).` : msg.reason;
-  return { ...model, busy: false, notice: { text, level: "error", at: now } };
+  return { ...model, busy: false, notice: { text: refusal(msg.code, msg.reason), level: "error", at: now } };
 }
 
 /** @param {Model} model @returns {Model} */
@@ -172,17 +181,26 @@ export function markBusy(model) {
 
 /** @param {Model} model @param {string|null} unit @returns {Model} */
 export function select(model, unit) {
-  return { ...model, sel: { unit, group: null, picks: [] } };
+  return { ...model, sel: { unit, group: null, picks: [], armed: null } };
+}
+
+/**
+ * Preview a board choice before committing it (a first touch, or the keyboard's cursor): the
+ * hover follows it, so its path and cost or its odds show. Null disarms.
+ * @param {Model} model @param {import("./types.js").Armed|null} armed @returns {Model}
+ */
+export function arm(model, armed) {
+  return { ...model, sel: { ...model.sel, armed }, hover: armed ? armed.cell : model.hover };
 }
 
 /** Start aiming a card (or any grouped choice). @param {Model} model @param {string|null} group @returns {Model} */
 export function aim(model, group) {
-  return { ...model, sel: { unit: null, group, picks: [] } };
+  return { ...model, sel: { unit: null, group, picks: [], armed: null } };
 }
 
 /** @param {Model} model @param {string} value @returns {Model} */
 export function addPick(model, value) {
-  return { ...model, sel: { ...model.sel, picks: model.sel.picks.concat([value]) } };
+  return { ...model, sel: { ...model.sel, picks: model.sel.picks.concat([value]), armed: null } };
 }
 
 /** @param {Model} model @returns {Model} */

@@ -46,10 +46,16 @@
  *   actions_taken: number}} View
  */
 
+/**
+ * The score as the server counts it (server/score.py): victory points per side, the points that
+ * win at once, the round and the last one, and the victory conditions (rules §10) in play.
+ * @typedef {{vp: Record<string, number>, goal: number|null, round: number, rounds: number|null, conditions: string[]}} Score
+ */
 /** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string, cards?: CardInfo[]}} Welcome */
 /**
  * @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, decision: Decision, legend: LegendEntry[], broken_reason: string|null,
- *   clock?: ClockState|null, presence?: Presence|null, match_actions?: Action[], rematch?: Rematch|null}} StateMsg */
+ *   clock?: ClockState|null, presence?: Presence|null, match_actions?: Action[], rematch?: Rematch|null,
+ *   score?: Score|null, open_seat?: Side|null}} StateMsg */
 /*
  * Issue 17: clocks, presence, match actions and rematch (docs/protocol.md "Clocks, presence, …").
  * A match action (RESIGN, CLAIM_VICTORY; TIMEOUT only from the server) names its `side`.
@@ -67,7 +73,7 @@
 /** @typedef {{type: "presence", presence: Presence}} PresenceMsg */
 /** @typedef {{type: "rematch", rematch: Rematch}} RematchMsg */
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
-/** @typedef {{type: "reject", code: string, reason: string, seq: number|null}} Reject */
+/** @typedef {{type: "reject", code: string, reason: string, seq: number|null, id?: number, retry_after?: number}} Reject */
 
 /** @typedef {{id: string, name: string, kind: "bonus"|"malus"|"tactic", class: string, category: string, text: string, timing: string, cancel_power: string, window: string|null, side: string|null, options?: string[], warning?: string|null}} CardInfo */
 
@@ -80,7 +86,7 @@
  * @typedef {{tile: TileGeometry, image_scale: number, images: Record<string, ImageEntry>, terrain: Record<string, string>,
  *   masks: {names: string[]}, highlights: Record<string, string>, connectors: Record<string, string>, badges: Record<string, string>,
  *   units: {width_factor: number, bottom_factor: number, types: Record<string, UnitTypeEntry>},
- *   atlas?: {file: string, size: [number, number]}}} Manifest
+ *   atlas?: {file: string, size: [number, number], half?: {file: string, size: [number, number]}}}} Manifest
  */
 
 /** @typedef {{x: number, y: number}} Point */
@@ -91,13 +97,24 @@
  * @typedef {{cell: string|null, unit: string|null}} Hit
  */
 
-/** @typedef {{text: string, kind: string, version: number, side: Side|null}} LogEntry */
+/**
+ * One logged event: the event itself and the engine's sentence for it (shown in player words,
+ * js/words.js `eventText`).
+ * @typedef {{event: GameEvent, text: string, kind: string, version: number, side: Side|null}} LogEntry
+ */
 /** @typedef {{unit: string, from: string, to: string, version: number}} MoveTrace */
-/** @typedef {{unit: string, target: string, outcome: string|null, version: number}} AttackTrace */
+/**
+ * The last attack and its result: `turn` it was made in, `at` (performance.now()) when its
+ * outcome arrived (0: no time, in a replay).
+ * @typedef {{unit: string, target: string, outcome: string|null, version: number, turn: number, at: number}} AttackTrace
+ */
 
 /**
- * Local choices that are not game state: the selected unit, a card being aimed, picks so far.
- * @typedef {{unit: string|null, group: string|null, picks: string[]}} Selection
+ * Local choices that are not game state: the selected unit, a card being aimed, picks so far,
+ * and `armed`: the board choice a first touch (or the keyboard's cursor) previews, sent by a
+ * second touch on it, its button or Enter.
+ * @typedef {{unit: string|null, group: string|null, picks: string[], armed: Armed|null}} Selection
+ * @typedef {{cell: string, unit: string|null}} Armed the previewed cell and the unit there (a target)
  */
 
 /**
@@ -111,8 +128,10 @@
  *   lastRoll: (Roll & {unit: string, target: string, version: number, key: string})|null,
  *   fresh: EventText[], prevUnits: Unit[], brokenReason: string|null,
  *   received: number, limits: {moves: number, attacks: number}|null,
- *   clock: ClockState|null, presence: Presence|null, matchActions: Action[], rematch: Rematch|null
+ *   clock: ClockState|null, presence: Presence|null, matchActions: Action[], rematch: Rematch|null,
+ *   score: Score|null, openSeat: Side|null, public?: boolean
  * }} Model
+ *   `public`: hot-seat shows this seat's decision with both hands hidden (js/hotseat.js)
  */
 
 export {};

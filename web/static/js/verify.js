@@ -34,7 +34,7 @@ export async function verifyCommitment(revealed) {
   const computed = await sha256Hex(`${seed}:${salt}`);
   if (computed !== published) return { ok: false, reason: "the revealed seed does not open the published commitment", computed };
   if (revealed.record.config.seed !== seed) return { ok: false, reason: "the record was played with a different seed", computed };
-  return { ok: true, reason: `sha256("${seed}:${salt.slice(0, 6)}…") matches the commitment published at the start`, computed };
+  return { ok: true, reason: `seed ${seed} with its salt gives the fingerprint published at the start`, computed };
 }
 
 const K = new Uint32Array([

@@ -24,11 +24,12 @@ from typing import Any
 import msgspec
 
 from ..errors import CardDataError
+from ..types import Hook
 from .checks import check_card
 from .conditions import CONDITION_NAMES
 from .defs import CardDef, CardFile, _Def
 from .language import rule_of, uses_language
-from .vocabulary import ABILITY_ONLY_HOOKS, HOOK_RULES
+from .vocabulary import ABILITY_ONLY_HOOKS, HOOK_RULES, OPS, SCOPES, STATS
 
 __all__ = [
     "CARDS",
@@ -162,6 +163,7 @@ def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[t
 
 
 _UNKNOWN_TAG = re.compile(r"^Invalid value '(.*)' - at `(.*\.if)`$")
+_CLOSED = re.compile(r"^Invalid enum value '(.*)' - at `(.*\.(op|scope|hook|stat))`$")
 _DURATION = re.compile(r"^Expected `str` matching regex .* - at `(.*\.duration)`$")
 _EMPTY = re.compile(r"^Expected `array` of length >= 1 - at `(.*\.of)`$")
 _LISTED = re.compile(r"^Expected `object`, got `array` - at `(.*\.of)`$")
@@ -178,6 +180,11 @@ def _plainly(message: str) -> str:
     listed = _LISTED.match(message)
     if listed:
         return f"wrong arity: 'not' takes one condition, not a list - at `{listed.group(1)}`"
+    closed = _CLOSED.match(message)
+    if closed:
+        word, path, field = closed.groups()
+        known = {"op": OPS, "scope": SCOPES, "hook": tuple(h.value for h in Hook), "stat": STATS}[field]
+        return f"unknown {field} {word!r} (the language has: {', '.join(known)}) - at `{path}`"
     duration = _DURATION.match(message)
     if duration:
         return (

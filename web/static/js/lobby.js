@@ -168,7 +168,9 @@ export function startLobby(root) {
       const summary = await request(`/api/rules/check?name=${encodeURIComponent(name)}`, data);
       rules = { data, name };
       const warned = summary.cards.filter((c) => c.warning).length;
-      rulesSummary.textContent = `${summary.name}: ${summary.cards.length} card(s), ${summary.abilities.length} abilit(ies)`
+      const count = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) => `${n} ${n === 1 ? one : many}`;
+      rulesSummary.textContent = `${summary.name}: ${count(summary.cards.length, "card", "cards")}, `
+        + `${count(summary.abilities.length, "ability", "abilities")}`
         + `${summary.removed.length ? `, ${summary.removed.length} removed` : ""}${warned ? `, ${warned} with a warning` : ""}. New matches play with it.`;
     } catch (err) {
       rulesInput.value = "";

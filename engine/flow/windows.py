@@ -75,7 +75,9 @@ def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     if not open_now:
         return []
     fitting = _fitting(state.rules, hand, open_now, side is state.active)
-    if not fitting or not can_play_tactic(state, side) or has_marked(state, side, reaction_windows(state)[0].instance):
+    if not fitting or not can_play_tactic(state, side):
+        return []
+    if state.reactions and has_marked(state, side, _INSTANCE_KEYS[open_now[0]](state)):  # no key built without marks
         return []
     plays: list[PlayTactic] = []
     for card_id in fitting:

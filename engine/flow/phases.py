@@ -115,8 +115,9 @@ def _turn_start(state: GameState, came_from: Phase | None) -> tuple[GameState, P
     # Expiring reads neither the side nor the turn: the switch joins the one copy below.
     active, turn = (state.active.other, state.turn + 1) if came_from is Phase.END_TURN else (state.active, state.turn)
     state = expire_phase_effects(state, Phase.TURN_START)
-    units = tuple([replace(u, has_moved=False, has_attacked=False) if u.has_moved or u.has_attacked else u
-                   for u in state.units])
+    units = tuple(
+        [replace(u, has_moved=False, has_attacked=False) if u.has_moved or u.has_attacked else u for u in state.units]
+    )
     event = Event(kind=EventKind.TURN_STARTED, side=active, value=turn)
     state = replace(
         state,

@@ -26,13 +26,15 @@ from engine import (
     replay,
     state_hash,
 )
+from engine.board.info import board_info
+from engine.board.zones import deployment_cells, home_side, preferred_cells
 from engine.flow.phases import decide_to_act
 from engine.flow.victory import unit_vp
 from engine.movement import movement_allowance, occupancy, unit_reach
 from engine.movement.search import search_cost
 from engine.state import player_of
 from engine.tables import unit_stats
-from engine.types import Phase, Side
+from engine.types import Phase, Side, TerrainType
 from tests.support import fresh_listing
 
 pytestmark = pytest.mark.timeout(120)
@@ -125,3 +127,24 @@ def test_records_replayed_without_listings_give_every_stored_hash(
         # of the units' later objects)
         assert sum(1 for _ in replay(record)) == len(actions) + 1
     assert one_cell > 100  # the moves were priced by the one-cell search, not a kept listing
+
+
+@pytest.mark.parametrize(("width", "height"), [(20, 30), (12, 8), (9, 10), (15, 16)])
+def test_deployment_zones_taken_as_rows_equal_the_rule_cell_by_cell(width: int, height: int) -> None:
+    state = new_game(GameConfig(seed=width, width=width, height=height))
+    info = board_info(state.board)
+    occupied = {info.index[u.cell] for u in state.units if u.cell is not None}
+    for side in Side:
+        zone = [i for i in range(info.size) if home_side(i // info.width, info.height) is side]
+        assert deployment_cells(info, side, occupied) == [
+            i
+            for i in zone
+            if i not in occupied
+            and info.terrain[i] is not TerrainType.WATER
+            and not (info.river[i] and not info.bridge[i])
+        ]
+        assert preferred_cells(info, side, occupied) == [
+            i
+            for i in zone
+            if i not in occupied and info.terrain[i] is TerrainType.PLAIN and not info.road[i] and not info.river[i]
+        ]

@@ -33,6 +33,7 @@ __all__ = [
     "Occupancy",
     "Reach",
     "SearchEntry",
+    "memoised_entry",
     "movable_reach",
     "move_cost",
     "occupancy",
@@ -306,15 +307,24 @@ def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupi
     return search_entry(steps, info, start, allowance, occupied).reach
 
 
-def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
-    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
-    key = (id(steps), start, allowance)
-    entries = _MEMO.get(key, ())
+def memoised_entry(steps: StepTable, start: int, allowance: int, occupied: Occupancy) -> SearchEntry | None:
+    """The memoised search result that holds for ``occupied``, if one is kept; nothing is searched."""
     mask = occupied.mask
-    for entry in entries:
+    for entry in _MEMO.get((id(steps), start, allowance), ()):
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
         if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
+    return None
+
+
+def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
+    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
+    kept = memoised_entry(steps, start, allowance, occupied)
+    if kept is not None:
+        return kept
+    key = (id(steps), start, allowance)
+    entries = _MEMO.get(key, ())
+    mask = occupied.mask
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
     found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:

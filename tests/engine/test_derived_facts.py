@@ -28,8 +28,8 @@ from engine import (
 )
 from engine.board.info import board_info
 from engine.board.zones import deployment_cells, home_side, preferred_cells
-from engine.flow.phases import decide_to_act
 from engine.flow.victory import unit_vp
+from engine.flow.windows import tactic_plays
 from engine.movement import movement_allowance, occupancy, unit_reach
 from engine.movement.search import search_cost
 from engine.state import player_of
@@ -73,16 +73,30 @@ def test_the_games_cover_what_the_kept_facts_serve(games: list[Game]) -> None:
     assert {"MoveUnit", "EndTurn", "NextPhase", "DrawCard", "ResolveAttack"} <= kinds
     assert any(s.players[0].destroyed or s.players[1].destroyed for _, game in games for s, _ in game)
     assert any(s.rules.cards == "field_manual" and s.effects for _, game in games for s, _ in game)
+    states = [s for _, game in games for s, _ in game]
+    assert any(s.to_act is s.active.other and s.pending_card is None for s in states)  # a reacting side held priority
 
 
-def test_kept_vp_totals_and_who_acts_equal_a_recomputation_at_every_step(
+def test_kept_vp_totals_and_who_acts_equal_a_full_recomputation_at_every_step(
     games: list[Game],
 ) -> None:
     for _, game in games:
         for state, _ in game:
             for side in Side:
                 assert unit_vp(state, side) == _recomputed_vp(state, side)
-            assert state.to_act is decide_to_act(state)
+            assert state.to_act is _who_acts(state)
+
+
+def _who_acts(state: GameState) -> Side | None:
+    """Rules §4.4 with the reacting side's every PLAY_TACTIC built (`priority_holder` stops at the first)."""
+    if state.phase is Phase.VICTORY:
+        return None
+    if state.phase is Phase.DEPLOYMENT:
+        return state.deploying
+    if state.pending_card is not None and state.pending_card.accepted:
+        return state.pending_card.drawer.other
+    reacting = state.active.other
+    return reacting if tactic_plays(state, reacting) else state.active
 
 
 def test_the_one_cell_search_prices_every_cell_as_the_full_search(

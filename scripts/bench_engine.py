@@ -12,8 +12,9 @@ only in how the action is found.
 
 ``--compare REF`` measures this checkout against the engine of another commit (a tag, a
 branch, a hash): each round runs the figures once for each, in a fresh process, in turns
-(the order alternating), on the process's CPU clock; it prints each figure's median over
-the rounds for both and their ratio. The card decks section is not compared.
+(the order alternating), on the process's CPU clock (single calls of `legal_actions` and
+`reduce` on the wall clock, as always); it prints each figure's median over the rounds for
+both and their ratio. The card decks section is not compared.
 """
 
 from __future__ import annotations
@@ -276,7 +277,8 @@ def compare(ref: str, rounds: int, games: int, repeat: int) -> None:
                 runs[which].append(json.loads(child.stdout))
     print(
         f"this checkout against {ref} ({commit.stdout.strip()}): medians of {rounds} rounds, each a fresh process "
-        f"per engine in turns, CPU time; ratio = this / ref (below 1: this is faster, except for actions/s)"
+        "per engine in turns, CPU time (single calls: wall-clock medians); ratio = this / ref "
+        "(below 1: this is faster, except for actions/s and steps/s)"
     )
     for name in runs["this"][0]:
         if name not in runs["ref"][0]:

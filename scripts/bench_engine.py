@@ -1,6 +1,8 @@
-"""Engine benchmark: prints medians for new_game, legal_actions (by phase), reduce, random
-playouts (actions/s, listing every legal action, and drawing one with random_legal_action)
-and replay+verify of a 2,000-action record, then the card decks section.
+"""Engine benchmark: prints medians for new_game, terrain generation (20x30 and 200x300),
+legal_actions (by phase), reduce (per action and per action type), random playouts
+(actions/s, listing every legal action, and drawing one with random_legal_action), the RL
+environment's steps/s (`scripts/bench_rl.py`, when numpy is installed) and replay+verify of a
+2,000-action record, then the card decks section.
 
     python scripts/bench_engine.py [--games 20] [--repeat 5] [--clock cpu]
     python scripts/bench_engine.py --compare REF [--rounds 5]
@@ -10,8 +12,9 @@ only in how the action is found.
 
 ``--compare REF`` measures this checkout against the engine of another commit (a tag, a
 branch, a hash): each round runs the figures once for each, in a fresh process, in turns
-(the order alternating), on the process's CPU clock; it prints each figure's median over
-the rounds for both and their ratio. The card decks section is not compared.
+(the order alternating), on the process's CPU clock (single calls of `legal_actions` and
+`reduce` on the wall clock, as always); it prints each figure's median over the rounds for
+both and their ratio. The card decks section is not compared.
 """
 
 from __future__ import annotations
@@ -63,23 +66,31 @@ def timed(fn: Callable[[], object]) -> float:
     return _clock() - start
 
 
-def random_game(config: GameConfig, choice_seed: int) -> tuple[list[object], dict[str, list[float]], list[float]]:
-    """Play one random game; returns (actions, legal_actions seconds by phase, reduce seconds)."""
+def random_game(
+    config: GameConfig, choice_seed: int
+) -> tuple[list[object], dict[str, list[float]], list[tuple[str, float]]]:
+    """Play one random game; returns (actions, legal_actions seconds by phase, (action tag, reduce seconds)).
+
+    Each call is timed on the wall clock whatever ``--clock`` says: reading the CPU clock is a
+    system call costing about as much as a short ``reduce``. The medians drop the calls that a
+    busy machine delayed.
+    """
+    clock = time.perf_counter
     state = new_game(config)
     actions: list[object] = []
     by_phase: dict[str, list[float]] = defaultdict(list)
-    reduce_times: list[float] = []
+    reduce_times: list[tuple[str, float]] = []
     while True:
-        t0 = _clock()
+        t0 = clock()
         legal = legal_actions(state)
-        t1 = _clock()
+        t1 = clock()
         by_phase[state.phase.value].append(t1 - t0)
         if not legal:
             return actions, by_phase, reduce_times
         index, choice_seed = draw_index(len(legal), choice_seed)
-        t2 = _clock()
+        t2 = clock()
         state = reduce(state, legal[index])
-        reduce_times.append(_clock() - t2)
+        reduce_times.append((type(legal[index]).__struct_config__.tag, clock() - t2))  # type: ignore[attr-defined]
         actions.append(legal[index])
 
 
@@ -139,19 +150,47 @@ def new_game_figures(configs: list[GameConfig]) -> Figures:
     return {"new_game, default 20x30 with terrain (ms)": ms}
 
 
+def terrain_figures(repeat: int) -> Figures:
+    """Median ms of `generate_terrain` at 20x30 and 200x300 (100 times the cells: linear growth is x100)."""
+    from engine.data import generate_terrain
+
+    figures: Figures = {}
+    for width, height, runs in ((20, 30, 4 * repeat), (200, 300, repeat)):
+        ms = statistics.median(timed(partial(generate_terrain, seed, width, height)) for seed in range(1, runs + 1))
+        figures[f"terrain {width}x{height} (ms)"] = ms * 1000
+    return figures
+
+
+def rl_figures(repeat: int) -> Figures:
+    """`scripts/bench_rl.py`'s default env figure (steps/s against the random bot), when numpy is installed."""
+    try:
+        import bench_rl  # scripts/bench_rl.py, beside this file
+    except ImportError:  # numpy (the rl extra) missing: no RL figure
+        return {}
+    bench_rl._clock = _clock
+    rates = [bench_rl.steps_per_second(4) for _ in range(repeat)]
+    return {"RL env vs random, default (steps/s)": statistics.median(rates)}
+
+
 def call_figures(configs: list[GameConfig]) -> tuple[Figures, dict[str, int]]:
     """Median µs of legal_actions by phase and of reduce, and how many calls each median is of."""
     phase_times: dict[str, list[float]] = defaultdict(list)
-    reduce_times: list[float] = []
-    for i, config in enumerate(configs[:5]):
+    reduce_times: list[tuple[str, float]] = []
+    for i, config in enumerate(configs[:10]):
         _, by_phase, reduces = random_game(config, i + 1)
         for phase, values in by_phase.items():
             phase_times[phase].extend(values)
         reduce_times.extend(reduces)
     figures = {f"legal_actions in {phase} (µs)": statistics.median(v) * 1e6 for phase, v in sorted(phase_times.items())}
     counts = {f"legal_actions in {phase} (µs)": len(v) for phase, v in phase_times.items()}
-    figures["reduce per action (µs)"] = statistics.median(reduce_times) * 1e6
+    figures["reduce per action (µs)"] = statistics.median(t for _, t in reduce_times) * 1e6
     counts["reduce per action (µs)"] = len(reduce_times)
+    by_type: dict[str, list[float]] = defaultdict(list)
+    for tag, seconds in reduce_times:
+        by_type[tag].append(seconds)
+    for tag, values in sorted(by_type.items()):
+        figures[f"reduce {tag} (µs)"] = statistics.median(values) * 1e6
+        counts[f"reduce {tag} (µs)"] = len(values)
     return figures, counts
 
 
@@ -178,9 +217,11 @@ def replay_figures(repeat: int) -> Figures:
 def all_figures(games: int, repeat: int) -> tuple[Figures, dict[str, int]]:
     configs = [GameConfig(seed=seed) for seed in range(1, games + 1)]
     figures = new_game_figures(configs)
+    figures |= terrain_figures(repeat)
     calls, counts = call_figures(configs)
     figures |= calls
     figures |= playout_figures(configs, repeat)
+    figures |= rl_figures(repeat)
     figures |= replay_figures(repeat)
     return figures, counts
 
@@ -236,7 +277,8 @@ def compare(ref: str, rounds: int, games: int, repeat: int) -> None:
                 runs[which].append(json.loads(child.stdout))
     print(
         f"this checkout against {ref} ({commit.stdout.strip()}): medians of {rounds} rounds, each a fresh process "
-        f"per engine in turns, CPU time; ratio = this / ref (below 1: this is faster, except for actions/s)"
+        "per engine in turns, CPU time (single calls: wall-clock medians); ratio = this / ref "
+        "(below 1: this is faster, except for actions/s and steps/s)"
     )
     for name in runs["this"][0]:
         if name not in runs["ref"][0]:

@@ -13,29 +13,28 @@ def home_side(y: int, height: int) -> Side:
     return Side.ATTACKER if y < height // 3 else Side.DEFENDER
 
 
+def _zone(info: BoardInfo, side: Side) -> range:
+    """The cells of ``side``'s deployment zone, by (y, x): its rows are contiguous (`home_side`)."""
+    front = info.height // 3 * info.width  # the first cell of the first DEFENDER row
+    return range(front) if side is Side.ATTACKER else range(front, info.size)
+
+
 def _open_cell(info: BoardInfo, i: int) -> bool:
     return info.terrain[i] is not TerrainType.WATER and not (info.river[i] and not info.bridge[i])
 
 
 def deployment_cells(info: BoardInfo, side: Side, occupied: frozenset[int] | set[int]) -> list[int]:
     """Legal deployment cells of ``side``: own zone, not WATER, not a non-bridge river, free; by (y, x)."""
-    return [
-        i
-        for i in range(info.size)
-        if home_side(i // info.width, info.height) is side and i not in occupied and _open_cell(info, i)
-    ]
+    return [i for i in _zone(info, side) if i not in occupied and _open_cell(info, i)]
 
 
 def preferred_cells(info: BoardInfo, side: Side, occupied: frozenset[int] | set[int]) -> list[int]:
     """Auto-deployment's first choice: zone cells of PLAIN base with no road or river, free."""
+    terrain, road, river = info.terrain, info.road, info.river
     return [
         i
-        for i in range(info.size)
-        if home_side(i // info.width, info.height) is side
-        and i not in occupied
-        and info.terrain[i] is TerrainType.PLAIN
-        and not info.road[i]
-        and not info.river[i]
+        for i in _zone(info, side)
+        if i not in occupied and terrain[i] is TerrainType.PLAIN and not road[i] and not river[i]
     ]
 
 

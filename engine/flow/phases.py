@@ -112,15 +112,17 @@ def decide_to_act(state: GameState) -> Side | None:
 
 
 def _turn_start(state: GameState, came_from: Phase | None) -> tuple[GameState, Phase | None]:
-    if came_from is Phase.END_TURN:
-        state = replace(state, active=state.active.other, turn=state.turn + 1)
+    # Expiring reads neither the side nor the turn: the switch joins the one copy below.
+    active, turn = (state.active.other, state.turn + 1) if came_from is Phase.END_TURN else (state.active, state.turn)
     state = expire_phase_effects(state, Phase.TURN_START)
     units = tuple(
-        replace(u, has_moved=False, has_attacked=False) if u.has_moved or u.has_attacked else u for u in state.units
+        [replace(u, has_moved=False, has_attacked=False) if u.has_moved or u.has_attacked else u for u in state.units]
     )
-    event = Event(kind=EventKind.TURN_STARTED, side=state.active, value=state.turn)
+    event = Event(kind=EventKind.TURN_STARTED, side=active, value=turn)
     state = replace(
         state,
+        active=active,
+        turn=turn,
         units=units,
         moves_this_turn=0,
         drawn_this_turn=False,
@@ -174,6 +176,9 @@ _ENTRY: Final[dict[Phase, Callable[[GameState, Phase | None], tuple[GameState, P
     Phase.END_TURN: _end_turn,
 }
 
+_ENTERED: Final = {phase: Event(kind=EventKind.PHASE_ENTERED, detail=phase.value) for phase in Phase}
+"""Each phase's PHASE_ENTERED event, made once: events are immutable, and equal ones encode the same."""
+
 _MAX_TRANSITIONS: Final = 8  # END_TURN → TURN_START → CARD_DRAW is the longest chain
 
 
@@ -183,9 +188,7 @@ def enter(state: GameState, phase: Phase) -> GameState:
     for _ in range(_MAX_TRANSITIONS):
         if phase is not Phase.TURN_START:  # TURN_START expires after switching sides
             state = expire_phase_effects(state, phase)
-        state = replace(
-            state, phase=phase, events=(*state.events, Event(kind=EventKind.PHASE_ENTERED, detail=phase.value))
-        )
+        state = replace(state, phase=phase, events=(*state.events, _ENTERED[phase]))
         state, following = _ENTRY[phase](state, came_from)
         if following is None or state.phase is Phase.VICTORY:
             return state

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from ..board.info import board_info
 from ..board.zones import home_side
-from ..state import Event, GameState, PointControl, player_of, with_player
-from ..tables import unit_stats
+from ..state import Event, GameState, PointControl, Unit, player_of, with_player
+from ..tables import TableOverrides, unit_stats
 from ..types import EventKind, Phase, Side
 
 __all__ = [
@@ -41,7 +43,23 @@ VICTORY_REASONS = (
 
 def unit_vp(state: GameState, side: Side) -> int:
     """VP ``side`` holds from enemy units currently in the enemy's destroyed list."""
-    return sum(unit_stats(u.type, state.rules.tables).vp for u in player_of(state, side.other).destroyed)
+    destroyed = player_of(state, side.other).destroyed
+    if not destroyed:
+        return 0
+    tables = state.rules.tables
+    kept = _UNIT_VP.get(id(destroyed))
+    if kept is not None and kept[0] is destroyed and kept[1] is tables:
+        return kept[2]
+    vp = sum(unit_stats(u.type, tables).vp for u in destroyed)
+    if len(_UNIT_VP) >= 64:
+        _UNIT_VP.clear()  # one atomic step (threads)
+    _UNIT_VP[id(destroyed)] = (destroyed, tables, vp)  # holds the tuple: its id is not reused meanwhile
+    return vp
+
+
+_UNIT_VP: Final[dict[int, tuple[tuple[Unit, ...], TableOverrides | None, int]]] = {}
+"""Unit VP per destroyed tuple (and tables): a side's tuple is carried from state to state until a unit of it
+is destroyed, and every END_TURN (and every removal) asks both totals."""
 
 
 def total_vp(state: GameState, side: Side) -> int:
@@ -134,15 +152,12 @@ def check_end_turn(state: GameState) -> GameState:
 def _update_control(state: GameState) -> GameState:
     if not state.control:
         return state
-    standing = {u.cell: u.side for u in state.units if u.cell is not None}
-    control = tuple(replace(c, side=standing.get(c.cell, c.side)) for c in state.control)
-    if control == state.control:
-        return state
-    events = tuple(
-        Event(kind=EventKind.POINT_CAPTURED, side=new.side, cell=new.cell)
-        for old, new in zip(state.control, control, strict=True)
-        if old.side is not new.side
-    )
+    standing = {u.cell: u.side for u in state.units}
+    changed = [c for c in state.control if standing.get(c.cell, c.side) is not c.side]
+    if not changed:
+        return state  # the usual END_TURN: no point changed hands, nothing is copied
+    control = tuple(replace(c, side=standing[c.cell]) if c in changed else c for c in state.control)
+    events = tuple(Event(kind=EventKind.POINT_CAPTURED, side=standing[c.cell], cell=c.cell) for c in changed)
     return replace(state, control=control, events=state.events + events)
 
 

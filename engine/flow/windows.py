@@ -68,23 +68,31 @@ def has_marked(state: GameState, side: Side, instance: str) -> bool:
 
 def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
-    hand = player_of(state, side).tactics
-    if not hand:
-        return []
-    open_now = _open_windows(state)
-    if not open_now:
-        return []
-    fitting = _fitting(state.rules, hand, open_now, side is state.active)
-    if not fitting or not can_play_tactic(state, side) or has_marked(state, side, reaction_windows(state)[0].instance):
-        return []
     plays: list[PlayTactic] = []
-    for card_id in fitting:
+    for card_id in _playable(state, side):
         card = card_of(state.rules, card_id)
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
             for targets, params in target_options(state, side, card)
         )
     return plays
+
+
+def _playable(state: GameState, side: Side) -> tuple[str, ...]:
+    """The tactics ``side`` may play in the open windows if each has a target, in rank order (hand, window,
+    role, permission and reaction-mark checks done)."""
+    hand = player_of(state, side).tactics
+    if not hand:
+        return ()
+    open_now = _open_windows(state)
+    if not open_now:
+        return ()
+    fitting = _fitting(state.rules, hand, open_now, side is state.active)
+    if not fitting or not can_play_tactic(state, side):
+        return ()
+    if state.reactions and has_marked(state, side, _INSTANCE_KEYS[open_now[0]](state)):  # no key built without marks
+        return ()
+    return fitting
 
 
 _FITTING: Final[dict[tuple[int, tuple[Window, ...], bool], tuple[tuple[str, ...], tuple[str, ...]]]] = {}
@@ -114,7 +122,11 @@ def _fitting(rules: Rules, hand: tuple[str, ...], open_now: tuple[Window, ...], 
 def priority_holder(state: GameState) -> Side | None:
     """The reacting player when they can react in the open window instance (§9.3), else None."""
     reacting = state.active.other
-    return reacting if tactic_plays(state, reacting) else None
+    # Whether one play exists, not every play: the first tactic with a target decides (asked at every action).
+    for card_id in _playable(state, reacting):
+        if target_options(state, reacting, card_of(state.rules, card_id)):
+            return reacting
+    return None
 
 
 _TACTIC_ORDER: Final = {card_id: i for i, card_id in enumerate(c.id for c in CARDS.values() if c.kind == "tactic")}

@@ -38,6 +38,19 @@ def clamp_density(value: float) -> float:
     return min(MAX_DENSITY, max(MIN_DENSITY, value))
 
 
+_GRIDS: dict[tuple[int, int], Grid] = {}
+
+
+def _grid(width: int, height: int) -> Grid:
+    """The `Grid` of a board size, made once: it is only read (its neighbour tables cost more than a small map)."""
+    grid = _GRIDS.get((width, height))
+    if grid is None:
+        if len(_GRIDS) >= 16:
+            _GRIDS.clear()  # one atomic step (threads)
+        grid = _GRIDS[(width, height)] = Grid(width, height)
+    return grid
+
+
 def generate_terrain(
     seed: int, width: int, height: int, params: TerrainParams | None = None
 ) -> tuple[GeneratedTerrain, int]:
@@ -66,7 +79,7 @@ def generate_terrain(
     params = _DEFAULT_PARAMS if params is None else msgspec.convert(msgspec.structs.asdict(params), TerrainParams)
     road_density = clamp_density(params.road_density)
     river_density = clamp_density(params.river_density)
-    grid = Grid(width, height)
+    grid = _grid(width, height)
     draws = Draws(seed)
 
     river = carve_rivers(grid, params, river_density, draws)

@@ -24,7 +24,7 @@ def round_half_up(value: float) -> int:
 class Grid:
     """Size, index arithmetic and neighbour tables of a ``width x height`` board."""
 
-    __slots__ = ("height", "n4", "n8", "size", "width")
+    __slots__ = ("_squares", "height", "n4", "n8", "size", "width")
 
     def __init__(self, width: int, height: int) -> None:
         self.width = width
@@ -64,6 +64,24 @@ class Grid:
                 )
         self.n4: tuple[tuple[int, ...], ...] = tuple(n4)  # on-board orthogonal neighbours, N E S W order
         self.n8: tuple[tuple[int, ...], ...] = tuple(n8)  # on-board 8-neighbourhood, ascending
+        self._squares: tuple[tuple[tuple[int, int, int], ...], ...] | None = None
+
+    @property
+    def squares(self) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """Per cell, the other three cells of each on-board 2x2 block holding it (NW, NE, SE, SW), made when
+        first asked: a road route asks about blocks at most of its steps."""
+        if self._squares is None:
+            w, h = self.width, self.height
+            self._squares = tuple(
+                tuple(
+                    (y * w + x + dx, (y + dy) * w + x, (y + dy) * w + x + dx)
+                    for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+                    if 0 <= x + dx < w and 0 <= y + dy < h
+                )
+                for y in range(h)
+                for x in range(w)
+            )
+        return self._squares
 
     def index(self, x: int, y: int) -> int:
         """Flat index of ``(x, y)``."""

@@ -6,13 +6,14 @@ The face the rest of the engine uses:
 - `unit_reach` / `reachable_cells` / `move_cost`: the least-cost search over the board's step
   tables (§5.3, §5.4), memoised while the cells it examined keep their occupancy;
 - `unit_moves` / `unit_reaches`: each unit's listing, kept while what it was derived from stays;
+- `unit_cost`: what one MOVE_UNIT costs (the listing's answer, or a search for that cell alone);
 - `occupancy` / `occupied_cells` / `occupancy_after_move`: which cells hold a unit.
 """
 
 from __future__ import annotations
 
 from .allowance import movement_allowance
-from .listing import unit_moves, unit_reaches
+from .listing import unit_cost, unit_moves, unit_reaches
 from .search import (
     NO_REACH,
     Occupancy,
@@ -35,6 +36,7 @@ __all__ = [
     "occupancy_after_move",
     "occupied_cells",
     "reachable_cells",
+    "unit_cost",
     "unit_moves",
     "unit_reach",
     "unit_reaches",

@@ -37,7 +37,7 @@ from ..state import Effect, GameState, Rules, Unit
 from ..tables import unit_stats
 from ..types import Hook, UnitType
 from .allowance import ASK_AGAIN, allowance_and_reads, movement_key, units_unchanged
-from .search import NO_REACH, Occupancy, Reach, search_entry
+from .search import NO_REACH, Occupancy, Reach, memoised_entry, search_cost, search_entry
 
 __all__ = ["unit_moves", "unit_reaches"]
 
@@ -200,6 +200,34 @@ def unit_moves(state: GameState, units: list[Unit], occupied: Occupancy) -> list
             moves = found.moves = _moves(found.unit.id, found.reach, found.basis.labels)
         out.append(moves)
     return out
+
+
+def unit_cost(state: GameState, unit: Unit, destination: int, occupied: Occupancy) -> int | None:
+    """What moving ``unit`` (of ``state``, allowed to move) to cell ``destination`` costs, or None if it cannot.
+
+    The listing's own cost when a derivation is kept for this very unit object (a listed
+    position: the answer is exactly what was offered); otherwise a search for that one cell
+    (`search_cost`), which stops when it settles, unless a full search of the same
+    surrounding is memoised: a MOVE_UNIT played without a listing (a replay, a record
+    checked again) needs no more, and a search was due anyway.
+    """
+    basis = _basis(state)
+    found = _KEPT.get(unit.id)
+    if found is not None and found.unit is unit and found.basis is basis:
+        return unit_reaches(state, [unit], occupied)[0].costs.get(destination)
+    if unit.cell is None:
+        return None
+    effects = _effects(state)
+    steps, allowance = basis.by_type.get(unit.type) or basis.of(unit.type)
+    if effects.varies:
+        allowance = allowance_and_reads(state, unit)[0]
+    if allowance <= 0:
+        return None
+    start = basis.info.index[unit.cell]
+    memoised = memoised_entry(steps, start, allowance, occupied)  # a search of this very surrounding was kept
+    if memoised is not None:
+        return memoised.reach.costs.get(destination)
+    return search_cost(steps, start, destination, allowance, occupied.flags)
 
 
 def _derive(unit: Unit, basis: Basis, steps: StepTable, allowance: int, occupied: Occupancy) -> Derivation | None:

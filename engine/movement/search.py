@@ -33,12 +33,14 @@ __all__ = [
     "Occupancy",
     "Reach",
     "SearchEntry",
+    "memoised_entry",
     "movable_reach",
     "move_cost",
     "occupancy",
     "occupancy_after_move",
     "occupied_cells",
     "reachable_cells",
+    "search_cost",
     "search_entry",
     "search_reachable",
     "unit_reach",
@@ -219,6 +221,50 @@ def search_reachable(steps: StepTable, start: int, allowance: int, occupied: byt
     return costs, int.from_bytes(examined, "little")
 
 
+def search_cost(steps: StepTable, start: int, goal: int, allowance: int, occupied: bytes) -> int | None:
+    """Least cost (half-points) from ``start`` to ``goal`` within ``allowance``, or None: `search_reachable`'s
+    cost of ``goal``, found by the same buckets stopped when ``goal`` settles.
+
+    A MOVE_UNIT that was not listed (a replay, a record checked on a server) asks one cell,
+    not all: cells settle in order of cost, so the search ends about halfway through the
+    reach on average. Nothing is memoised: the listing's search stays the one that is kept.
+    """
+    if goal == start or occupied[goal]:
+        return None  # neither is in a reach: the start is left out, an occupied cell never entered
+    size = len(steps)
+    scratch = _SCRATCH  # as in `search_reachable`; every cell given a cost is reset before it goes back
+    best = scratch.pop() if scratch else [_UNREACHED] * size
+    if len(best) != size:
+        best = [_UNREACHED] * size
+    best[start] = 0
+    reached = [start]
+    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+    buckets[0].append(start)
+    found: int | None = None
+    for spent, bucket in enumerate(buckets):
+        for cell in bucket:
+            if best[cell] != spent:
+                continue  # a cheaper route reached it first
+            if cell == goal:
+                found = spent
+                break
+            for neighbour, cost in steps[cell]:
+                total = spent + cost
+                if total > allowance:
+                    break  # a cell's steps come cheapest first: the rest cost more still
+                if total < best[neighbour] and not occupied[neighbour]:
+                    if best[neighbour] == _UNREACHED:
+                        reached.append(neighbour)
+                    best[neighbour] = total
+                    buckets[total].append(neighbour)
+        if found is not None:
+            break
+    for cell in reached:
+        best[cell] = _UNREACHED
+    scratch.append(best)
+    return found
+
+
 NO_REACH = Reach({}, (), -1, 0, 0)
 """The `Reach` of a unit that cannot move (off the board, forbidden, no allowance)."""
 
@@ -261,15 +307,24 @@ def _reach(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupi
     return search_entry(steps, info, start, allowance, occupied).reach
 
 
-def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
-    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
-    key = (id(steps), start, allowance)
-    entries = _MEMO.get(key, ())
+def memoised_entry(steps: StepTable, start: int, allowance: int, occupied: Occupancy) -> SearchEntry | None:
+    """The memoised search result that holds for ``occupied``, if one is kept; nothing is searched."""
     mask = occupied.mask
-    for entry in entries:
+    for entry in _MEMO.get((id(steps), start, allowance), ()):
         # An entry holds `steps`, so its id cannot be reused by another table while it lives.
         if entry.steps is steps and mask & entry.examined == entry.seen:
             return entry
+    return None
+
+
+def search_entry(steps: StepTable, info: BoardInfo, start: int, allowance: int, occupied: Occupancy) -> SearchEntry:
+    """`_reach` with what the result read (`engine.move_lists` keeps it per unit)."""
+    kept = memoised_entry(steps, start, allowance, occupied)
+    if kept is not None:
+        return kept
+    key = (id(steps), start, allowance)
+    entries = _MEMO.get(key, ())
+    mask = occupied.mask
     costs, examined = search_reachable(steps, start, allowance, occupied.flags)
     found = SearchEntry(steps, Reach(costs, steps, start, info.width, info.height), examined, mask & examined)
     if len(_MEMO) >= _MEMO_LIMIT:

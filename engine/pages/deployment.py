@@ -111,13 +111,20 @@ def auto_deploy(state: GameState, unit_ids: list[str]) -> GameState:
     units = {u.id: u for u in state.units}
     rng = state.rng
     events = list(state.events)
+    # Each side's preferred cells are found once and lose each cell as it is taken: the same lists a
+    # scan of the board per unit would give (cells by (y, x), the occupied left out), without the scans.
+    preferred: dict[Side, list[int]] = {}
     for unit_id in unit_ids:
         unit = units[unit_id]
-        candidates = preferred_cells(info, unit.side, occupied) or deployment_cells(info, unit.side, occupied)
+        if unit.side not in preferred:
+            preferred[unit.side] = preferred_cells(info, unit.side, occupied)
+        candidates = preferred[unit.side] or deployment_cells(info, unit.side, occupied)
         if not candidates:
             raise ValueError(f"no legal deployment cell left for {unit_id}")
         choice, rng = pick(len(candidates), rng)
         cell = candidates[choice]
+        if candidates is preferred[unit.side]:
+            del candidates[choice]
         occupied.add(cell)
         units[unit_id] = replace(unit, cell=info.labels[cell])
         events.append(Event(kind=EventKind.UNIT_DEPLOYED, side=unit.side, unit=unit_id, cell=info.labels[cell]))

@@ -11,7 +11,7 @@ from ..actions import Action, ActionBase, MoveUnit
 from ..board.info import board_info
 from ..cards.hooks import can_move_unit, max_moves
 from ..errors import IllegalAction
-from ..movement import movement_allowance, occupancy, occupancy_after_move, unit_moves, unit_reaches
+from ..movement import movement_allowance, occupancy, occupancy_after_move, unit_cost, unit_moves
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -66,8 +66,8 @@ def _check(state: GameState, action: MoveUnit) -> _Checked:
     destination = board_info(state.board).index.get(action.to)
     if destination is None:
         return IllegalAction(f"{action.to} is off the board", "off_board"), 0, 0, 0
-    # The listing's own derivation (kept per unit): the cost is exactly what the listing offers.
-    cost = unit_reaches(state, [unit], occupancy(state))[0].costs.get(destination)
+    # The listing's own derivation when one is kept for this unit: the cost is exactly what the listing offers.
+    cost = unit_cost(state, unit, destination, occupancy(state))
     if cost is None:
         allowance = movement_allowance(state, unit)
         problem = IllegalAction(

@@ -262,6 +262,8 @@ class GameConfig(_Config, frozen=True, kw_only=True):
     victory: VictoryConfig = VictoryConfig()
     start_phase: StartPhase | None = None  # a resting phase to start in (default CARD_DRAW)
     start_side: Side = Side.ATTACKER  # active player at the start
+    truce_rounds: Annotated[int, Meta(ge=0, le=1000)] | None = None  # opening rounds without attacks (rules §6.1);
+    # None: 1 when the rules deploy the armies (auto or manual deployment), 0 when the scenario places its units
     movement_rules: tuple[MovementRule, ...] = ()
     combat_rules: tuple[CombatRule, ...] = ()
     rules: RulesOverlay | None = None  # a variant's cards and tables (None: the standard rules)

@@ -28,12 +28,14 @@ from .base import Bot, seat_seed
 from .determinize import sample_world
 from .greedy import GreedyBot
 from .mcts import MCTSBot
+from .oep import EvolutionBot
 from .random_bot import RandomBot
 
 __all__ = [
     "ABOUT",
     "BOTS",
     "Bot",
+    "EvolutionBot",
     "GreedyBot",
     "MCTSBot",
     "RandomBot",
@@ -49,6 +51,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "mcts": MCTSBot,
+    "oep": EvolutionBot,
 }
 """Bot factories by registry name."""
 

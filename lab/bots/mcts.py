@@ -180,7 +180,7 @@ class MCTSBot:
         stats = SearchStats(plans=len(plans))
         best = plans[0]
         if len(plans) > 1:
-            best = self._select(view, side, plans, mix_seed(rng, 3), stats, standoff)
+            best = self.select(view, side, plans, mix_seed(rng, 3), stats, standoff)
         self._memo.remember(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
@@ -211,10 +211,11 @@ class MCTSBot:
             state = reduce(state, action)
         return tuple(plan)
 
-    def _select(
-        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool
+    def select(
+        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool = False
     ) -> Plan:
-        """The plan with the best total over the same sampled worlds (at least one world)."""
+        """The plan with the best total over the same sampled worlds (at least one world), each simulated
+        through the next ``turns`` turns (`_simulate`); ``stats`` gets the simulations and each plan's mean."""
         totals = [0.0] * len(plans)
         worlds = max(1, self.iterations // len(plans))
         deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget

@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["ELO", "Fit", "Game", "Rating", "expected_score", "fit_ratings"]
+__all__ = ["ELO", "Fit", "Game", "Rating", "expected_score", "fit_ratings", "solve"]
 
 ELO = 400 / math.log(10)
 """Elo points per natural logistic unit."""
@@ -106,7 +106,7 @@ def fit_ratings(games: Sequence[Game], anchor: str, prior: float = 1.0) -> Fit:
     x = [0.0] * size
     for _ in range(_ITERATIONS):
         gradient, hessian = _derivatives(x, games, pairs, slot, size, prior)
-        step = _solve([row[:] for row in hessian], [-g for g in gradient])
+        step = solve([row[:] for row in hessian], [-g for g in gradient])
         x = [xi + si for xi, si in zip(x, step, strict=True)]
         if max(abs(s) for s in step) < _TOLERANCE:
             break
@@ -188,8 +188,8 @@ def _require_connected(names: Sequence[str], games: Sequence[Game]) -> None:
         raise ValueError(f"the entries fall into groups that never played each other: {shown}")
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """``matrix⁻¹ vector`` by Gaussian elimination with partial pivoting (the matrices are small)."""
+def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
+    """``matrix⁻¹ vector`` by Gaussian elimination with partial pivoting (small, dense systems; both are changed)."""
     n = len(vector)
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(matrix[r][col]))
@@ -211,5 +211,5 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
     n = len(matrix)
-    columns = [_solve([row[:] for row in matrix], [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
+    columns = [solve([row[:] for row in matrix], [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
     return [[columns[j][i] for j in range(n)] for i in range(n)]

@@ -13,7 +13,7 @@ from engine import draw_index, encode_action, encode_record, legal_actions, reco
 from engine.analysis import encode_text
 
 from .errors import CommandError, output_file
-from .game_options import add_config_options, game_from_args, parse_seed
+from .game_options import add_config_options, add_rules_option, game_from_args, parse_seed
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +22,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Both sides pick uniformly among the legal actions, from --player-seed.",
     )
     add_config_options(parser)
+    add_rules_option(parser)
     parser.add_argument("--random", action="store_true", help=argparse.SUPPRESS)  # once required; now the only mode
     parser.add_argument(
         "--player-seed", type=parse_seed, default=None,

@@ -19,6 +19,8 @@ from types import FrameType
 
 import msgspec
 
+from engine import GameConfig
+from engine.data import apply_variant
 from lab.bots import ABOUT, get_bot, hint, win_chance
 from server.bots import BotRoster
 from server.collector import Collector
@@ -27,7 +29,7 @@ from server.settings import ClusterTuning, Limits, Settings, load_limits
 from server.store import DataDirLocked, StoreUnavailable
 
 from .errors import CommandError
-from .game_options import whole_number
+from .game_options import add_rules_option, rules_from_args, start, whole_number
 from .serve_workers import listening_socket, run_workers
 
 SEATED_BOTS = ("greedy", "mcts", "random")
@@ -95,6 +97,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--compress", action="store_true",
                         help="compress WebSocket messages (permessage-deflate): a game's updates shrink to a few "
                              "per cent, for CPU and about 300 KB of memory per socket (docs/server.md)")
+    add_rules_option(parser)
     parser.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(handler=run)
@@ -111,12 +114,15 @@ def run(args: argparse.Namespace) -> int:
     if data_dir.exists() and not data_dir.is_dir():
         raise CommandError(f"--data {data_dir} is a file, not a folder", hint="give a folder for the match database")
     check_storage(args)
+    rules = rules_from_args(args)
+    if rules is not None:
+        start(apply_variant(GameConfig(), rules))  # a file the engine refuses is said now, not at the first match
     if not args.reuse_port:
         check_port(args.host, args.port)
     settings = Settings(data_dir=data_dir, host=args.host, port=args.port,
                         allowed_origins=tuple(args.allow_origin), limits=limits, bots=bot_roster(), bot_policy=args.bot,
                         log_level=args.log_level, database_url=args.database, bus_url=args.bus,
-                        cluster=ClusterTuning(pool_size=args.pool_size), compress=args.compress)
+                        cluster=ClusterTuning(pool_size=args.pool_size), compress=args.compress, rules=rules)
     if args.database is not None:
         prepare_postgres(args.database)  # reachable, schema migrated: once, before any worker starts
         if args.workers > 1:

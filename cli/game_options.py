@@ -10,10 +10,21 @@ from pathlib import Path
 import msgspec
 
 from engine import GameConfig, GameState, new_game
+from engine.data import Variant, VariantError, apply_variant
+from lab.variant import load_rules_file
 
 from .errors import CommandError
 
-__all__ = ["add_config_options", "config_from_args", "game_from_args", "parse_seed", "parse_size", "whole_number"]
+__all__ = [
+    "add_config_options",
+    "add_rules_option",
+    "config_from_args",
+    "game_from_args",
+    "parse_seed",
+    "parse_size",
+    "rules_from_args",
+    "whole_number",
+]
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -64,8 +75,37 @@ def add_config_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--rules FILE``: a card file or a variant file to play with, from anywhere on disk."""
+    parser.add_argument(
+        "--rules",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="play with a card file ({\"common\": [...], \"tactics\": [...]}: its cards join the deck) "
+        "or a variant file (docs/cards.md, docs/lab.md)",
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Variant | None:
+    """The checked rules file of ``--rules``, if given; every problem, with its JSON path, as a `CommandError`."""
+    path: Path | None = getattr(args, "rules", None)
+    if path is None:
+        return None
+    try:
+        return load_rules_file(path)
+    except VariantError as err:
+        problems = "\n".join(err.problems)
+        count = len(err.problems)
+        raise CommandError(
+            f"--rules: {count} problem{'s' if count != 1 else ''} in the rules file:\n{problems}",
+            hint="taktik cards check FILE checks a card file; docs/cards.md has the language",
+        ) from None
+
+
 def config_from_args(args: argparse.Namespace) -> GameConfig:
-    """The `GameConfig` the options describe (not yet checked by the engine: see `game_from_args`)."""
+    """The `GameConfig` the options describe (not yet checked by the engine: see `game_from_args`);
+    a ``--rules`` file is applied on top of it."""
     config = GameConfig()
     if args.config is not None:
         try:
@@ -78,7 +118,8 @@ def config_from_args(args: argparse.Namespace) -> GameConfig:
         config = msgspec.structs.replace(config, seed=args.seed)
     if args.size is not None:
         config = msgspec.structs.replace(config, width=args.size[0], height=args.size[1])
-    return config
+    variant = rules_from_args(args)
+    return config if variant is None else apply_variant(config, variant)
 
 
 def game_from_args(args: argparse.Namespace) -> tuple[GameConfig, GameState]:

@@ -48,6 +48,8 @@ def worker_command(args: argparse.Namespace, port: int) -> list[str]:
         command += ["--abandon-after", str(args.abandon_after)]
     if args.compress:
         command.append("--compress")
+    if args.rules is not None:
+        command += ["--rules", str(args.rules)]
     return command
 
 

@@ -55,10 +55,12 @@ UnitList = Annotated[tuple[UnitId, ...], Meta(max_length=30)]
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
-    """Card parameters: at most one of ``quadrant`` (Enemy Recon Detection) or ``cell`` (International Aid)."""
+    """Card parameters: ``quadrant`` (Enemy Recon Detection) or ``cell`` (International Aid), and the
+    ``option`` chosen of a card that offers options (its index in the card's ``options``)."""
 
     quadrant: Quadrant | None = None
     cell: CellLabel | None = None
+    option: Annotated[int, Meta(ge=0, le=9)] | None = None
 
 
 NO_PARAMS = Params()

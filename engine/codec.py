@@ -19,6 +19,7 @@ from .actions import (
     WithdrawAttack,
 )
 from .board.info import board_info
+from .cards.abilities import ability_problems
 from .cards.checks import check_card
 from .cards.game import game_card
 from .errors import CardDataError, InvalidAction, InvalidState
@@ -132,7 +133,7 @@ def decode_state(data: str | bytes) -> GameState:
 
 
 def _check_cards(state: GameState) -> None:
-    """Every variant card passes the load checks, and every card the state names is one of its game's."""
+    """Every variant card and ability passes the load checks, and every card the state names is one of its game's."""
     rules = state.rules
     if rules.card_changes is not None:
         for index, card in enumerate(rules.card_changes.cards):
@@ -140,6 +141,9 @@ def _check_cards(state: GameState) -> None:
                 check_card(card)
             except CardDataError as err:
                 raise InvalidState(f"invalid state: {err} - at `$.rules.card_changes.cards[{index}]`") from None
+    for index, ability in enumerate(rules.abilities or ()):
+        for field, problem in ability_problems(ability, f"$.rules.abilities[{index}]"):
+            raise InvalidState(f"invalid state: {problem} - at `{field}`")
     named: list[tuple[str, str]] = [("pending_card.card", state.pending_card.card)] if state.pending_card else []
     for i, player in enumerate(state.players):
         for field in ("stored", "tactics", "played_tactics"):

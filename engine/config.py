@@ -15,20 +15,16 @@ from msgspec import Meta
 from .canonical import keep_defaults
 from .mapgen.params import TerrainParams
 from .tables import TableOverrides
-from .types import CellLabel, Phase, Side, TerrainType, UnitId, UnitType
+from .types import CellLabel, Phase, Side, UnitId, UnitType
 
 __all__ = [
     "MAX_GAME_LENGTH",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "CaptureAndHold",
-    "CombatRequires",
-    "CombatRule",
     "Forces",
     "GameConfig",
     "Leaders",
-    "MovementRequires",
-    "MovementRule",
     "PerSide",
     "RoundLimit",
     "RulesOverlay",
@@ -178,61 +174,24 @@ class VictoryConfig(_Config, frozen=True, kw_only=True):
     max_actions: Count = MAX_GAME_LENGTH
 
 
-class MovementRequires(_Config, frozen=True, kw_only=True):
-    """Conditions of a movement rule; each given list matches when any listed value is present."""
-
-    unit_types: tuple[UnitType, ...] = ()
-    unit_tags: tuple[str, ...] = ()
-    terrain_tags: tuple[str, ...] = ()
-    overlay_tags: tuple[str, ...] = ()
-    connector_tags: tuple[str, ...] = ()
-    terrain_types: tuple[TerrainType, ...] = ()  # how a variant changes one terrain's move cost
-
-
-class MovementRule(_Config, frozen=True, kw_only=True):
-    """A data-driven movement rule applied to the destination cell of a step (rules §2.5)."""
-
-    id: str
-    requires: MovementRequires = MovementRequires()
-    cost_delta_mp: float | None = None  # a multiple of 0.5 MP
-    blocks: bool = False
-
-
-class CombatRequires(_Config, frozen=True, kw_only=True):
-    """Conditions of a combat rule; each given list matches when any listed value is present."""
-
-    attacker_unit_types: tuple[UnitType, ...] = ()
-    attacker_unit_tags: tuple[str, ...] = ()
-    defender_unit_types: tuple[UnitType, ...] = ()
-    defender_unit_tags: tuple[str, ...] = ()
-    attacker_terrain_tags: tuple[str, ...] = ()
-    defender_terrain_tags: tuple[str, ...] = ()
-    attacker_overlay_tags: tuple[str, ...] = ()
-    defender_overlay_tags: tuple[str, ...] = ()
-    defender_terrain_types: tuple[TerrainType, ...] = ()  # how a variant changes one terrain's cover
-
-
-class CombatRule(_Config, frozen=True, kw_only=True):
-    """A data-driven roll modifier (rules §2.5): every matching rule adds ``roll_modifier``."""
-
-    id: str
-    roll_modifier: Annotated[int, Meta(ge=-6, le=6)]
-    requires: CombatRequires = CombatRequires()
-
-
 class RulesOverlay(_Config, frozen=True, kw_only=True):
     """Rules a game plays with instead of the standard ones: a variant's cards and tables.
 
     The game carries them in its config, so its record replays with them. ``cards`` are card
     objects in the card language (`engine.cards`): a card whose id is a standard card's
     replaces it, any other is added; ``removed`` takes cards out of the deck and the tactic
-    pool. Terrain changes travel as `movement_rules` and `combat_rules` (see `lab.variant`).
+    pool. ``abilities`` are standing rules in the same language (`engine.cards.abilities`): one
+    with a unit type's ``unit`` and the id of one of its abilities replaces that ability, any
+    other is added (a terrain change is one, see `lab.variant`); ``removed_abilities`` takes
+    abilities out by key (``SPECIAL.move_or_fire``).
     """
 
     name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
     cards: tuple[dict[str, Any], ...] = ()
     removed: tuple[str, ...] = ()
     tables: TableOverrides = TableOverrides()
+    abilities: tuple[dict[str, Any], ...] = ()
+    removed_abilities: tuple[str, ...] = ()
 
 
 StartPhase = Literal["CARD_DRAW", "CARD_RESOLUTION", "MOVEMENT", "ATTACK", "DICE_RESOLUTION"]
@@ -264,9 +223,11 @@ class GameConfig(_Config, frozen=True, kw_only=True):
     start_side: Side = Side.ATTACKER  # active player at the start
     truce_rounds: Annotated[int, Meta(ge=0, le=1000)] | None = None  # opening rounds without attacks (rules §6.1);
     # None: 1 when the rules deploy the armies (auto or manual deployment), 0 when the scenario places its units
-    movement_rules: tuple[MovementRule, ...] = ()
-    combat_rules: tuple[CombatRule, ...] = ()
-    rules: RulesOverlay | None = None  # a variant's cards and tables (None: the standard rules)
+    rules: RulesOverlay | None = None  # a variant's cards, tables and abilities (None: the standard rules)
+    # Retired: the old rule lists are abilities now (rules.abilities). Still read, so that a config
+    # written with them is refused by `new_game` with what to write instead, not as an unknown field.
+    movement_rules: tuple[Any, ...] = ()
+    combat_rules: tuple[Any, ...] = ()
 
     @property
     def start_phase_value(self) -> Phase:

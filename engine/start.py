@@ -7,6 +7,7 @@ from msgspec.structs import replace
 from .board.info import board_info
 from .board.terrain_map import Board, parse_terrain_map
 from .board.zones import deployment_cells
+from .cards.abilities import RETIRED_RULE_LISTS, config_abilities
 from .cards.catalogue import DECK_SOURCES
 from .cards.game import canonical_deck, card_changes, card_of, game_cards
 from .config import GameConfig
@@ -82,15 +83,18 @@ def _rules(config: GameConfig) -> Rules:
     """What of ``config`` the game carries into play; ValueError for a deck source or variant that does not load."""
     if config.cards not in DECK_SOURCES:
         raise ValueError(f"cards {config.cards!r} is not a deck source ({', '.join(DECK_SOURCES)})")
+    for field in ("movement_rules", "combat_rules"):
+        if getattr(config, field):
+            raise ValueError(RETIRED_RULE_LISTS.format(field=field))
+    overlay = config.rules
     return Rules(
         victory=config.victory,
         deck=config.deck,
-        movement_rules=config.movement_rules,
-        combat_rules=config.combat_rules,
         cards=config.cards,
         card_changes=card_changes(config),
         tables=_tables(config),
         truce_rounds=_truce_rounds(config),
+        abilities=None if overlay is None else config_abilities(overlay.abilities, overlay.removed_abilities),
     )
 
 

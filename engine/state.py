@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from .board.terrain_map import Board
 from .canonical import keep_defaults
-from .cards.defs import CardChanges
-from .config import CombatRule, MovementRule, VictoryConfig
+from .cards.defs import AbilityDef, CardChanges
+from .config import VictoryConfig
 from .tables import TableOverrides
 from .types import EventKind, Hook, Phase, Quadrant, Side, UnitType
 
@@ -140,6 +141,9 @@ class Effect(_Data, frozen=True, kw_only=True):
     remaining_turn_ends: int | None = None  # for "turn_ends": END_TURNs left
     attack_seq: int | None = None  # for "this_attack": the attack it belongs to
     until_phase: Phase | None = None  # for "until_phase"
+    # for a limited effect or a damage cap per turn or round: "turn:unit:attack:damage" per use; left out
+    # of the encoding until the first use (UNSET), so states without any hash as before
+    uses: tuple[str, ...] | UnsetType = UNSET
 
 
 class ReactionMark(_Data, frozen=True, kw_only=True):
@@ -186,12 +190,11 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
 
     victory: VictoryConfig
     deck: int  # 60 or 90
-    movement_rules: tuple[MovementRule, ...]
-    combat_rules: tuple[CombatRule, ...]
     cards: str = "standard"  # the shipped deck source (`GameConfig.cards`)
     card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
     truce_rounds: int = 0  # opening rounds in which no attack may be declared (rules §6.1, `GameConfig.truce_rounds`)
+    abilities: tuple[AbilityDef, ...] | None = None  # every standing ability of a variant; None: the standard ones
 
     def __post_init__(self) -> None:
         keep_defaults(self)  # "standard" from a decoded or unpickled state is the default object (engine.canonical)

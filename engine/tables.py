@@ -7,7 +7,8 @@ variant changes it for one game through `TableOverrides` (read with `game_tables
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import Meta
@@ -29,6 +30,8 @@ __all__ = [
     "TACTIC_HAND_SIZE",
     "TERRAIN",
     "UNITS",
+    "UNIT_ABILITY_DATA",
+    "UNIT_NAMES",
     "TableOverrides",
     "TerrainRules",
     "UnitStats",
@@ -49,11 +52,44 @@ class UnitStats(msgspec.Struct, frozen=True):
     tags: tuple[str, ...]
 
 
+class _UnitRow(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One unit type as ``data/units.json`` writes it: stats, tags and abilities (card language)."""
+
+    type: UnitType
+    name: str
+    movement_mp: Annotated[int, Meta(ge=0, le=20)]
+    range: Annotated[int, Meta(ge=1, le=30)]
+    hp: Annotated[int, Meta(ge=1, le=99)]
+    damage: Annotated[int, Meta(ge=0, le=99)]
+    vp: Annotated[int, Meta(ge=0, le=99)]
+    tags: tuple[str, ...]
+    abilities: tuple[dict[str, Any], ...] = ()  # checked by `engine.cards.abilities` (it reads the card language)
+
+
+class _UnitFile(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    units: tuple[_UnitRow, ...]
+
+
+def _unit_rows() -> tuple[_UnitRow, ...]:
+    rows = msgspec.json.decode((Path(__file__).parent / "data" / "units.json").read_bytes(), type=_UnitFile).units
+    if [row.type for row in rows] != list(UnitType):
+        raise ValueError(f"data/units.json lists {[r.type.value for r in rows]}, not every unit type once in order")
+    return rows
+
+
+_ROWS = _unit_rows()
+
 UNITS: dict[UnitType, UnitStats] = {
-    UnitType.LIGHT_INFANTRY: UnitStats(movement_mp=2, range=2, hp=1, damage=1, vp=1, tags=("infantry",)),
-    UnitType.MECHANIZED: UnitStats(movement_mp=4, range=3, hp=2, damage=1, vp=2, tags=("infantry", "vehicle")),
-    UnitType.SPECIAL: UnitStats(movement_mp=3, range=4, hp=2, damage=1, vp=3, tags=("special", "move_or_fire")),
+    row.type: UnitStats(
+        movement_mp=row.movement_mp, range=row.range, hp=row.hp, damage=row.damage, vp=row.vp, tags=row.tags
+    )
+    for row in _ROWS
 }
+"""The unit table (rules §3.1), from ``data/units.json``."""
+
+UNIT_NAMES: dict[UnitType, str] = {row.type: row.name for row in _ROWS}
+UNIT_ABILITY_DATA: dict[UnitType, tuple[dict[str, Any], ...]] = {row.type: row.abilities for row in _ROWS}
+"""Each unit type's abilities as the file writes them (loaded and checked by `engine.cards.abilities`)."""
 
 
 class TerrainRules(msgspec.Struct, frozen=True):
@@ -83,7 +119,7 @@ TERRAIN: dict[TerrainType, TerrainRules] = {
 }
 
 OVERLAY_TAGS = {"road": ("road",), "river": ("river",)}
-"""Tags carried by the overlays, for `movement_rules` and `combat_rules` conditions."""
+"""Tags carried by the overlays (a cell's road and river, rules §2.4)."""
 
 CONNECTOR_TAGS = {"bridge": ("bridge",)}
 """Tags carried by connectors (a bridge is every road ∩ river cell)."""

@@ -117,6 +117,8 @@ class Hook(StrEnum):
     NATURAL_RESULT = "natural_result"
     CAP_DAMAGE = "cap_damage"
     IGNORE_HIT = "ignore_hit"
+    MODIFY_STAT = "modify_stat"
+    STEP_COST = "step_cost"
     INSTANT = "instant"
 
 

@@ -1,321 +1,38 @@
-"""Variants: a designer's small JSON overlay on the standard rules, checked before anything runs.
+"""Rules files for the lab: read a variant or a card file from disk (the checks are the engine's).
 
-A variant file changes card fields, adds or removes cards, changes rule tables and the
-default scenario::
-
-    {
-      "name": "cheaper_cover",
-      "description": "one card twice as common",
-      "cards": {
-        "change": {"CARD_ID": {"copies_60": 4, "copies_90": 6}},
-        "add": [ ...cards in the card language (docs/cards.md)... ],
-        "remove": ["OTHER_CARD_ID"]
-      },
-      "tables": {
-        "units": {"MECHANIZED": {"range": 4}},
-        "terrain": {"FOREST": {"move_cost": 3, "defense": 1}},
-        "hit_thresholds": [3, 4, 5, 6],
-        "road_discount_mp": 0.5, "river_enter_mp": 2, "river_follow_mp": 1,
-        "max_moves": 5, "max_attacks_per_turn": 5, "storage_limit": 6, "tactic_hand_size": 6
-      },
-      "scenario": {"deck": 90, "victory": {"round_limit": {"max_rounds": 12}}}
-    }
-
-`load_variant` validates all of it and raises `VariantError` naming the path of the first
-problem: an unknown card, an unknown field, a wrong type, a value out of range. `apply_variant`
-turns a base `GameConfig` into the variant's: the scenario's fields replace the base's and the
-cards and tables travel in ``GameConfig.rules`` (so the game's record replays with them).
-Terrain changes become movement and combat rules bound to that terrain type (rules §2.5):
-a move cost as a cost delta, cover and defense as a roll modifier against units standing there.
-The other tables are `TableOverrides` fields, checked with its own types and ranges; docs/lab.md
-lists every field with its range.
+`engine.data.decode_variant` and `decode_rules_file` check a file's JSON (the server checks an
+uploaded one the same way); this module adds the reading, with the file's name in every error.
 """
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
 
-import msgspec
-from msgspec import Meta
+from engine.data import Variant, VariantError, apply_variant, decode_rules_file, decode_variant
 
-from engine import (
-    CardDataError,
-    CombatRequires,
-    CombatRule,
-    GameConfig,
-    MovementRequires,
-    MovementRule,
-    RulesOverlay,
-    TableOverrides,
-    TerrainType,
-    UnitType,
-)
-from engine.data import CARDS, DECK_SOURCES, TERRAIN, UNITS, TerrainRules, load_cards
-
-__all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_variant"]
+__all__ = ["Variant", "VariantError", "apply_variant", "decode_variant", "load_rules_file", "load_variant"]
 
 
-E = TypeVar("E", bound=enum.Enum)
-P = TypeVar("P", bound=msgspec.Struct)
-
-
-class VariantError(ValueError):
-    """A variant file that cannot be used; the message names the file's path of the problem."""
-
-
-class _Patch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Base of variant structs: strict about unknown fields."""
-
-
-class UnitPatch(_Patch, frozen=True, kw_only=True):
-    """Changed stats of one unit type (rules §3.1); a field left out keeps the standard value."""
-
-    movement_mp: Annotated[int, Meta(ge=0, le=20)] | None = None
-    range: Annotated[int, Meta(ge=1, le=30)] | None = None
-    hp: Annotated[int, Meta(ge=1, le=99)] | None = None
-    damage: Annotated[int, Meta(ge=0, le=99)] | None = None
-    vp: Annotated[int, Meta(ge=0, le=99)] | None = None
-
-
-class TerrainPatch(_Patch, frozen=True, kw_only=True):
-    """Changed values of one base terrain (rules §2.3)."""
-
-    move_cost: Annotated[int, Meta(ge=1, le=20)] | None = None
-    blocks: bool | None = None
-    hit_modifier: Annotated[int, Meta(ge=-6, le=6)] | None = None
-    defense: Annotated[int, Meta(ge=-6, le=6)] | None = None
-
-
-class TableRows(_Patch, frozen=True, kw_only=True):
-    """The tables a variant changes row by row: unit types and base terrains."""
-
-    # rows are checked one by one (`_rows`), so that an error names the unit type or terrain
-    units: dict[str, Any] = msgspec.field(default_factory=dict)
-    terrain: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-_ROW_TABLES = tuple(f.name for f in msgspec.structs.fields(TableRows))
-_VALUE_TABLES = tuple(f.name for f in msgspec.structs.fields(TableOverrides) if f.name != "units")
-"""The other tables are `TableOverrides` fields, checked with its types and ranges (one source of truth)."""
-
-
-class CardsPatch(_Patch, frozen=True, kw_only=True):
-    """Card changes: fields of existing cards, new cards, cards taken out."""
-
-    change: dict[str, dict[str, Any]] = msgspec.field(default_factory=dict)
-    add: tuple[dict[str, Any], ...] = ()
-    remove: tuple[str, ...] = ()
-
-
-class VariantFile(_Patch, frozen=True, kw_only=True):
-    """A variant file as written."""
-
-    name: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
-    description: str = ""
-    cards: CardsPatch = CardsPatch()
-    tables: dict[str, Any] = msgspec.field(default_factory=dict)  # `TableRows` and `TableOverrides` fields
-    scenario: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """A checked variant: what `apply_variant` puts into a game's config."""
-
-    name: str
-    description: str
-    rules: RulesOverlay
-    movement_rules: tuple[MovementRule, ...]
-    combat_rules: tuple[CombatRule, ...]
-    scenario: dict[str, Any]  # GameConfig fields (already checked) the variant sets
-    terrain: dict[TerrainType, TerrainRules]  # the terrain rows it changes, whole (played as the rules above)
-
-    @property
-    def changed_cards(self) -> tuple[str, ...]:
-        """Ids of the cards the variant changes, adds or removes."""
-        return tuple(sorted({*(str(c["id"]) for c in self.rules.cards), *self.rules.removed}))
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as err:
+        raise VariantError(f"{path}: cannot read ({err.strerror or err})") from None
 
 
 def load_variant(path: Path) -> Variant:
     """Read and check the variant file at ``path`` (errors start with the file's name)."""
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise VariantError(f"{path}: cannot read ({err.strerror or err})") from None
+    raw = _read(path)
     try:
         return decode_variant(raw)
     except VariantError as err:
-        raise VariantError(f"{path}: {err}") from None
+        raise VariantError(f"{path}: {err}", tuple(f"{path}: {p}" for p in err.problems)) from None
 
 
-def decode_variant(raw: bytes) -> Variant:
-    """Check variant JSON ``raw``; raises `VariantError` naming the path of the first problem."""
+def load_rules_file(path: Path) -> Variant:
+    """Read and check a variant file or a card file at ``path`` (a card file's rules are named after it)."""
+    raw = _read(path)
     try:
-        data = msgspec.json.decode(raw, type=VariantFile)
-    except msgspec.DecodeError as err:
-        raise VariantError(_plain(str(err))) from None
-    cards = _cards(data.cards)
-    tables, terrain, movement, combat = _tables(data.tables)
-    _check_hand_size(tables, data.cards, cards)
-    scenario = _scenario(data.scenario)
-    return Variant(
-        name=data.name,
-        description=data.description,
-        rules=RulesOverlay(name=data.name, cards=cards, removed=tuple(data.cards.remove), tables=tables),
-        movement_rules=movement,
-        combat_rules=combat,
-        scenario=scenario,
-        terrain=terrain,
-    )
-
-
-def apply_variant(base: GameConfig, variant: Variant) -> GameConfig:
-    """``base`` played under ``variant``: its scenario fields, its terrain rules added, its cards and tables carried."""
-    fields = {**variant.scenario}
-    fields["movement_rules"] = tuple(fields.get("movement_rules", base.movement_rules)) + variant.movement_rules
-    fields["combat_rules"] = tuple(fields.get("combat_rules", base.combat_rules)) + variant.combat_rules
-    return msgspec.structs.replace(base, rules=variant.rules, **fields)
-
-
-def _plain(message: str) -> str:
-    """msgspec's ``<problem> - at `$.path``` as ``$.path: <problem>``."""
-    problem, sep, where = message.rpartition(" - at `")
-    return f"{where.rstrip('`')}: {problem}" if sep else message
-
-
-def _under(where: str, message: str) -> str:
-    """msgspec's message about a part of the file read on its own, with its path in the file."""
-    plain = _plain(message)
-    return plain.replace("$", where, 1) if plain.startswith("$") else f"{where}: {plain}"
-
-
-_STANDARD_IDS = "an id of the standard deck; `taktik cards list` lists them"
-
-
-def _cards(patch: CardsPatch) -> tuple[dict[str, Any], ...]:
-    """The changed cards (whole, with the changes merged) and the added ones, each checked."""
-    standard = {card.id: card for common, tactics in (DECK_SOURCES["standard"],) for card in (*common, *tactics)}
-    out: list[dict[str, Any]] = []
-    for card_id, fields in patch.change.items():
-        where = f"$.cards.change.{card_id}"
-        if card_id not in standard:
-            raise VariantError(f"{where}: unknown card {card_id!r} ({_STANDARD_IDS})")
-        if "id" in fields:
-            raise VariantError(f"{where}.id: a changed card keeps its id (add a new card under `add` instead)")
-        merged = {**msgspec.to_builtins(standard[card_id]), **fields}
-        out.append(_checked(merged, where))
-    for i, card in enumerate(patch.add):
-        where = f"$.cards.add[{i}]"
-        new_id = card.get("id")
-        if isinstance(new_id, str) and new_id in set(CARDS):  # iterating lists the shipped cards only
-            raise VariantError(f"{where}.id: card {new_id!r} exists already (change it under `change`)")
-        out.append(_checked(card, where))
-    for i, card_id in enumerate(patch.remove):
-        if card_id not in standard:
-            raise VariantError(f"$.cards.remove[{i}]: unknown card {card_id!r} ({_STANDARD_IDS})")
-        if card_id in patch.change:
-            raise VariantError(f"$.cards.remove[{i}]: card {card_id!r} is both changed and removed")
-    return tuple(out)
-
-
-def _checked(card: dict[str, Any], where: str) -> dict[str, Any]:
-    """``card`` if it loads as a card (the card language's checks), else a `VariantError` at ``where``."""
-    key = "tactics" if card.get("kind") == "tactic" else "common"
-    try:
-        load_cards(msgspec.json.encode({"common": [], "tactics": [], key: [card]}))
-    except CardDataError as err:
-        raise VariantError(f"{where}: {err}") from None
-    return card
-
-
-def _rows(rows: dict[str, Any], keys: type[E], row_type: type[P], where: str) -> list[tuple[E, P]]:
-    """``rows`` checked: each key a member of ``keys``, each row a ``row_type`` (sorted by key)."""
-    out: list[tuple[E, P]] = []
-    for key, row in sorted(rows.items()):
-        if key not in keys.__members__:
-            known = ", ".join(keys.__members__)
-            raise VariantError(f"{where}.{key}: unknown {where.rpartition('.')[2]} {key!r} ({known})")
-        try:
-            out.append((keys[key], msgspec.convert(row, row_type)))
-        except msgspec.ValidationError as err:
-            raise VariantError(_under(f"{where}.{key}", str(err))) from None
-    return out
-
-
-def _tables(
-    raw: dict[str, Any],
-) -> tuple[TableOverrides, dict[TerrainType, TerrainRules], tuple[MovementRule, ...], tuple[CombatRule, ...]]:
-    for key in raw:
-        if key not in _ROW_TABLES and key not in _VALUE_TABLES:
-            known = ", ".join((*_ROW_TABLES, *_VALUE_TABLES))
-            raise VariantError(f"$.tables.{key}: unknown table {key!r} ({known})")
-    try:
-        patch = msgspec.convert({k: v for k, v in raw.items() if k in _ROW_TABLES}, TableRows)
-        values = msgspec.convert({k: v for k, v in raw.items() if k in _VALUE_TABLES}, TableOverrides)
-    except msgspec.ValidationError as err:
-        raise VariantError(_under("$.tables", str(err))) from None
-    units = {
-        unit_type: msgspec.structs.replace(
-            UNITS[unit_type], **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
-        )
-        for unit_type, row in _rows(patch.units, UnitType, UnitPatch, "$.tables.units")
-    }
-    movement: list[MovementRule] = []
-    combat: list[CombatRule] = []
-    rows: dict[TerrainType, TerrainRules] = {}
-    for terrain, row in _rows(patch.terrain, TerrainType, TerrainPatch, "$.tables.terrain"):
-        where = f"$.tables.terrain.{terrain.value}"
-        standard = TERRAIN[terrain]
-        rows[terrain] = msgspec.structs.replace(
-            standard, **{f: v for f in msgspec.structs.asdict(row) if (v := getattr(row, f)) is not None}
-        )
-        if row.blocks is False and standard.blocks:
-            raise VariantError(f"{where}.blocks: {terrain.value} cannot be made passable (it has no move cost)")
-        if standard.blocks and row.move_cost is not None:
-            raise VariantError(f"{where}.move_cost: {terrain.value} blocks movement; it has no move cost")
-        on_terrain = MovementRequires(terrain_types=(terrain,))
-        if row.blocks and not standard.blocks:
-            movement.append(MovementRule(id=f"variant:{terrain.value}:blocks", requires=on_terrain, blocks=True))
-        elif row.move_cost is not None and row.move_cost != standard.move_cost:
-            delta = float(row.move_cost - standard.move_cost)
-            rule_id = f"variant:{terrain.value}:move_cost"
-            movement.append(MovementRule(id=rule_id, requires=on_terrain, cost_delta_mp=delta))
-        hit = (row.hit_modifier if row.hit_modifier is not None else standard.hit_modifier) - standard.hit_modifier
-        defense = (row.defense if row.defense is not None else standard.defense) - standard.defense
-        if hit - defense:
-            combat.append(
-                CombatRule(
-                    id=f"variant:{terrain.value}:cover",
-                    roll_modifier=hit - defense,
-                    requires=CombatRequires(defender_terrain_types=(terrain,)),
-                )
-            )
-    return msgspec.structs.replace(values, units=units), rows, tuple(movement), tuple(combat)
-
-
-def _check_hand_size(tables: TableOverrides, patch: CardsPatch, cards: tuple[dict[str, Any], ...]) -> None:
-    """A seeded tactic hand cannot hold more cards than the variant's tactic pool (rules §7.5)."""
-    tactics = {card.id for card in DECK_SOURCES["standard"][1]} - set(patch.remove)
-    tactics |= {str(card["id"]) for card in cards if card.get("kind") == "tactic"}
-    if tables.tactic_hand_size > len(tactics):
-        raise VariantError(
-            f"$.tables.tactic_hand_size: {tables.tactic_hand_size} is more than the {len(tactics)} tactic cards "
-            "of the pool"
-        )
-
-
-_NOT_SCENARIO = ("seed", "rules")
-
-
-def _scenario(fields: dict[str, Any]) -> dict[str, Any]:
-    """The GameConfig fields the scenario sets, checked as a config (``seed`` comes from the run)."""
-    for name in _NOT_SCENARIO:
-        if name in fields:
-            raise VariantError(f"$.scenario.{name}: a variant does not set {name!r} (the run gives it)")
-    try:
-        config = msgspec.convert(fields, GameConfig)
-    except msgspec.ValidationError as err:
-        raise VariantError(_under("$.scenario", str(err))) from None
-    return {name: getattr(config, name) for name in fields}
+        return decode_rules_file(raw, path.stem)
+    except VariantError as err:
+        raise VariantError(f"{path}: {err}", tuple(f"{path}: {p}" for p in err.problems)) from None

@@ -9,7 +9,7 @@ created the match.
 from __future__ import annotations
 
 import logging
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import Meta
@@ -18,7 +18,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from engine import RULES_VERSION, GameConfig, GameRecord, Side
+from engine.data import CardDef, Variant, VariantError, apply_variant, decode_rules_file
 
+from .catalogue import CardInfo, card_info
 from .clocks import ClockSpec, decode_spec
 from .costs import billed
 from .creation import CreationError, Mode, NewMatch
@@ -57,6 +59,8 @@ class CreateMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     clock: ClockSpec | None = None  # {"initial": S, "increment": S} or {"per_turn": S}; None: no clock
     open: bool = False  # an open challenge: listed in /api/challenges until someone joins
     side: Side = Side.ATTACKER  # with open: the creator's seat
+    rules: dict[str, Any] | None = None  # a card file or a variant file (as uploaded) the match plays with
+    rules_name: Annotated[str, Meta(max_length=80)] = "playtest"  # the uploaded file's name: names a card file's rules
 
 
 class ForkMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -247,7 +251,14 @@ async def create_match(request: Request) -> Response:
     else:
         if body.step is not None:
             raise ApiError(400, "bad_request", "step only goes with from_record")
-        new = NewMatch(config=body.config or GameConfig(), mode=mode, bot_side=bot_side, bot_policy=policy,
+        config = body.config or GameConfig()
+        if body.rules is not None:
+            if config.rules is not None:
+                raise ApiError(400, "bad_request", "give either rules (a file) or config.rules, not both")
+            config = apply_variant(config, _rules_file(msgspec.json.encode(body.rules), body.rules_name))
+        elif services.settings.rules is not None and config.rules is None:
+            config = apply_variant(config, services.settings.rules)  # the server's playtest rules (serve --rules)
+        new = NewMatch(config=config, mode=mode, bot_side=bot_side, bot_policy=policy,
                        clock=body.clock, open_side=body.side if body.open else None)
     return await _created(request, services, new)
 
@@ -275,6 +286,44 @@ async def fork_match(request: Request) -> Response:
                    prefix=record.actions[:step], prefix_hashes=record.hashes[:step] if record.hashes else None,
                    parent_id=match_id, parent_step=step, clock=body.clock)
     return await _created(request, services, new, stored=True)
+
+
+def _rules_file(raw: bytes, name: str) -> Variant:
+    """An uploaded card or variant file, checked; a 400 ``bad_rules`` lists every problem with its JSON path."""
+    try:
+        return decode_rules_file(raw, name)
+    except VariantError as err:
+        raise ApiError(400, "bad_rules", "\n".join(err.problems)) from None
+
+
+class RulesSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """``POST /api/rules/check``: what an uploaded rules file would play with."""
+
+    name: str
+    description: str
+    cards: tuple[CardInfo, ...]  # its cards, changed or new, as players will read them
+    abilities: tuple[str, ...]  # its abilities (keys) and terrain changes
+    removed: tuple[str, ...]  # the cards and abilities it takes out
+
+
+_ANY_JSON = msgspec.json.Decoder(dict[str, Any])
+
+
+async def check_rules(request: Request) -> Response:
+    """``POST /api/rules/check``: check a card or variant file before creating a match with it."""
+    services = services_of(request)
+    _admit(request, services)
+    name = request.query_params.get("name", "playtest")[:80]
+    body = await read_json(request, _ANY_JSON, services.settings.limits.max_body_bytes)
+    variant = _rules_file(msgspec.json.encode(body), name)
+    cards = tuple(card_info(msgspec.convert(card, CardDef)) for card in variant.rules.cards)
+    rules = variant.rules
+    return json_response(RulesSummary(
+        name=variant.name, description=variant.description, cards=cards,
+        abilities=tuple(str(a.get("id", "?")) if a.get("unit") is None else f"{a['unit']}.{a.get('id', '?')}"
+                        for a in rules.abilities),
+        removed=(*rules.removed, *rules.removed_abilities),
+    ))
 
 
 class BotInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -351,6 +400,7 @@ async def match_step(request: Request) -> Response:
 
 routes = [
     Route("/api/bots", list_bots, methods=["GET"]),
+    Route("/api/rules/check", check_rules, methods=["POST"]),
     Route("/api/matches", create_match, methods=["POST"]),
     Route("/api/matches", list_matches, methods=["GET"]),
     Route("/api/matches/{match_id}", match_summary, methods=["GET"]),

@@ -1,6 +1,8 @@
 """The live game's catalogue: what every card says and what every unit type is worth.
 
-``GET /api/cards``  every card (tactic, bonus, malus) with its name, kind and text.
+``GET /api/cards``  every shipped card (tactic, bonus, malus) with its name, kind, text and warning.
+A match played with its own cards (a variant, an uploaded card file) sends those in its
+`Welcome` (`card_info`), so the client reads them from the match, not from here.
 ``GET /api/units``  the unit table (full-strength HP, movement, range, damage, VP, tags),
 so the board can mark damaged units.
 
@@ -17,9 +19,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from engine.data import CARDS, UNITS
+from engine.data import CARDS, UNITS, CardDef
 
-__all__ = ["ROUTES", "CardInfo", "UnitInfo"]
+__all__ = ["ROUTES", "CardInfo", "UnitInfo", "card_info"]
 
 
 class CardInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -35,6 +37,18 @@ class CardInfo(msgspec.Struct, frozen=True, kw_only=True):
     cancel_power: str
     window: str | None
     side: str | None
+    options: tuple[str, ...] = ()  # what a player chooses between when playing it (`params.option`)
+    warning: str | None = None  # where the card's text says more than its rules do: shown to players
+
+
+def card_info(card: CardDef) -> CardInfo:
+    """What a player reads of ``card``."""
+    return CardInfo(
+        id=card.id, name=card.name, kind=card.kind, card_class=card.card_class, category=card.category,
+        text=card.text, timing=card.timing, cancel_power=card.cancel_power,
+        window=card.window.value if card.window is not None else None, side=card.side, options=card.options,
+        warning=card.warning,
+    )
 
 
 class UnitInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,13 +67,7 @@ _ENCODER = msgspec.json.Encoder()
 
 @cache
 def _cards_json() -> bytes:
-    cards = [
-        CardInfo(id=c.id, name=c.name, kind=c.kind, card_class=c.card_class, category=c.category, text=c.text,
-                 timing=c.timing, cancel_power=c.cancel_power,
-                 window=c.window.value if c.window is not None else None, side=c.side)
-        for c in CARDS.values()
-    ]
-    return _ENCODER.encode(cards)
+    return _ENCODER.encode([card_info(c) for c in CARDS.values()])
 
 
 @cache

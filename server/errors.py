@@ -117,6 +117,8 @@ async def read_json(request: Request, decoder: msgspec.json.Decoder[T], limit: i
         check_unique_keys(data)
     except msgspec.DecodeError as err:
         raise ApiError(400, "bad_request", str(err)) from None
+    except RecursionError:  # msgspec counts its depth as Python does, and gives up cleanly
+        raise ApiError(400, "bad_request", "the body nests deeper than any request needs") from None
     return body
 
 

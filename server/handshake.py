@@ -34,6 +34,9 @@ __all__ = ["DeadlineProtocol", "deadline_protocol"]
 
 log = logging.getLogger("taktik.http")
 
+LINGER_SECONDS = 2.0
+"""How long a connection closed for a missed deadline still has its incoming bytes read and dropped."""
+
 _HEAD_TIMED_OUT = b"HTTP/1.1 408 Request Timeout\r\nconnection: close\r\ncontent-length: 0\r\n\r\n"
 
 
@@ -51,12 +54,15 @@ class DeadlineProtocol(H11Protocol):
     body_timeout = 15.0
     _head_timer: asyncio.TimerHandle | None = None
     _body_timer: asyncio.TimerHandle | None = None
+    _linger_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_head()
 
     def data_received(self, data: bytes) -> None:
+        if self._linger_timer is not None:
+            return  # closing: what the client still sends is dropped
         super().data_received(data)
         if self.transport.get_protocol() is not self:  # upgraded: the WebSocket's own deadlines apply
             self._disarm()
@@ -75,6 +81,9 @@ class DeadlineProtocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._linger_timer is not None:
+            self._linger_timer.cancel()
+            self._linger_timer = None
         super().connection_lost(exc)
 
     def _arm_head(self) -> None:
@@ -102,7 +111,7 @@ class DeadlineProtocol(H11Protocol):
             self.logger.debug("closed a connection that did not finish its request head in %g s", self.head_timeout)
             if self.conn.trailing_data[0]:  # half a head: say why (a silent preconnect is just closed)
                 self.transport.write(_HEAD_TIMED_OUT)
-            self.transport.close()
+            self._close_lingering()
 
     def _body_timed_out(self) -> None:
         self._body_timer = None
@@ -119,7 +128,17 @@ class DeadlineProtocol(H11Protocol):
         if cycle is not None and not cycle.response_complete:
             cycle.disconnected = True  # the request being served reads a disconnect; its answer goes nowhere
             cycle.message_event.set()
-        self.transport.close()
+        self._close_lingering()
+
+    def _close_lingering(self) -> None:
+        """Close after the answer, the way HTTP servers do a "lingering close": a socket closed with bytes
+        from the client still unread (a body still trickling in) makes the kernel reset the connection,
+        and a reset can reach the client before it has read the 408. So: end our side (the client reads
+        the answer, then end of stream), drop whatever it still sends, and close for good when it closes
+        or after `LINGER_SECONDS`."""
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self._linger_timer = self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
 
 def deadline_protocol(head_seconds: float, body_seconds: float) -> type[DeadlineProtocol]:

@@ -35,6 +35,7 @@ from engine.data import TERRAIN_LEGEND, game_tables
 
 from . import __version__
 from .answers import Answers
+from .catalogue import CardInfo, card_info
 from .clocks import Clock, MatchClock, SystemClock
 from .outbox import Outbox
 from .presence import Presence
@@ -277,8 +278,14 @@ class Match:
                 rules_version=self.row.rules_version,
                 server_version=__version__,
                 max_message_bytes=max_message_bytes,
+                cards=self._own_cards(),
             )
         )
+
+    def _own_cards(self) -> tuple[CardInfo, ...]:
+        """The cards this match carries beyond the shipped ones (its rules' changes), for the client to read."""
+        changes = self.state.rules.card_changes
+        return () if changes is None else tuple(card_info(card) for card in changes.cards)
 
     def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)

@@ -17,6 +17,7 @@ from engine import Action, Event, GameState, Side
 from engine.analysis import AttackPreview, Decision, MovePreview, ThreatMap
 from engine.data import TerrainChar
 
+from .catalogue import CardInfo
 from .clocks import ClockView
 from .jsonkeys import check_unique_keys
 from .presence import PresenceView
@@ -178,6 +179,7 @@ class Welcome(_Server, frozen=True, kw_only=True, tag="welcome"):
     rules_version: str  # the RULES_VERSION the match was played under
     server_version: str
     max_message_bytes: int
+    cards: tuple[CardInfo, ...] = ()  # the match's own cards (a variant's, a card file's): read these by id first
 
 
 class EventText(msgspec.Struct, frozen=True, kw_only=True):

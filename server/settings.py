@@ -14,6 +14,8 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
+from engine.data import Variant
+
 from .bots import BotRoster
 from .clocks import Clock, SystemClock
 
@@ -89,6 +91,7 @@ class Settings:
     bus_url: str | None = None  # redis://...: committed actions and match events between processes
     cluster: ClusterTuning = field(default_factory=lambda: ClusterTuning())
     compress: bool = False  # permessage-deflate on WebSockets: less bandwidth for CPU and memory (docs/server.md)
+    rules: Variant | None = None  # taktik serve --rules FILE: the rules a new match plays unless it brings its own
 
     def __post_init__(self) -> None:
         if self.bus_url is not None and self.database_url is None:

@@ -77,6 +77,13 @@ def config(
     )
 
 
+def abilities(*rules: dict[str, Any]) -> Any:
+    """A `RulesOverlay` that adds these standing abilities (card language) to the standard rules."""
+    from engine import RulesOverlay
+
+    return RulesOverlay(name="test", abilities=rules)
+
+
 def start(*, units: Iterable[str] = ("A1 L B2", "D1 L B8"), **kwargs: Any) -> GameState:
     """`new_game` of a `config` scenario."""
     from engine import new_game
@@ -257,7 +264,7 @@ def effect(
 
 def shipped_deck(deck: int = 60, cards: str = "standard") -> tuple[str, ...]:
     """The canonical deck of a shipped deck source, as a game of those rules (no variant) plays it."""
-    return canonical_deck(Rules(victory=VictoryConfig(), deck=deck, movement_rules=(), combat_rules=(), cards=cards))
+    return canonical_deck(Rules(victory=VictoryConfig(), deck=deck, cards=cards))
 
 
 def shipped_card(instance_id: str) -> CardDef:

@@ -72,8 +72,8 @@ def test_the_python_version_is_the_one_the_package_requires() -> None:
 
 
 def _limit_value(text: str) -> float:
-    """``"8192"``, ``"20 s"``, ``"0.5/s"``, ``"1 MiB"`` → the number the code holds."""
-    match = re.fullmatch(r"([\d,.]+)\s*(MiB|s|/s)?", text.strip())
+    """``"8192"``, ``"20 s"``, ``"0.5/s"``, ``"0.1 s/s"``, ``"1 MiB"`` → the number the code holds."""
+    match = re.fullmatch(r"([\d,.]+)\s*(MiB|s/s|s|/s)?", text.strip())
     assert match, f"cannot read the limit {text!r}"
     value = float(match.group(1).replace(",", ""))
     return value * 2**20 if match.group(2) == "MiB" else value

@@ -161,7 +161,7 @@ def attack_preview(state: GameState, attack: DeclareAttack | Attack) -> AttackPr
         if card.window is None or card.window not in windows or card.side not in ("active", "either"):
             continue
         for targets, params in target_options(world, side, card):
-            after, _ = add_card_effects(world, card, side, targets, params.quadrant)
+            after, _ = add_card_effects(world, card, side, targets, params.quadrant, params.option)
             if rolls_dice(card):
                 with_it = _odds(after, attacker, target, distance, natural, rerolled=odds)
             else:

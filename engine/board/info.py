@@ -10,11 +10,26 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from ..config import MovementRule
+from ..cards.conditions import (
+    AllOf,
+    AnyOf,
+    Condition,
+    HasTag,
+    InQuadrant,
+    IsType,
+    Not,
+    OnOverlay,
+    OnTerrain,
+    TerrainTag,
+    Xor,
+)
 from ..tables import CONNECTOR_TAGS, OVERLAY_TAGS, STANDARD_TABLES, TERRAIN, UNITS
 from ..types import Quadrant, TerrainType, UnitType
+
+if TYPE_CHECKING:
+    from ..cards.defs import AbilityDef
 from .grid import DIRECTIONS, label, quadrant_of
 from .terrain_map import TERRAIN_CHARS, Board
 
@@ -90,12 +105,13 @@ class BoardInfo:
         return CONNECTOR_TAGS["bridge"] if self.bridge[index] else ()
 
     def steps(
-        self, unit_type: UnitType, rules: tuple[MovementRule, ...], overlays: OverlayCosts | None = None
+        self, unit_type: UnitType, rules: tuple[AbilityDef, ...], overlays: OverlayCosts | None = None
     ) -> StepTable:
-        """Static step costs for ``unit_type`` under ``rules`` and the game's road and river costs.
+        """Static step costs for ``unit_type`` under the game's ``step_cost`` abilities (``rules``,
+        `engine.cards.abilities.step_abilities`) and its road and river costs.
 
         ``overlays`` None means the standard costs. Occupancy is not included. Without
-        movement rules every unit type shares one table.
+        step abilities every unit type shares one table.
         """
         # The standard game's key stays a pair: this lookup runs for every unit in every listing.
         shared = unit_type if rules else None
@@ -105,7 +121,7 @@ class BoardInfo:
             table = self._steps[key] = self._build_steps(unit_type, rules, overlays or STANDARD_OVERLAY_COSTS)
         return table
 
-    def _build_steps(self, unit_type: UnitType, rules: Sequence[MovementRule], overlays: OverlayCosts) -> StepTable:
+    def _build_steps(self, unit_type: UnitType, rules: Sequence[AbilityDef], overlays: OverlayCosts) -> StepTable:
         """Rules §5.3 steps 2-8 for every cell and direction (step 1, occupancy, is the search's)."""
         road_discount, river_enter, river_follow = overlays
         # Per destination cell: the base entry cost, or None when it blocks (terrain or a rule).
@@ -114,8 +130,8 @@ class BoardInfo:
             stats = TERRAIN[self.terrain[b]]
             cost: int | None = None if stats.blocks else 2 * stats.move_cost
             for rule in rules:
-                if cost is not None and _rule_matches(rule, self, b, unit_type):
-                    cost = None if rule.blocks else cost + round(2 * (rule.cost_delta_mp or 0))
+                if cost is not None and _holds_on_cell(rule, self, b, unit_type):
+                    cost = None if rule.op == "block" else cost + round(2 * rule.value)
             entry.append(cost)
         road, barrier = self.road, self.barrier
         cut = [r and not b for r, b in zip(self.river, self.bridge, strict=True)]  # a river without a bridge
@@ -189,18 +205,37 @@ def _neighbours(width: int, height: int) -> _Neighbours:
     return found
 
 
-def _rule_matches(rule: MovementRule, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:
-    req = rule.requires
-    unit_tags = UNITS[unit_type].tags
-    checks = (
-        (req.unit_types, (unit_type,)),
-        (req.unit_tags, unit_tags),
-        (req.terrain_tags, TERRAIN[info.terrain[cell]].tags),
-        (req.overlay_tags, info.overlay_tags(cell)),
-        (req.connector_tags, info.connector_tags(cell)),
-        (req.terrain_types, (info.terrain[cell],)),
-    )
-    return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)
+def _holds_on_cell(rule: AbilityDef, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:
+    """A ``step_cost`` ability applies to a step of ``unit_type`` into ``cell`` (rules §5.3 step 7)."""
+    if rule.unit is not None and rule.unit is not unit_type:
+        return False
+    return rule.when is None or _cell_fact(rule.when, info, cell, unit_type)
+
+
+def _cell_fact(node: Condition, info: BoardInfo, cell: int, unit_type: UnitType) -> bool:
+    """``node`` about a unit of ``unit_type`` entering ``cell`` (the facts a step may read, checked at load)."""
+    match node:
+        case AllOf(of=parts):
+            return all(_cell_fact(p, info, cell, unit_type) for p in parts)
+        case AnyOf(of=parts):
+            return any(_cell_fact(p, info, cell, unit_type) for p in parts)
+        case Xor(of=parts):
+            return [_cell_fact(p, info, cell, unit_type) for p in parts].count(True) == 1
+        case Not(of=part):
+            return not _cell_fact(part, info, cell, unit_type)
+        case IsType(is_=types):
+            return unit_type in types
+        case HasTag(is_=tags):
+            return any(tag in tags for tag in UNITS[unit_type].tags)
+        case OnTerrain(is_=terrains):
+            return info.terrain[cell] in terrains
+        case TerrainTag(is_=tags):
+            return any(tag in tags for tag in TERRAIN[info.terrain[cell]].tags)
+        case OnOverlay(is_=overlay):
+            return {"road": info.road, "river": info.river, "bridge": info.bridge}[overlay][cell]
+        case InQuadrant(is_=quadrants):
+            return info.quadrant[cell] in quadrants
+    raise AssertionError(f"a step_cost cannot read {node!r} (refused at load)")  # pragma: no cover
 
 
 _CACHE: Final[dict[int, tuple[weakref.ref[Board], BoardInfo]]] = {}

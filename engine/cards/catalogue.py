@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import accumulate
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -23,10 +24,12 @@ from typing import Any
 import msgspec
 
 from ..errors import CardDataError
+from ..types import Hook
 from .checks import check_card
 from .conditions import CONDITION_NAMES
 from .defs import CardDef, CardFile, _Def
 from .language import rule_of, uses_language
+from .vocabulary import ABILITY_ONLY_HOOKS, HOOK_RULES, OPS, SCOPES, STATS
 
 __all__ = [
     "CARDS",
@@ -36,9 +39,30 @@ __all__ = [
     "CardSet",
     "card_file_problems",
     "card_file_schema",
+    "json_too_deep",
     "load_card",
     "load_cards",
 ]
+
+MAX_NESTING = 32
+"""The deepest nesting of arrays and objects a card or rules file may have: a card and its condition
+tree need about a dozen levels, and a decoder recurses once per level (hostile input, docs/server.md)."""
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = {0x5B: 1, 0x7B: 1, 0x5D: -1, 0x7D: -1}
+
+
+def json_too_deep(raw: bytes, limit: int = MAX_NESTING) -> bool:
+    """Whether the JSON text ``raw`` nests arrays and objects deeper than ``limit`` (brackets in strings
+    skipped). Cheap on any body: a text with at most ``limit`` brackets is never looked at closer, and
+    otherwise only its brackets outside strings are walked (the rest is cut away in C)."""
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    plain = raw.replace(b"\\\\", b"").replace(b'\\"', b"")  # escapes first: what is left of a quote opens or closes
+    outside = b"".join(plain.split(b'"')[::2])
+    brackets = outside.translate(None, _NOT_BRACKETS)
+    return max(accumulate(_STEP[b] for b in brackets), default=0) > limit
 
 
 class _CardFile(_Def, frozen=True, kw_only=True):
@@ -67,14 +91,26 @@ def load_card(obj: Any, where: str) -> CardDef:
 
 
 def card_file_schema() -> dict[str, Any]:
-    """The JSON Schema of a card file, generated from the msgspec definitions the loader validates with.
+    """The JSON Schema of a card file, generated from the types the loader validates with.
 
-    The loader checks more than a schema can say (which ops a hook takes, what a
-    condition may read on a hook, kinds, windows): `card_file_problems` reports those.
+    Hooks, ops, scopes, stats and limits are enums and durations a pattern (`engine.cards.vocabulary`),
+    and each hook's ops and scopes are tied to it (``if``/``then`` from `HOOK_RULES`, the table
+    the checks read), so an editor refuses a wrong op as the loader does. The loader checks more
+    than a schema can say (what a condition may read on a hook, whether it can ever hold there,
+    kinds, windows, targeting): `card_file_problems` reports those.
     """
     schema = msgspec.json.schema(CardFile)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "Taktik card file"
+    schema["$defs"]["EffectDef"]["allOf"] = [
+        {
+            "if": {"properties": {"hook": {"const": hook.value}}, "required": ["hook"]},
+            "then": {"properties": {"op": {"enum": list(ops)}, "scope": {"enum": list(scopes)}}}
+            if hook not in ABILITY_ONLY_HOOKS
+            else False,  # a standing ability's hook: no card carries it
+        }
+        for hook, (ops, scopes) in HOOK_RULES.items()
+    ]
     return schema
 
 
@@ -97,6 +133,8 @@ def _path_of(message: str, where: str) -> str:
 
 
 def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[tuple[str, str]]]:
+    if json_too_deep(raw):
+        return (), (), [("$", f"card data: nested deeper than {MAX_NESTING} levels (no card needs that many)")]
     try:
         data = msgspec.json.decode(raw, type=_CardFile)
     except msgspec.DecodeError as err:
@@ -125,6 +163,8 @@ def _parse(raw: bytes) -> tuple[tuple[CardDef, ...], tuple[CardDef, ...], list[t
 
 
 _UNKNOWN_TAG = re.compile(r"^Invalid value '(.*)' - at `(.*\.if)`$")
+_CLOSED = re.compile(r"^Invalid enum value '(.*)' - at `(.*\.(op|scope|hook|stat))`$")
+_DURATION = re.compile(r"^Expected `str` matching regex .* - at `(.*\.duration)`$")
 _EMPTY = re.compile(r"^Expected `array` of length >= 1 - at `(.*\.of)`$")
 _LISTED = re.compile(r"^Expected `object`, got `array` - at `(.*\.of)`$")
 
@@ -140,6 +180,17 @@ def _plainly(message: str) -> str:
     listed = _LISTED.match(message)
     if listed:
         return f"wrong arity: 'not' takes one condition, not a list - at `{listed.group(1)}`"
+    closed = _CLOSED.match(message)
+    if closed:
+        word, path, field = closed.groups()
+        known = {"op": OPS, "scope": SCOPES, "hook": tuple(h.value for h in Hook), "stat": STATS}[field]
+        return f"unknown {field} {word!r} (the language has: {', '.join(known)}) - at `{path}`"
+    duration = _DURATION.match(message)
+    if duration:
+        return (
+            "not a duration: end_of_turn, turns:N (1..99), this_attack, until_phase:PHASE, permanent or instant"
+            f" - at `{duration.group(1)}`"
+        )
     return message
 
 

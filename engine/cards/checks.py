@@ -10,39 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import CardDataError
-from ..types import Hook, Phase, Quadrant
+from ..types import Hook, Quadrant
 from .instants import ATTACK_WINDOWS, INSTANT_OPS
 from .language import language_problems
+from .vocabulary import HOOK_RULES, INSTANT_OP_NAMES
 
 if TYPE_CHECKING:
     from .defs import CardDef, EffectDef
 
 __all__ = ["HOOK_RULES", "check_card"]
 
-# Which ops each hook accepts, and which scopes make sense for the hook's subject.
-_UNIT_SCOPES = ("targets", "own_units", "enemy_units", "all_units")
-_ATTACK_SCOPES = ("targets", "own_attacks", "all_attacks", "pending_attack")
-_PLAYER_SCOPES = ("controller",)
-HOOK_RULES: dict[Hook, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    Hook.CAN_MOVE_UNIT: (("allow", "deny"), _UNIT_SCOPES),
-    Hook.CAN_ATTACK: (("deny",), _ATTACK_SCOPES),
-    Hook.CAN_ATTACK_AFTER_MOVE: (("allow",), _UNIT_SCOPES),
-    Hook.MODIFY_MOVEMENT: (("add", "halve"), _UNIT_SCOPES),
-    Hook.MODIFY_MAX_MOVES: (("add", "cap"), _PLAYER_SCOPES),
-    Hook.MODIFY_ATTACK_ROLL: (("add",), _ATTACK_SCOPES),
-    Hook.MODIFY_DEFENSE: (("add",), _UNIT_SCOPES),
-    Hook.MODIFY_DAMAGE: (("add", "mul"), _ATTACK_SCOPES),
-    Hook.IGNORE_DEFENDER_TERRAIN: (("apply",), _ATTACK_SCOPES),
-    Hook.CAN_PLAY_CARD: (("deny",), _PLAYER_SCOPES),
-    Hook.CAN_PLAY_TACTIC: (("deny",), _PLAYER_SCOPES),
-    Hook.MODIFY_STORAGE_LIMIT: (("add",), _PLAYER_SCOPES),
-    Hook.CAN_RESUPPLY: (("deny",), _UNIT_SCOPES),
-    Hook.REROLL_ATTACK_DIE: (("reroll",), _ATTACK_SCOPES),
-    Hook.NATURAL_RESULT: (("hit", "miss"), _ATTACK_SCOPES),
-    Hook.CAP_DAMAGE: (("cap",), _ATTACK_SCOPES),
-    Hook.IGNORE_HIT: (("save", "save_first"), _UNIT_SCOPES),
-    Hook.INSTANT: (tuple(INSTANT_OPS), ("targets", "pending_attack")),
-}
+if tuple(INSTANT_OPS) != INSTANT_OP_NAMES:  # the vocabulary lists them for the schema; the registry acts
+    raise AssertionError(f"instant ops {tuple(INSTANT_OPS)} differ from the vocabulary's {INSTANT_OP_NAMES}")
 
 _TIMING = {"bonus": "stored", "malus": "immediate", "tactic": "reaction"}
 _UNIT_TARGETING = ("own_unit", "pending_attacker", "pending_target", "supporter")
@@ -53,6 +32,7 @@ _PENDING_TARGETING = ("pending_attacker", "pending_target", "pending_attack", "s
 
 def check_card(card: CardDef) -> None:
     """Raise `CardDataError` naming the card and field if the engine would not act on ``card`` as written."""
+
     def fail(field: str, problem: str) -> CardDataError:
         return CardDataError(f"card {card.id!r}: field `{field}`: {problem}")
 
@@ -64,6 +44,7 @@ def check_card(card: CardDef) -> None:
     if card.kind == "malus" and card.victims.kind == "chosen" and card.victims.count < 1:
         raise fail("victims.count", "a chosen malus needs at least one victim")
     _check_kind_fields(card, fail)
+    _check_options(card, fail)
     for i, effect in enumerate(card.effects):
         where = f"effects[{i}]"
         ops, scopes = HOOK_RULES[effect.hook]
@@ -75,7 +56,6 @@ def check_card(card: CardDef) -> None:
             )
         if (effect.hook is Hook.INSTANT) != effect.is_instant:
             raise fail(f"{where}.duration", "instant effects (hook 'instant') and duration 'instant' go together")
-        _check_duration(effect.duration, fail, where)
         if effect.hook is Hook.MODIFY_MOVEMENT:
             if (effect.value * 2) != int(effect.value * 2):
                 raise fail(f"{where}.value", f"MP value {effect.value} is not a multiple of 0.5")
@@ -160,15 +140,14 @@ def _check_instant(card: CardDef, effect: EffectDef, fail: Any, where: str) -> N
         raise fail("targeting.kind", f"instant op {op.name!r} needs targeting kind 'own_destroyed_unit'")
 
 
-def _check_duration(duration: str, fail: Any, where: str) -> None:
-    if duration in ("end_of_turn", "this_attack", "permanent", "instant"):
+def _check_options(card: CardDef, fail: Any) -> None:
+    """A card's options are two or more choices, each with an effect of its own."""
+    if not card.options:
         return
-    kind, _, arg = duration.partition(":")
-    if kind == "turns" and arg.isdigit() and int(arg) >= 1:
-        return
-    if kind == "until_phase" and arg in Phase.__members__:
-        return
-    raise fail(
-        f"{where}.duration",
-        f"{duration!r} is not end_of_turn, turns:N, this_attack, until_phase:PHASE, permanent or instant",
-    )
+    if card.kind == "malus":
+        raise fail("options", "a malus is not played by choice: it has no options")
+    if len(card.options) < 2:
+        raise fail("options", "a choice needs two options or more")
+    for index, name in enumerate(card.options):
+        if not any(e.option == index for e in card.effects):
+            raise fail(f"options[{index}]", f'option {name!r} has no effect (give effects "option": {index})')

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..tables import UNITS
 from ..types import Side, UnitType
-from .conditions import AllOf, AnyOf, Condition, HasTag, IsType, Not, Owner
+from .conditions import AllOf, AnyOf, Condition, HasTag, IsType, Not, Owner, Xor
 
 __all__ = ["Kinds", "kinds", "may_hold_for"]
 
@@ -48,6 +48,8 @@ def _holds_for(node: Condition, controller: Side, side: Side, kind: UnitType) ->
             return any([_holds_for(p, controller, side, kind) for p in parts])
         case Not(of=part):
             return not _holds_for(part, controller, side, kind)
+        case Xor(of=parts):
+            return [_holds_for(p, controller, side, kind) for p in parts].count(True) == 1
         case IsType(is_=types):
             return kind in types
         case HasTag(is_=tags):
@@ -73,9 +75,9 @@ def may_hold_for(node: Condition, controller: Side, side: Side, kind: UnitType) 
             return all(may_hold_for(p, controller, side, kind) for p in parts)
         case AnyOf(of=parts):
             return any(may_hold_for(p, controller, side, kind) for p in parts)
-        case Not(of=part):
+        case Not() | Xor():
             try:
-                return not _holds_for(part, controller, side, kind)
+                return _holds_for(node, controller, side, kind)
             except _NotAKind:
                 return True
         case IsType() | HasTag() | Owner():

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..board.info import BoardInfo, board_info
-from ..tables import UNITS, UnitStats, unit_stats
-from ..types import Side, UnitType
+from ..tables import TERRAIN, UNITS, UnitStats, unit_stats
+from ..types import Hook, Side, TerrainType, UnitType
 from .condition_kinds import Kinds, kinds
 from .conditions import (
     ActiveIs,
@@ -37,17 +37,22 @@ from .conditions import (
     PhaseIs,
     RoundIs,
     StatAbove,
+    Suppressed,
     Targeted,
     TargetIs,
+    TerrainTag,
+    Under,
+    Xor,
 )
 
 if TYPE_CHECKING:
-    from ..state import GameState, Unit
+    from ..state import Effect, GameState, Unit
 
 __all__ = [
     "ANYWHERE",
     "READ_ATTACKERS",
     "READ_DEFENDERS",
+    "READ_EFFECTS",
     "READ_GAME",
     "READ_UNITS",
     "Context",
@@ -65,6 +70,8 @@ READ_UNITS = READ_ATTACKERS | READ_DEFENDERS
 """`Context.read` flags: a fact read where other units of either side stand (``near``, an aura)."""
 READ_GAME = 2
 """`Context.read` flag: a fact read the phase, the round or the active side."""
+READ_EFFECTS = 8
+"""`Context.read` flag: a fact read the live effects (``under``, ``suppressed``) or an effect's uses."""
 ANYWHERE = 1 << 20
 """`Context.window` when the units read are not bounded by a radius around the subject."""
 
@@ -77,7 +84,19 @@ def read_of_side(side: Side) -> int:
 class Context:
     """What a condition reads: the state, the effect's controller and named units, the subject and the attack."""
 
-    __slots__ = ("attacker", "controller", "distance", "info", "named", "read", "state", "subject", "target", "window")
+    __slots__ = (
+        "_info",
+        "attacker",
+        "controller",
+        "distance",
+        "effect",
+        "named",
+        "read",
+        "state",
+        "subject",
+        "target",
+        "window",
+    )
 
     def __init__(
         self,
@@ -89,9 +108,11 @@ class Context:
         distance: int | None = None,
         named: tuple[str, ...] = (),
         info: BoardInfo | None = None,
+        effect: Effect | None = None,
     ) -> None:
         self.state = state
-        self.info: BoardInfo = board_info(state.board) if info is None else info  # a caller may have it at hand
+        self.effect = effect  # the live effect asking (its uses, for a limit); None for an ability
+        self._info = info  # the board's, found when a fact first reads the board (a caller may have it at hand)
         self.controller = controller
         self.subject = subject
         self.attacker = attacker
@@ -100,6 +121,14 @@ class Context:
         self.named = named
         self.read = 0  # READ_UNITS | READ_GAME: the facts read so far that change while the subject stands still
         self.window = 0  # the units read stand within this many cells of the subject (`ANYWHERE`: not bounded)
+
+    @property
+    def info(self) -> BoardInfo:
+        """The board's lookup tables (found on first use: most questions never read the board)."""
+        info = self._info
+        if info is None:
+            info = self._info = board_info(self.state.board)
+        return info
 
     def reads_units(self, flags: int, radius: int = ANYWHERE) -> None:
         """Note that where units of the sides ``flags`` names stand was read, within ``radius`` cells of the subject."""
@@ -110,7 +139,15 @@ class Context:
     def about(self, subject: Unit | None) -> Context:
         """The same context with another subject."""
         return Context(
-            self.state, self.controller, subject, self.attacker, self.target, self.distance, self.named, self.info
+            self.state,
+            self.controller,
+            subject,
+            self.attacker,
+            self.target,
+            self.distance,
+            self.named,
+            self._info,
+            self.effect,
         )
 
     def ask(self, pred: Predicate, subject: Unit | None) -> bool:
@@ -155,6 +192,9 @@ def compile_condition(node: Condition) -> Predicate:
         case Not(of=part):
             pred = compile_condition(part)
             return lambda ctx: not pred(ctx)
+        case Xor(of=parts):
+            preds = tuple(compile_condition(p) for p in parts)
+            return lambda ctx: sum(1 for p in preds if p(ctx)) == 1
         case IsType(is_=types):
             wanted = frozenset(types)
             return lambda ctx: ctx.subject is not None and ctx.subject.type in wanted
@@ -175,28 +215,43 @@ def compile_condition(node: Condition) -> Predicate:
             return lambda ctx: ctx.subject is not None and ctx.subject.hp <= value
         case StatAbove(stat=stat, value=value):
             above = frozenset(t for t in UnitType if _stat(UNITS[t], stat) > value)
-            return lambda ctx: ctx.subject is not None and (
-                ctx.subject.type in above
-                if ctx.state.rules.tables is None  # the standard stats: known at compile time
-                else _stat(unit_stats(ctx.subject.type, ctx.state.rules.tables), stat) > value
+            return lambda ctx: (
+                ctx.subject is not None
+                and (
+                    ctx.subject.type in above
+                    if ctx.state.rules.tables is None  # the standard stats: known at compile time
+                    else _stat(unit_stats(ctx.subject.type, ctx.state.rules.tables), stat) > value
+                )
             )
         case Targeted():
             return lambda ctx: ctx.subject is not None and ctx.subject.id in ctx.named
         case OnTerrain(is_=terrains):
             wanted_terrain = frozenset(terrains)
             return _on_cell(lambda info, i: info.terrain[i] in wanted_terrain)
+        case TerrainTag(is_=terrain_tags):
+            tagged_terrain = _tagged_terrain(terrain_tags)
+            return _on_cell(lambda info, i: info.terrain[i] in tagged_terrain)
         case OnOverlay(is_="road"):
             return _on_cell(lambda info, i: info.road[i])
         case OnOverlay(is_="river"):
             return _on_cell(lambda info, i: info.river[i])
+        case OnOverlay(is_="bridge"):
+            return _on_cell(lambda info, i: info.bridge[i])
         case InQuadrant(is_=quadrants):
             wanted_quadrant = frozenset(quadrants)
             return _on_cell(lambda info, i: info.quadrant[i] in wanted_quadrant)
-        case Near(within=radius, unit=sub, at_least=count):
+        case Near(within=radius, unit=sub, at_least=count) if sub is not None:
             counted = kinds(sub)
             if counted is not None:
                 return _near_kinds(radius, counted, count)
             return _near(radius, compile_condition(sub), count)
+        case Near(within=radius, terrain=terrains, terrain_tag=terrain_tags, at_least=count):
+            near_terrain = frozenset(terrains) | _tagged_terrain(terrain_tags)
+            return _near_terrain(radius, near_terrain, count)
+        case Under(card=cards, hook=hook, op=op):
+            return _under(frozenset(cards), hook, op)
+        case Suppressed():
+            return _suppressed
         case PhaseIs(is_=phases):
             wanted_phase = frozenset(phases)
             return _game_fact(lambda ctx: ctx.state.phase in wanted_phase)
@@ -250,6 +305,78 @@ def _any(preds: tuple[Predicate, ...]) -> Predicate:
         a, b, c = preds
         return lambda ctx: a(ctx) or b(ctx) or c(ctx)
     return lambda ctx: any(p(ctx) for p in preds)
+
+
+def _tagged_terrain(tags: tuple[str, ...]) -> frozenset[TerrainType]:
+    return frozenset(t for t, row in TERRAIN.items() if any(tag in row.tags for tag in tags))
+
+
+def _near_terrain(radius: int, terrains: frozenset[TerrainType], count: int) -> Predicate:
+    def near(ctx: Context) -> bool:
+        unit = ctx.subject
+        if unit is None or unit.cell is None:
+            return False
+        info = ctx.info
+        index, terrain = info.index, info.terrain
+        found = sum(1 for cell in info.within(unit.cell, radius) if terrain[index[cell]] in terrains)
+        return found >= count
+
+    return near
+
+
+def reaches(effect: Effect, unit: Unit) -> bool:
+    """Whether ``effect``'s scope and flat filters take in ``unit`` (for an attack hook: ``unit``'s attacks).
+
+    What ``under`` and ``suppressed`` ask about another effect: never its ``when`` or aura, so
+    no two effects ever ask each other's conditions in a circle.
+    """
+    scope = effect.scope
+    if scope in ("own_units", "own_attacks", "controller"):
+        if unit.side is not effect.controller:
+            return False
+    elif scope == "enemy_units":
+        if unit.side is effect.controller:
+            return False
+    elif scope == "targets" and unit.id not in effect.targets:
+        return False
+    cond = effect.conditions
+    if cond.unit_types and unit.type not in cond.unit_types:
+        return False
+    return not cond.unit_tags or any(tag in cond.unit_tags for tag in UNITS[unit.type].tags)
+
+
+def _card_matches(source: str, cards: frozenset[str]) -> bool:
+    return source.partition("@")[0] in cards  # a variant's changed card keeps its base id before the mark
+
+
+def _under(cards: frozenset[str], hook: Hook | None, op: str | None) -> Predicate:
+    def under(ctx: Context) -> bool:
+        ctx.read |= READ_EFFECTS
+        unit = ctx.subject
+        if unit is None:
+            return False
+        for effect in ctx.state.effects:
+            if cards and not _card_matches(effect.source_card, cards):
+                continue
+            if hook is not None and (effect.hook is not hook or (op is not None and effect.op != op)):
+                continue
+            if reaches(effect, unit):
+                return True
+        return False
+
+    return under
+
+
+def _holds_back(effect: Effect) -> bool:
+    if effect.hook is Hook.MODIFY_MOVEMENT:
+        return effect.op in ("halve", "set") or effect.value < 0
+    return effect.hook is Hook.CAN_MOVE_UNIT and effect.op == "deny"
+
+
+def _suppressed(ctx: Context) -> bool:
+    ctx.read |= READ_EFFECTS
+    unit = ctx.subject
+    return unit is not None and any(_holds_back(e) and reaches(e, unit) for e in ctx.state.effects)
 
 
 def _stat(spec: UnitStats, stat: str) -> float:

@@ -21,7 +21,7 @@ from typing import Annotated, Literal, Union
 import msgspec
 from msgspec import Meta
 
-from ..types import Phase, Quadrant, TerrainType, UnitType
+from ..types import Hook, Phase, Quadrant, TerrainType, UnitType
 
 __all__ = [
     "CONDITION_NAMES",
@@ -61,6 +61,12 @@ class Not(_Node, frozen=True, kw_only=True, tag="not"):
     """The one sub-condition does not hold."""
 
     of: Condition
+
+
+class Xor(_Node, frozen=True, kw_only=True, tag="xor"):
+    """Exactly one of the sub-conditions holds."""
+
+    of: Annotated[tuple[Condition, ...], Meta(min_length=2)]
 
 
 class IsType(_Node, frozen=True, kw_only=True, tag="type"):
@@ -116,10 +122,16 @@ class OnTerrain(_Node, frozen=True, kw_only=True, tag="terrain"):
     is_: Annotated[tuple[TerrainType, ...], Meta(min_length=1)] = msgspec.field(name="is")
 
 
-class OnOverlay(_Node, frozen=True, kw_only=True, tag="on"):
-    """The subject stands on a road or a river cell."""
+class TerrainTag(_Node, frozen=True, kw_only=True, tag="terrain_tag"):
+    """The subject's cell has a base terrain carrying one of these tags (``cover``, ``elevated`` ...)."""
 
-    is_: Literal["road", "river"] = msgspec.field(name="is")
+    is_: Annotated[tuple[str, ...], Meta(min_length=1)] = msgspec.field(name="is")
+
+
+class OnOverlay(_Node, frozen=True, kw_only=True, tag="on"):
+    """The subject stands on a road, a river or a bridge cell."""
+
+    is_: Literal["road", "river", "bridge"] = msgspec.field(name="is")
 
 
 class InQuadrant(_Node, frozen=True, kw_only=True, tag="quadrant"):
@@ -129,11 +141,27 @@ class InQuadrant(_Node, frozen=True, kw_only=True, tag="quadrant"):
 
 
 class Near(_Node, frozen=True, kw_only=True, tag="near"):
-    """At least ``at_least`` other placed units matching ``unit`` stand within ``within`` cells of the subject."""
+    """At least ``at_least`` of something stand within ``within`` cells of the subject: other placed units
+    matching ``unit``, or cells (its own included) of a ``terrain`` type or carrying a ``terrain_tag``.
+    Exactly one of the three is given (checked at load)."""
 
     within: Radius
-    unit: Condition
+    unit: Condition | None = None
+    terrain: tuple[TerrainType, ...] = ()
+    terrain_tag: tuple[str, ...] = ()
     at_least: Annotated[int, Meta(ge=1, le=99)] = 1
+
+
+class Under(_Node, frozen=True, kw_only=True, tag="under"):
+    """A live card effect reaches the subject: of one of these ``card`` ids, on ``hook`` (and ``op``), or both."""
+
+    card: tuple[str, ...] = ()
+    hook: Hook | None = None
+    op: str | None = None
+
+
+class Suppressed(_Node, frozen=True, kw_only=True, tag="suppressed"):
+    """A live card effect holds the subject back: halves, sets or lowers its movement, or forbids it to move."""
 
 
 class PhaseIs(_Node, frozen=True, kw_only=True, tag="phase"):
@@ -178,6 +206,7 @@ Condition = Union[  # noqa: UP007 - msgspec resolves this recursive alias by nam
     AllOf,
     AnyOf,
     Not,
+    Xor,
     IsType,
     HasTag,
     Owner,
@@ -188,9 +217,12 @@ Condition = Union[  # noqa: UP007 - msgspec resolves this recursive alias by nam
     StatAbove,
     Targeted,
     OnTerrain,
+    TerrainTag,
     OnOverlay,
     InQuadrant,
     Near,
+    Under,
+    Suppressed,
     PhaseIs,
     RoundIs,
     ActiveIs,
@@ -210,7 +242,7 @@ CONDITION_NAMES: tuple[str, ...] = tuple(
 def needs(node: Condition) -> frozenset[str]:
     """What ``node`` reads beyond the game: ``unit`` (a subject) and/or ``attack``."""
     match node:
-        case AllOf(of=parts) | AnyOf(of=parts):
+        case AllOf(of=parts) | AnyOf(of=parts) | Xor(of=parts):
             return frozenset().union(*(needs(p) for p in parts))
         case Not(of=part):
             return needs(part)
@@ -220,7 +252,7 @@ def needs(node: Condition) -> frozenset[str]:
             return frozenset({"attack"})
         case AttackerIs() | TargetIs():
             return frozenset({"attack"})
-        case Near(unit=sub):
+        case Near(unit=sub) if sub is not None:
             return frozenset({"unit"}) | (needs(sub) - {"unit"})
     return frozenset({"unit"})
 
@@ -241,6 +273,8 @@ def describe(node: Condition) -> str:
             return "either " + " or ".join(describe(p) for p in parts)
         case Not(of=part):
             return f"not ({describe(part)})"
+        case Xor(of=parts):
+            return "exactly one of " + " or ".join(describe(p) for p in parts)
         case IsType(is_=types):
             return _words(tuple(_TYPE_WORDS[t] for t in types)) + " units"
         case HasTag(is_=tags):
@@ -261,13 +295,25 @@ def describe(node: Condition) -> str:
             return "the chosen unit"
         case OnTerrain(is_=terrains):
             return "in " + _words(tuple(t.value.lower() for t in terrains))
+        case TerrainTag(is_=tags):
+            return "on " + _words(tags) + " terrain"
         case OnOverlay(is_=overlay):
             return f"on a {overlay}"
         case InQuadrant(is_=quadrants):
             return "in " + _words(quadrants) + " quadrant"
-        case Near(within=radius, unit=sub, at_least=count):
+        case Near(within=radius, unit=sub, terrain=terrains, terrain_tag=tags, at_least=count):
             many = "" if count == 1 else f"at least {count} "
-            return f"within {radius} of {many}{describe(sub)}"
+            if sub is not None:
+                return f"within {radius} of {many}{describe(sub)}"
+            what = _words(tuple(t.value.lower() for t in terrains)) if terrains else _words(tags)
+            return f"within {radius} of {many}{what} {'cell' if count == 1 else 'cells'}"
+        case Under(card=cards, hook=hook, op=op):
+            named = [" or ".join(cards)] if cards else []
+            if hook is not None:
+                named.append(hook.value + (f" {op}" if op else ""))
+            return "under " + " on ".join(named)
+        case Suppressed():
+            return "suppressed"
         case PhaseIs(is_=phases):
             return "in " + _words(tuple(p.value.lower() for p in phases))
         case RoundIs(at_least=low, at_most=high):

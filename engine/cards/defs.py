@@ -13,14 +13,17 @@ from msgspec import Meta
 
 from ..types import CardId, Hook, UnitType, Window
 from .conditions import MAX_RADIUS, Condition
+from .vocabulary import Duration, LimitPer, Op, Scope, Stat
 
 __all__ = [
+    "AbilityDef",
     "AuraDef",
     "CardChanges",
     "CardDef",
     "CardFile",
     "ConditionsDef",
     "EffectDef",
+    "LimitDef",
     "TargetingDef",
     "VictimsDef",
 ]
@@ -52,18 +55,28 @@ class AuraDef(_Def, frozen=True, kw_only=True):
 Face = Annotated[int, Meta(ge=1, le=6, description="a natural die value")]
 
 
+class LimitDef(_Def, frozen=True, kw_only=True):
+    """How often an effect may act: ``times`` uses in all, each turn, on each unit, or on each unit each turn."""
+
+    times: Annotated[int, Meta(ge=1, le=99)] = 1
+    per: LimitPer = "effect"
+
+
 class EffectDef(_Def, frozen=True, kw_only=True):
     """One effect a card creates (rules §8.1), before its targets are bound (language: `engine.cards.language`)."""
 
     hook: Hook
-    op: str
+    op: Op
     value: float = 0  # integers, except modify_movement adds in multiples of 0.5 MP
-    scope: str
+    scope: Scope
     conditions: ConditionsDef = ConditionsDef()
-    duration: str  # end_of_turn | turns:N | this_attack | until_phase:PHASE | permanent | instant
+    duration: Duration  # end_of_turn | turns:N | this_attack | until_phase:PHASE | permanent | instant
     when: Condition | None = None  # a condition tree, ANDed with `conditions`
     aura: AuraDef | None = None
     faces: tuple[Face, ...] = ()  # natural values, for reroll_attack_die and natural_result
+    stat: Stat | None = None  # modify_stat: which stat
+    option: Annotated[int, Meta(ge=0, le=9)] | None = None  # the card's option it belongs to (None: every play)
+    limit: LimitDef | None = None  # at most so many uses (hooks that act at a moment of an attack)
     says: str | None = None  # the clause in the designer's words (generated when absent)
 
     @property
@@ -119,10 +132,37 @@ class CardDef(_Def, frozen=True, kw_only=True):
     victims: VictimsDef = VictimsDef(kind="none")  # malus only
     window: Window | None = None  # tactic only
     side: Literal["active", "reacting", "either"] | None = None  # tactic only
+    options: tuple[Annotated[str, Meta(min_length=1, max_length=80)], ...] = ()  # what the player chooses between
+    warning: str | None = None  # shown to players: where the text says more than the effects do
 
     def copies(self, deck: int) -> int:
         """Copies of this card in a deck of ``deck`` (60 or 90) cards."""
         return self.copies_60 if deck == 60 else self.copies_90
+
+
+class AbilityDef(_Def, frozen=True, kw_only=True):
+    """A standing rule in the card language: a unit type's ability, or a rule of the whole game.
+
+    Written like a card's effect without scope, duration or controller: it is always in
+    force, for every unit of type ``unit`` (as the unit a unit hook asks about, the
+    attacker of an attack hook), or for every unit and attack when ``unit`` is None. Its
+    conditions read ``owner``/``active`` relative to that unit's side.
+    """
+
+    id: Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$")]
+    unit: UnitType | None = None
+    hook: Hook
+    op: Op
+    value: float = 0  # integers, except step_cost adds in multiples of 0.5 MP
+    stat: Stat | None = None
+    when: Condition | None = None
+    aura: AuraDef | None = None
+    says: str | None = None
+
+    @property
+    def key(self) -> str:
+        """How the game names it: ``SPECIAL.move_or_fire``, or ``rules.<id>`` for a rule of the game."""
+        return f"{self.unit.value if self.unit is not None else 'rules'}.{self.id}"
 
 
 class CardFile(_Def, frozen=True, kw_only=True):

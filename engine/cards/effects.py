@@ -14,13 +14,16 @@ from msgspec.structs import replace
 from ..state import Conditions, Effect, Event, GameState
 from ..types import EventKind, Hook, Phase, Quadrant, Side
 from .defs import CardDef, ConditionsDef
+from .explanations import effect_def
 from .language import uses_language
 
 __all__ = [
     "add_card_effects",
+    "counts_uses",
     "expire_attack_effects",
     "expire_phase_effects",
     "expire_turn_end_effects",
+    "note_uses",
     "remove_play",
 ]
 
@@ -31,16 +34,18 @@ def add_card_effects(
     controller: Side,
     targets: tuple[str, ...] = (),
     quadrant: Quadrant | None = None,
+    option: int | None = None,
 ) -> tuple[GameState, int]:
-    """Record every lasting effect of one play of ``card``; returns ``(state, play_id)``.
+    """Record every lasting effect of one play of ``card`` (of the chosen ``option``); returns ``(state, play_id)``.
 
-    Instant effects (hook ``instant``) create no record; the caller performs them.
+    Instant effects (hook ``instant``) create no record; the caller performs them. An effect of
+    another option than the one chosen is not played.
     """
     play_id = state.next_play_id
     effect_id = state.next_effect_id
     new: list[Effect] = []
     for index, spec in enumerate(card.effects):
-        if spec.is_instant:
+        if spec.is_instant or (spec.option is not None and spec.option != option):
             continue
         value = round(spec.value * 2) if spec.hook is Hook.MODIFY_MOVEMENT else int(spec.value)
         effect = Effect(
@@ -172,3 +177,26 @@ def _waited_phases(effects: tuple[Effect, ...]) -> frozenset[Phase]:
 def remove_play(state: GameState, play_id: int) -> GameState:
     """Remove every effect of one card play (a cancelled malus)."""
     return replace(state, effects=tuple(e for e in state.effects if e.play_id != play_id))
+
+
+def counts_uses(state: GameState) -> bool:
+    """Whether a live effect may count its uses (a limit, or a damage cap per turn or round): most have none."""
+    return any(e.conditions.clause is not None or e.op in ("cap_turn", "cap_round") for e in state.effects)
+
+
+def note_uses(state: GameState, effects: list[Effect], unit: str, amount: int = 0) -> GameState:
+    """Record that ``effects`` acted on ``unit`` in the pending attack (``amount``: the damage dealt), for those
+    that count their uses: a ``limit``, or a damage cap per turn or round. Others are left as they are."""
+    if not effects:
+        return state
+    counting = {
+        e.effect_id
+        for e in effects
+        if e.op in ("cap_turn", "cap_round")
+        or (e.conditions.clause is not None and effect_def(e, state.rules).limit is not None)
+    }
+    if not counting:
+        return state
+    use = f"{state.turn}:{unit}:{state.attack_seq}:{amount}"
+    renewed = tuple(replace(e, uses=(*(e.uses or ()), use)) if e.effect_id in counting else e for e in state.effects)
+    return replace(state, effects=renewed)

@@ -20,6 +20,7 @@ through `apply_instants`, so a card that loads is a card that acts.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -53,6 +54,7 @@ class InstantPlay:
     side: Side  # who plays it (for a malus: its drawer)
     targets: tuple[str, ...] = ()  # the aimed units, or a malus's victims
     params: Params = NO_PARAMS  # the cell of a returned unit
+    value: int = 0  # the effect's value (add_hp, set_hp), set per effect by `apply_instants`
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,18 @@ def _restore_hp(state: GameState, play: InstantPlay) -> GameState:
     units = tuple(replace(u, hp=unit_stats(u.type, tables).hp) if u.id in play.targets else u for u in state.units)
     restored = tuple(Event(kind=EventKind.UNIT_RESTORED, side=play.side, unit=t) for t in play.targets)
     return replace(state, units=units, events=(*state.events, *restored))
+
+
+def _add_hp(state: GameState, play: InstantPlay) -> GameState:
+    units = tuple(replace(u, hp=u.hp + play.value) if u.id in play.targets else u for u in state.units)
+    events = tuple(Event(kind=EventKind.UNIT_RESTORED, side=play.side, unit=t, value=play.value) for t in play.targets)
+    return replace(state, units=units, events=(*state.events, *events))
+
+
+def _set_hp(state: GameState, play: InstantPlay) -> GameState:
+    units = tuple(replace(u, hp=play.value) if u.id in play.targets else u for u in state.units)
+    events = tuple(Event(kind=EventKind.UNIT_RESTORED, side=play.side, unit=t, value=play.value) for t in play.targets)
+    return replace(state, units=units, events=(*state.events, *events))
 
 
 def _return_unit(state: GameState, play: InstantPlay) -> GameState:
@@ -115,6 +129,24 @@ INSTANT_OPS: Mapping[str, InstantOp] = {
             summary="each target unit is back to its full HP",
         ),
         InstantOp(
+            name="add_hp",
+            kinds=frozenset({"bonus", "tactic"}),
+            windows=_ALL_WINDOWS,
+            scope="targets",
+            needs="units",
+            apply=_add_hp,
+            summary="each target unit gains `value` HP, even above its full strength",
+        ),
+        InstantOp(
+            name="set_hp",
+            kinds=frozenset({"bonus", "tactic"}),
+            windows=_ALL_WINDOWS,
+            scope="targets",
+            needs="units",
+            apply=_set_hp,
+            summary="each target unit has exactly `value` HP",
+        ),
+        InstantOp(
             name="return_unit",
             kinds=frozenset({"bonus", "tactic"}),
             windows=_ALL_WINDOWS,
@@ -147,9 +179,9 @@ INSTANT_OPS: Mapping[str, InstantOp] = {
 """Every instant op by name, in the order the loader lists them."""
 
 
-def apply_instants(state: GameState, card: CardDef, play: InstantPlay) -> GameState:
-    """Perform the instant ops of ``card``, in the order of its effects, for ``play``."""
+def apply_instants(state: GameState, card: CardDef, play: InstantPlay, option: int | None = None) -> GameState:
+    """Perform the instant ops of ``card``, in the order of its effects, for ``play`` (of the chosen ``option``)."""
     for effect in card.effects:
-        if effect.is_instant:
-            state = INSTANT_OPS[effect.op].apply(state, play)
+        if effect.is_instant and (effect.option is None or effect.option == option):
+            state = INSTANT_OPS[effect.op].apply(state, dataclasses.replace(play, value=int(effect.value)))
     return state

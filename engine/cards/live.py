@@ -62,7 +62,7 @@ def unit_applies(
     """``effect`` of a unit hook reaches ``unit``: `unit_fits`, then its rule (``info``: the board's, if at hand)."""
     if not unit_fits(effect, unit):
         return False
-    return rule is None or rule(Context(state, effect.controller, unit, None, None, None, effect.targets, info))
+    return rule is None or rule(Context(state, effect.controller, unit, None, None, None, effect.targets, info, effect))
 
 
 def unit_fits(effect: Effect, unit: Unit) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from msgspec.structs import replace
+
 from ..actions import NO_PARAMS, Params
 from ..board.info import board_info
 from ..board.zones import entry_cells
@@ -46,9 +48,17 @@ def _unit_fits(state: GameState, card: CardDef, unit: Unit) -> bool:
 def target_options(state: GameState, side: Side, card: CardDef) -> list[TargetOption]:
     """Every ``(targets, params)`` with which ``side`` may play ``card`` for effect now.
 
-    Listed in canonical order (units in unit order, cells by (y, x), quadrants NW, NE, SW, SE).
+    Listed in canonical order (units in unit order, cells by (y, x), quadrants NW, NE, SW, SE),
+    each aim once per option of a card that offers options (``params.option``, in the card's order).
     Phase, hand and permission checks are the caller's; this only answers "aimed at what".
     """
+    aims = _aims(state, side, card)
+    if not card.options:
+        return aims
+    return [(targets, replace(params, option=i)) for targets, params in aims for i in range(len(card.options))]
+
+
+def _aims(state: GameState, side: Side, card: CardDef) -> list[TargetOption]:
     kind = card.targeting.kind
     pending = state.pending_attack
     if kind == "none":

@@ -3,15 +3,17 @@
 An attack meets them in this order (docs/engine.md, "Card language"):
 
 1. ROLL_DICE throws the attack die (one draw from the rng stream);
-2. ``reroll_attack_die``: if an effect on the attack lists that natural value, the die is
-   thrown once more (one more draw), once, whatever the new value (the first such
-   effect in effect order names the reroll);
+2. ``reroll_attack_die``: if an effect on the attack lists that natural value (``reroll``), or
+   the die misses (``reroll_miss``) or hits (``reroll_hit``) as it stands, the die is thrown
+   once more (one more draw), once, whatever the new value (the first such effect in effect
+   order names the reroll);
 3. ``natural_result`` (in `engine.attacks.compute_roll`): an auto-miss listing the final
    natural value wins over an auto-hit listing it; otherwise the modified roll decides;
 4. on a HIT, RESOLVE_ATTACK takes the damage (modify_damage, then ``cap_damage``: the
    smallest cap), then every ``ignore_hit`` effect on the target, in effect order, throws
    its own die (one draw each) until one reaches its value: the hit is then ignored. A
-   ``save_first`` effect is spent by its throw.
+   ``save_first`` effect is spent by its throw; an ``ignore`` effect throws nothing and
+   ignores the hit for certain.
 
 Every step that applies leaves a ``card_rule`` event naming the card and its clause.
 """
@@ -24,6 +26,7 @@ from typing import Literal
 
 from msgspec.structs import replace
 
+from ..cards.effects import note_uses
 from ..cards.explanations import effect_def, explain
 from ..cards.hooks import attack_effects, damage_cap, ignore_hit_effects
 from ..cards.language import FACE_HOOKS
@@ -50,10 +53,17 @@ def has_dice_rules(state: GameState) -> bool:
     return any(e.hook in FACE_HOOKS or e.hook is Hook.IGNORE_HIT for e in state.effects)
 
 
-def reroll_effect(state: GameState, attacker: Unit, target: Unit, distance: int, natural: int) -> Effect | None:
-    """The first ``reroll_attack_die`` effect on the attack that lists ``natural``, if any."""
+def reroll_effect(
+    state: GameState, attacker: Unit, target: Unit, distance: int, natural: int, hits: Callable[[int], bool]
+) -> Effect | None:
+    """The first ``reroll_attack_die`` effect on the attack that acts on ``natural``, if any (``hits(n)``: whether
+    natural ``n`` hits as the attack stands, asked only for a reroll of a miss or a hit)."""
     for effect in attack_effects(state, Hook.REROLL_ATTACK_DIE, attacker, target, distance):
-        if natural in effect_def(effect, state.rules).faces:
+        op = effect.op
+        if op == "reroll":
+            if natural in effect_def(effect, state.rules).faces:
+                return effect
+        elif hits(natural) is (op == "reroll_hit"):
             return effect
     return None
 
@@ -87,17 +97,21 @@ def _rule_event(state: GameState, effect: Effect, unit: str | None, value: int |
     )
 
 
-def roll_attack_die(state: GameState, attacker: Unit, target: Unit, distance: int) -> tuple[GameState, int]:
-    """Steps 1 and 2: throw the attack die, and once more if a reroll effect lists it; returns ``(state, natural)``."""
+def roll_attack_die(
+    state: GameState, attacker: Unit, target: Unit, distance: int, hits: Callable[[int], bool]
+) -> tuple[GameState, int]:
+    """Steps 1 and 2: throw the attack die, and once more if a reroll effect acts on it (``hits(n)``: whether
+    natural ``n`` hits as the attack stands); returns ``(state, natural)``."""
     natural, rng = roll_d6(state.rng)
     state = replace(state, rng=rng)
     if not state.effects:
         return state, natural
-    effect = reroll_effect(state, attacker, target, distance, natural)
+    effect = reroll_effect(state, attacker, target, distance, natural, hits)
     if effect is None:
         return state, natural
     natural, rng = roll_d6(state.rng)
     event = _rule_event(state, effect, attacker.id, natural)
+    state = note_uses(state, [effect], attacker.id)
     return replace(state, rng=rng, events=(*state.events, event)), natural
 
 
@@ -114,7 +128,7 @@ def rule_events(
     if hit or (forced is not None and forced[0] == "HIT"):
         cap = damage_cap(state, attacker, target, distance)
         if cap is not None:
-            events.append(_rule_event(state, cap, target.id, cap.value))
+            events.append(_rule_event(state, cap[0], target.id, cap[1]))
     return tuple(events)
 
 
@@ -123,6 +137,11 @@ def save_hit(state: GameState, attacker: Unit, target: Unit, distance: int) -> t
     if not state.effects:
         return state, False
     for effect in ignore_hit_effects(state, attacker, target, distance):
+        state = note_uses(state, [effect], target.id)
+        if effect.op == "ignore":
+            detail = f"{explain(effect, state.rules)}: hit ignored"
+            event = replace(_rule_event(state, effect, target.id, None), detail=detail)
+            return replace(state, events=(*state.events, event)), True
         die, rng = roll_d6(state.rng)
         state = replace(state, rng=rng)
         if effect.op == "save_first":
@@ -163,7 +182,9 @@ def hit_probability(
     fresh = sum((final(n) for n in range(1, 7)), Fraction(0)) / 6
 
     def first(n: int) -> Fraction:
-        return fresh if reroll_effect(state, attacker, target, distance, n) is not None else final(n)
+        landed = final(n)
+        rerolled = reroll_effect(state, attacker, target, distance, n, lambda _: landed == 1)
+        return fresh if rerolled is not None else landed
 
     land = final(natural) if natural is not None else sum((first(n) for n in range(1, 7)), Fraction(0)) / 6
     return land * save_factor(state, attacker, target, distance) if saves else land
@@ -173,5 +194,5 @@ def save_factor(state: GameState, attacker: Unit, target: Unit, distance: int) -
     """The chance that a hit survives every ``ignore_hit`` save on ``target`` (step 4)."""
     factor = Fraction(1)
     for effect in ignore_hit_effects(state, attacker, target, distance):
-        factor *= Fraction(max(0, effect.value - 1), 6)
+        factor *= 0 if effect.op == "ignore" else Fraction(max(0, effect.value - 1), 6)
     return factor

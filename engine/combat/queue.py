@@ -9,9 +9,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ..cards.effects import expire_attack_effects
-from ..cards.hooks import can_attack, can_attack_after_move, unit_distance
+from ..cards.hooks import attack_denial, can_attack, unit_distance, unit_stat
 from ..state import Attack, Event, GameState, Unit, unit_by_id
-from ..tables import UNITS, unit_stats
 from ..types import EventKind
 
 __all__ = ["advance_queue", "attack_problem", "attack_valid", "cancel_pending", "in_truce", "placed_unit"]
@@ -32,11 +31,12 @@ def placed_unit(state: GameState, unit_id: str) -> Unit | None:
     return unit if unit is not None and unit.cell is not None else None
 
 
-def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None:
+def attack_problem(state: GameState, attacker: Unit, target: Unit, reach: int | None = None) -> str | None:
     """Why ``attacker`` may not declare against ``target`` now (rules §6.1), or None.
 
     Checks everything but the phase and the declaration count, so Coordinated Maneuver
-    can ask the same question about a supporter.
+    can ask the same question about a supporter. ``reach``: the attacker's range, when the
+    caller has it (a listing asks it once per attacker).
     """
     if attacker.side is not state.active:
         return f"{attacker.id} is not a unit of the active player ({state.active.value})"
@@ -49,17 +49,13 @@ def attack_problem(state: GameState, attacker: Unit, target: Unit) -> str | None
     if target.cell is None:
         return f"{target.id} is not on the board"
     distance = unit_distance(attacker, target, state)
-    reach = unit_stats(attacker.type, state.rules.tables).range
+    if reach is None:
+        reach = unit_stat(state, attacker, "range")
     if not 1 <= distance <= reach:
         return f"{target.id} at {target.cell} is out of range of {attacker.id} (distance {distance}, range {reach})"
-    if not can_attack(state, attacker, target):
-        return f"{attacker.id} may not attack {target.id} now (an effect forbids it)"
-    if (
-        "move_or_fire" in UNITS[attacker.type].tags
-        and attacker.has_moved
-        and not can_attack_after_move(state, attacker)
-    ):
-        return f"{attacker.id} moved this turn and cannot also fire (move or fire)"
+    denial = attack_denial(state, attacker, target, distance)
+    if denial is not None:
+        return f"{attacker.id} may not attack {target.id} now ({denial})"
     return None
 
 

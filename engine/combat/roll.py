@@ -13,19 +13,20 @@ import msgspec
 from ..board.info import board_info
 from ..cards.explanations import explain, recorded_clause
 from ..cards.hooks import (
+    attack_abilities,
     attack_damage,
     attack_roll_effects,
     can_attack,
     damage_cap,
     damage_effects,
+    defense_abilities,
     defense_effects,
     ignores_defender_terrain,
     unit_distance,
 )
-from ..config import CombatRule
 from ..state import GameState, Modifier, Roll, Unit
-from ..tables import TERRAIN, UNITS, required_roll
-from ..types import TerrainType
+from ..tables import TERRAIN, required_roll
+from ..types import Hook, TerrainType
 from .dice import forced_outcome, has_dice_rules, hit_probability
 from .queue import placed_unit
 
@@ -42,16 +43,16 @@ __all__ = [
 ]
 
 
-ModifierKind = Literal["bonus", "malus", "tactic", "terrain", "combat_rule"]
-"""What a roll or damage term comes from: a card of that kind, the target's terrain, a combat rule."""
+ModifierKind = Literal["bonus", "malus", "tactic", "terrain", "ability"]
+"""What a roll or damage term comes from: a card of that kind, the target's terrain, a standing ability."""
 
 
 class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
     """One term added to the natural die of an attack (rules §6.3), and where it comes from."""
 
     kind: ModifierKind  # the source's type
-    source: str  # its id: a card id, a terrain type (``URBAN``) or a combat rule id
-    term: Literal["attack_roll", "defense", "cover", "terrain_defense", "combat_rule"]  # which term of §6.3
+    source: str  # its id: a card id, a terrain type (``URBAN``) or ``ability:<key>`` (``ability:rules.mud``)
+    term: Literal["attack_roll", "defense", "cover", "terrain_defense"]  # which term of §6.3
     value: int  # added to the die (defense terms are negative)
     says: str | None = None  # a card term: the card and its clause ("Forest Ambush: infantry ..., +1 defense")
     clause: str | None = None  # the same, kept in the roll record: only for a card written in the condition language
@@ -62,8 +63,6 @@ class RollModifier(msgspec.Struct, frozen=True, kw_only=True):
             return Modifier(source=self.source, value=self.value, clause=self.clause)
         if self.term == "defense":
             return Modifier(source=f"defense:{self.source}", value=self.value, clause=self.clause)
-        if self.term == "combat_rule":
-            return Modifier(source=f"combat_rule:{self.source}", value=self.value)
         name = "terrain_cover" if self.term == "cover" else "terrain_defense"
         return Modifier(source=f"{name}:{self.source}", value=self.value)
 
@@ -72,7 +71,7 @@ class DamageModifier(msgspec.Struct, frozen=True, kw_only=True):
     """One modify_damage term of an attack (rules §8.2): ``(damage + Σ add) × Π mul``, then the smallest ``cap``."""
 
     kind: ModifierKind  # the source card's kind
-    source: str  # the card id
+    source: str  # the card id, or ``ability:<key>``
     op: Literal["add", "mul", "cap"]
     value: int
     says: str | None = None  # the card and its clause
@@ -95,10 +94,11 @@ _TERRAIN_TERMS = {terrain: _terrain_terms(terrain) for terrain in TERRAIN}
 def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[RollModifier]:
     """Every term of §6.3 added to the die when ``attacker`` fires at ``target`` from ``distance``.
 
-    In the order `Roll.modifiers` lists them: card effects on the roll, combat rules, the
-    target's terrain (cover, then defense; none while ``ignore_defender_terrain`` covers
-    the attack), then defense effects on the target. The units' cells are read as given,
-    so a caller may ask about a unit placed elsewhere (``replace(unit, cell=...)``).
+    In the order `Roll.modifiers` lists them: card effects on the roll, abilities on the roll,
+    the target's terrain (cover, then defense; none while ``ignore_defender_terrain`` covers
+    the attack), then defense effects on the target and the target's defense abilities. The
+    units' cells are read as given, so a caller may ask about a unit placed elsewhere
+    (``replace(unit, cell=...)``).
     """
     assert target.cell is not None
     effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
@@ -117,12 +117,17 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
         if effects
         else []
     )
-    if state.rules.combat_rules:
-        modifiers += [
-            RollModifier(kind="combat_rule", source=rule.id, term="combat_rule", value=rule.roll_modifier)
-            for rule in state.rules.combat_rules
-            if _combat_rule_matches(state, rule, attacker, target)
-        ]
+    modifiers += [
+        RollModifier(
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            term="attack_roll",
+            value=int(a.data.value),
+            says=a.says,
+            clause=a.says,
+        )
+        for a in attack_abilities(state, Hook.MODIFY_ATTACK_ROLL, attacker, target, distance)
+    ]
     if not effects or not ignores_defender_terrain(state, attacker, target, distance):
         info = board_info(state.board)
         modifiers += _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
@@ -138,12 +143,25 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
             )
             for e in defense_effects(state, target)
         ]
+    modifiers += [
+        RollModifier(
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            term="defense",
+            value=-int(a.data.value),
+            says=a.says,
+            clause=a.says,
+        )
+        for a in defense_abilities(state, target)
+    ]
     return modifiers
 
 
 def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[DamageModifier]:
-    """Every modify_damage term of the attack, in effect order, then the ``cap_damage`` that applies (if any)."""
-    if not state.effects:
+    """Every modify_damage term of the attack, in effect order, its abilities' terms, then the ``cap_damage``
+    that applies (if any)."""
+    abilities = attack_abilities(state, Hook.MODIFY_DAMAGE, attacker, target, distance)
+    if not state.effects and not abilities:
         return []
     terms = [
         DamageModifier(
@@ -155,10 +173,21 @@ def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: i
         )
         for e in damage_effects(state, attacker, target, distance)
     ]
-    cap = damage_cap(state, attacker, target, distance)
-    if cap is not None:
+    terms += [
+        DamageModifier(
+            kind="ability",
+            source=f"ability:{a.data.key}",
+            op="add" if a.data.op == "add" else "mul",
+            value=int(a.data.value),
+            says=a.says,
+        )
+        for a in abilities
+    ]
+    found = damage_cap(state, attacker, target, distance)
+    if found is not None:
+        cap, left = found
         says = explain(cap, state.rules)
-        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=cap.value, says=says))
+        terms.append(DamageModifier(kind=cap.source_kind, source=cap.source_card, op="cap", value=left, says=says))
     return terms
 
 
@@ -222,22 +251,3 @@ def compute_roll(state: GameState, natural: int) -> Roll:
         outcome=outcome,
         modifiers=tuple(m.as_modifier() for m in modifiers),
     )
-
-
-def _combat_rule_matches(state: GameState, rule: CombatRule, attacker: Unit, target: Unit) -> bool:
-    info = board_info(state.board)
-    assert attacker.cell is not None and target.cell is not None
-    a_cell, t_cell = info.index[attacker.cell], info.index[target.cell]
-    req = rule.requires
-    checks = (
-        (req.attacker_unit_types, (attacker.type,)),
-        (req.attacker_unit_tags, UNITS[attacker.type].tags),
-        (req.defender_unit_types, (target.type,)),
-        (req.defender_unit_tags, UNITS[target.type].tags),
-        (req.attacker_terrain_tags, TERRAIN[info.terrain[a_cell]].tags),
-        (req.defender_terrain_tags, TERRAIN[info.terrain[t_cell]].tags),
-        (req.attacker_overlay_tags, info.overlay_tags(a_cell)),
-        (req.defender_overlay_tags, info.overlay_tags(t_cell)),
-        (req.defender_terrain_types, (info.terrain[t_cell],)),
-    )
-    return all(not wanted or any(v in wanted for v in present) for wanted, present in checks)

@@ -22,6 +22,13 @@ from ..board.terrain_map import (
     parse_terrain_map,
 )
 from ..board.zones import home_side
+from ..cards.abilities import (
+    STANDARD_ABILITIES,
+    config_abilities,
+    game_abilities,
+    load_abilities,
+    step_abilities,
+)
 from ..cards.catalogue import (
     CARDS,
     COMMON_CARDS,
@@ -30,6 +37,7 @@ from ..cards.catalogue import (
     CardSet,
     card_file_problems,
     card_file_schema,
+    json_too_deep,
     load_cards,
 )
 from ..cards.condition_rules import (
@@ -38,6 +46,7 @@ from ..cards.condition_rules import (
 )
 from ..cards.conditions import Condition
 from ..cards.defs import (
+    AbilityDef,
     CardChanges,
     CardDef,
     CardFile,
@@ -59,11 +68,13 @@ from ..tables import (
     MAX_ATTACKS_PER_TURN,
     STANDARD_TABLES,
     TERRAIN,
+    UNIT_NAMES,
     UNITS,
     TerrainRules,
     game_tables,
     unit_stats,
 )
+from ..variant import Variant, VariantError, apply_variant, decode_rules_file, decode_variant
 
 __all__ = [
     "CARDS",
@@ -71,11 +82,14 @@ __all__ = [
     "DECK_SOURCES",
     "HIT_THRESHOLDS",
     "MAX_ATTACKS_PER_TURN",
+    "STANDARD_ABILITIES",
     "STANDARD_TABLES",
     "TACTICS",
     "TERRAIN",
     "TERRAIN_LEGEND",
     "UNITS",
+    "UNIT_NAMES",
+    "AbilityDef",
     "BoardInfo",
     "CardChanges",
     "CardDef",
@@ -87,21 +101,31 @@ __all__ = [
     "TerrainChar",
     "TerrainRules",
     "TerrainStats",
+    "Variant",
+    "VariantError",
+    "apply_variant",
     "base_card_id",
     "board_info",
     "canonical_deck",
     "card_file_problems",
     "card_file_schema",
     "compile_condition",
+    "config_abilities",
+    "decode_rules_file",
+    "decode_variant",
+    "game_abilities",
     "game_card",
     "game_cards",
     "game_tables",
     "game_terrain",
     "generate_terrain",
     "home_side",
+    "json_too_deep",
     "label",
+    "load_abilities",
     "load_cards",
     "parse_label",
     "parse_terrain_map",
+    "step_abilities",
     "unit_stats",
 ]

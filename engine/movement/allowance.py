@@ -19,7 +19,15 @@ from __future__ import annotations
 from operator import is_
 
 from ..board.info import BoardInfo, board_info
-from ..cards.condition_rules import ANYWHERE, READ_ATTACKERS, READ_DEFENDERS, READ_GAME, READ_UNITS, Context
+from ..cards.condition_rules import (
+    ANYWHERE,
+    READ_ATTACKERS,
+    READ_DEFENDERS,
+    READ_EFFECTS,
+    READ_GAME,
+    READ_UNITS,
+    Context,
+)
 from ..cards.live import Live, effects_of, kind_may_fit
 from ..state import Effect, GameState, Unit
 from ..tables import unit_stats
@@ -207,11 +215,12 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int, int]:
     allowance = 2 * unit_stats(unit.type, state.rules.tables).movement_mp  # found entries skip it
     info = kept.info if kept.board is state.board else board_info(state.board)
     read = halvings = window = 0
+    sets: list[int] = []
     for effect, rule in effects_here:
         if effect.scope == "targets" and unit.id not in effect.targets:
             continue  # the rest of `unit_fits` is the unit's kind: `effects_here` may reach it
         if rule is not None:
-            ctx = Context(state, effect.controller, unit, None, None, None, effect.targets, info)
+            ctx = Context(state, effect.controller, unit, None, None, None, effect.targets, info, effect)
             holds = rule(ctx)
             read |= ctx.read
             if ctx.window > window:
@@ -220,13 +229,19 @@ def allowance_and_reads(state: GameState, unit: Unit) -> tuple[int, int, int]:
                 continue
         if effect.op == "add":
             allowance += effect.value  # already in half-points
+        elif effect.op == "set":
+            sets.append(effect.value)
         else:
             halvings += 1
+    if sets:  # the unit's MP set (the smallest set wins), then the adds on top
+        allowance += min(sets) - 2 * unit_stats(unit.type, state.rules.tables).movement_mp
     while halvings:
         allowance //= 2
         halvings -= 1
     if allowance < 0:
         allowance = 0
+    if read & READ_EFFECTS:  # its rule read other effects or its uses: nothing says how long it holds
+        return allowance, ASK_AGAIN, window
     game = (state.phase, state.round, state.active) if read & READ_GAME else None
     units = state.units if read & READ_UNITS else None
     kept.found[unit.id] = (unit, state.board, state.rules, units, read & READ_UNITS, game, allowance, window)

@@ -30,6 +30,7 @@ import msgspec
 from ..actions import MoveUnit
 from ..board.info import StepTable, board_info
 from ..board.terrain_map import Board
+from ..cards.abilities import abilities_of, step_abilities
 from ..cards.hooks import can_move_unit
 from ..cards.live import effects_of
 from ..state import Effect, GameState, Rules, Unit
@@ -59,7 +60,7 @@ class Basis:
         if found is None:
             rules = self.rules
             overlays = None if rules.tables is None else rules.tables.overlay_costs()
-            steps = self.info.steps(unit_type, rules.movement_rules, overlays)
+            steps = self.info.steps(unit_type, step_abilities(rules), overlays)
             found = self.by_type[unit_type] = (steps, 2 * unit_stats(unit_type, rules.tables).movement_mp)
         return found
 
@@ -67,12 +68,15 @@ class Basis:
 class _Effects:
     """What the effects tuple says about movement: whether allowances vary and whether a move may be forbidden."""
 
-    __slots__ = ("effects", "key", "may_deny", "varies")
+    __slots__ = ("effects", "key", "may_deny", "rules", "varies")
 
     def __init__(self, state: GameState) -> None:
         self.effects: tuple[Effect, ...] = state.effects
+        self.rules = state.rules  # a game's abilities may forbid a move too
         self.varies = bool(effects_of(state, Hook.MODIFY_MOVEMENT))
-        self.may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT))
+        self.may_deny = bool(effects_of(state, Hook.CAN_MOVE_UNIT)) or bool(
+            abilities_of(state.rules, Hook.CAN_MOVE_UNIT)
+        )
         self.key = movement_key(state) if self.varies else None  # what the allowances read of the effects
 
 
@@ -119,7 +123,7 @@ def _basis(state: GameState) -> Basis:
 def _effects(state: GameState) -> _Effects:
     global _last_effects
     found = _last_effects
-    if found is None or found.effects is not state.effects:
+    if found is None or found.effects is not state.effects or found.rules is not state.rules:
         found = _last_effects = _Effects(state)
     return found
 

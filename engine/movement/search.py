@@ -23,6 +23,7 @@ import msgspec
 from ..board.grid import DIRECTIONS
 from ..board.info import BoardInfo, StepTable, board_info
 from ..board.terrain_map import Board
+from ..cards.abilities import step_abilities
 from ..cards.hooks import can_move_unit
 from ..state import GameState, Unit
 from .allowance import movement_allowance
@@ -166,6 +167,7 @@ def occupancy_after_move(state: GameState, units: tuple[Unit, ...], left: int, e
 _UNREACHED: Final = 1 << 30  # a cost no search reaches: the scratch lists' "not reached"
 _SCRATCH: Final[list[list[int]]] = []  # cost lists to reuse, all _UNREACHED; each search takes its own (threads)
 
+
 def search_reachable(steps: StepTable, start: int, allowance: int, occupied: bytes) -> tuple[dict[int, int], int]:
     """Least cost (half-points) of every cell reachable from ``start`` within ``allowance``.
 
@@ -250,7 +252,7 @@ def movable_reach(state: GameState, unit: Unit, occupied: Occupancy | None = Non
         return NO_REACH
     info = board_info(state.board)
     tables = state.rules.tables
-    steps = info.steps(unit.type, state.rules.movement_rules, None if tables is None else tables.overlay_costs())
+    steps = info.steps(unit.type, step_abilities(state.rules), None if tables is None else tables.overlay_costs())
     return _reach(steps, info, info.index[unit.cell], allowance, occupancy(state) if occupied is None else occupied)
 
 

@@ -107,8 +107,10 @@ def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:
         raise IllegalAction(
             f"{card.name} cannot be aimed at targets={list(action.targets)} params={action.params}", "bad_target"
         )
-    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
-    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
+    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant, action.params.option)
+    state = apply_instants(
+        state, card, InstantPlay(side=side, targets=action.targets, params=action.params), action.params.option
+    )
     if action.stored_index is None:
         state = replace(state, pending_card=None)
     else:

@@ -9,8 +9,18 @@ from msgspec.structs import replace
 
 from ..actions import Action, ActionBase, DeclareAttack, ResolveAttack, RollDice, WithdrawAttack
 from ..board.info import board_info
-from ..cards.effects import expire_attack_effects
-from ..cards.hooks import attack_damage, unit_distance
+from ..cards.abilities import abilities_of
+from ..cards.effects import counts_uses, expire_attack_effects, note_uses
+from ..cards.hooks import (
+    attack_damage,
+    attack_effects,
+    attack_roll_effects,
+    damage_effects,
+    defense_effects,
+    unit_distance,
+    unit_stat,
+)
+from ..cards.live import effects_of
 from ..combat.dice import roll_attack_die, rule_events, save_hit
 from ..combat.queue import advance_queue, attack_problem, in_truce, placed_unit
 from ..combat.roll import compute_roll
@@ -18,7 +28,7 @@ from ..errors import IllegalAction
 from ..flow.victory import check_after_removal
 from ..state import Attack, Event, GameState, player_of, unit_by_id, with_player
 from ..tables import game_tables, unit_stats
-from ..types import EventKind, Phase, unit_order
+from ..types import EventKind, Hook, Phase, unit_order
 
 _ROLL_DICE: Final = RollDice()
 _RESOLVE_ATTACK: Final = ResolveAttack()
@@ -28,21 +38,25 @@ def _offer_declare(state: GameState) -> list[Action]:
     if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn or in_truce(state):
         return []
     info = board_info(state.board)
-    index, width, active = info.index, info.width, state.active
+    index, width, active, tables = info.index, info.width, state.active, state.rules.tables
+    # Ranges are the table's unless a live effect or an ability changes a stat (looked at once per listing).
+    fixed_range = not abilities_of(state.rules, Hook.MODIFY_STAT) and not (
+        state.effects and effects_of(state, Hook.MODIFY_STAT)
+    )
     placed = [(u, *divmod(index[u.cell], width)) for u in state.units if u.cell is not None]  # (unit, y, x)
     targets = [found for found in placed if found[0].side is not active]
     offers: list[Action] = []
     for attacker, ay, ax in placed:
         if attacker.side is not active or attacker.has_attacked:
             continue
-        reach = unit_stats(attacker.type, state.rules.tables).range
+        reach = unit_stats(attacker.type, tables).range if fixed_range else unit_stat(state, attacker, "range")
         for target, ty, tx in targets:
             # Cheap range filter first (plain comparisons: every pair passes here); attack_problem then
             # asks the hooks (same predicate as apply).
             if (
                 -reach <= ax - tx <= reach
                 and -reach <= ay - ty <= reach
-                and attack_problem(state, attacker, target) is None
+                and attack_problem(state, attacker, target, reach) is None
             ):
                 offers.append(DeclareAttack(attacker_id=attacker.id, target_id=target.id))
     return offers
@@ -139,9 +153,15 @@ def _apply_roll(state: GameState, action: RollDice) -> GameState:
     attacker, target = placed_unit(state, pending.attacker), placed_unit(state, pending.target)
     assert attacker is not None and target is not None
     distance = unit_distance(attacker, target, state)
-    state, natural = roll_attack_die(state, attacker, target, distance)
+    before = state
+    state, natural = roll_attack_die(
+        state, attacker, target, distance, lambda n: compute_roll(before, n).outcome == "HIT"
+    )
     roll = compute_roll(state, natural)
     rules = rule_events(state, attacker, target, distance, natural, roll.outcome == "HIT")
+    if counts_uses(state):  # the roll's terms that count their uses have acted on this attack
+        state = note_uses(state, attack_roll_effects(state, attacker, target, distance), attacker.id)
+        state = note_uses(state, defense_effects(state, target), target.id)
     event = Event(
         kind=EventKind.DICE_ROLLED,
         side=state.active,
@@ -188,6 +208,12 @@ def _apply_resolve(state: GameState, action: ResolveAttack) -> GameState:
         state, saved = save_hit(state, attacker, target, roll.distance)
     if roll.outcome == "HIT" and not saved:
         damage = attack_damage(state, attacker, target)
+        if counts_uses(state):  # damage terms and caps that count their uses have acted on this attack
+            distance = roll.distance
+            state = note_uses(state, damage_effects(state, attacker, target, distance), attacker.id)
+            state = note_uses(
+                state, attack_effects(state, Hook.CAP_DAMAGE, attacker, target, distance), target.id, damage
+            )
         hp = target.hp - damage
         if hp <= 0:
             destroyed = True

@@ -55,7 +55,7 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
     player = player_of(state, side)
     hand = tuple(t for t in player.tactics if t != action.card_id)
     state = with_player(state, replace(player, tactics=hand, played_tactics=(*player.played_tactics, action.card_id)))
-    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant)
+    state, _ = add_card_effects(state, card, side, action.targets, action.params.quadrant, action.params.option)
     event = Event(
         kind=EventKind.TACTIC_PLAYED,
         side=side,
@@ -68,7 +68,9 @@ def _apply_tactic(state: GameState, action: PlayTactic) -> GameState:
         reactions=(*state.reactions, ReactionMark(instance=instance, side=side, played=True)),
         events=(*state.events, event),
     )
-    state = apply_instants(state, card, InstantPlay(side=side, targets=action.targets, params=action.params))
+    state = apply_instants(
+        state, card, InstantPlay(side=side, targets=action.targets, params=action.params), action.params.option
+    )
     return _recheck_pending(state)
 
 

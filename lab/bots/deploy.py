@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import Action, AutoDeploy, ConfirmDeployment, DeployUnit, GameState, Side, UnitType, unit_order
-from engine.data import BoardInfo, board_info, home_side, unit_stats
+from engine.data import BoardInfo, board_info, home_side, step_abilities, unit_stats
 
 from .travel import UNREACHED, Steps, field_table, nearest_field
 
@@ -38,7 +38,7 @@ __all__ = ["deployment_action", "deployment_plan", "first_strike_cells"]
 def _steps(state: GameState, info: BoardInfo, unit_type: UnitType) -> Steps:
     tables = state.rules.tables
     overlays = None if tables is None else tables.overlay_costs()
-    return info.steps(unit_type, state.rules.movement_rules, overlays)
+    return info.steps(unit_type, step_abilities(state.rules), overlays)
 
 
 def _enemy_cells(state: GameState, info: BoardInfo, enemy: Side) -> list[int]:

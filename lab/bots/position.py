@@ -16,7 +16,7 @@ from msgspec.structs import replace
 
 from engine import GameState, Side, Unit, UnitStats, UnitType
 from engine.analysis import can_move_unit, hit_chance_and_damage, movement_allowance
-from engine.data import UNITS, BoardInfo, board_info, unit_stats
+from engine.data import UNITS, BoardInfo, board_info, step_abilities, unit_stats
 
 from .travel import UNREACHED, FieldTable, field_table, nearest_field
 
@@ -135,7 +135,7 @@ class Position:
             state = self.state
             tables = state.rules.tables
             overlays = None if tables is None else tables.overlay_costs()
-            steps = self.info.steps(unit_type, state.rules.movement_rules, overlays)
+            steps = self.info.steps(unit_type, step_abilities(state.rules), overlays)
             table = self._tables[unit_type] = field_table(steps, self.info.width, self.stats[unit_type].range)
         return table
 

@@ -55,7 +55,8 @@ def test_writes_records_and_reports(run: tuple[Path, str, str]) -> None:
         assert sorted(p.name for p in (out / rules).glob("game-*.json")) == ["game-0000.json", "game-0001.json"]
     assert "ATTACKER win rate, variant − base" in printed and "95% CI (Wilson)" in printed
     assert "*air_cover" in printed  # the changed card is marked
-    assert "tables.units.MECHANIZED.range  3 → 4" in printed  # and so are the changed tables
+    assert re.search(r"tables\.units\.MECHANIZED\.range +3 → 4", printed)  # and so are the changed tables
+    assert re.search(r"cards\.change\.air_cover\.copies_60 +\d+ → \d+", printed)  # card changes, field by field
     assert "4/4 games" in progress
     assert (out / "balance.txt").read_text().strip() in printed
     page = (out / "balance.html").read_text()
@@ -99,7 +100,11 @@ def test_the_reports_agree_with_the_records(run: tuple[Path, str, str]) -> None:
         assert {c: u["plays"] for c, u in stats["cards"].items() if u["plays"]} == plays
     assert seeds["base"] == seeds["variant"] == [5, 6]
     assert report["difference"] == report["changed"]["attacker_rate"] - report["base"]["attacker_rate"]
-    assert [c["field"] for c in report["changed_rules"]] == ["tables.units.MECHANIZED.range", "tables.hit_thresholds"]
+    assert [c["field"] for c in report["changed_rules"]] == [
+        "cards.change.air_cover.copies_60",
+        "tables.units.MECHANIZED.range",
+        "tables.hit_thresholds",
+    ]
 
 
 @pytest.mark.parametrize(

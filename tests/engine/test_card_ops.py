@@ -128,6 +128,51 @@ def restore_hp_on_a_tactic() -> None:
     assert kinds_of(state) == [EventKind.TACTIC_PLAYED, EventKind.UNIT_RESTORED]
 
 
+def hp_card(card_id: str, kind: str, op: str, value: int) -> dict[str, Any]:
+    card = card_json(card_id, kind, op, targeting={"kind": "own_unit"})
+    card["effects"][0]["value"] = value
+    if kind == "tactic":
+        card.update(window="beforeMove", side="reacting")
+    return card
+
+
+def add_hp_on_a_bonus() -> None:
+    rules = variant(hp_card("test_plating", "bonus", "add_hp", 2))
+    state = holding(
+        start(rules=rules, units=("A1 M B2 hp=1", "D1 L B8"), phase="MOVEMENT", draw=[]), A, stored=("test_plating#1",)
+    )
+    state = play(state, PlayBonus(stored_index=0, targets=("A1",)))
+    assert unit(state, "A1").hp == 3  # above its full strength of 2
+    assert (state.events[0].kind, state.events[0].value) == (EventKind.UNIT_RESTORED, 2)
+
+
+def add_hp_on_a_tactic() -> None:
+    rules = variant(hp_card("test_plating", "tactic", "add_hp", 1))
+    state = holding(
+        start(rules=rules, units=("A1 L B2", "D1 L B8"), phase="MOVEMENT", draw=[]), D, tactics=("test_plating",)
+    )
+    state = play(state, PlayTactic(card_id="test_plating", targets=("D1",)))
+    assert unit(state, "D1").hp == 2
+
+
+def set_hp_on_a_bonus() -> None:
+    rules = variant(hp_card("test_last_stand", "bonus", "set_hp", 3))
+    state = holding(
+        start(rules=rules, units=("A1 M B2", "D1 L B8"), phase="MOVEMENT", draw=[]), A, stored=("test_last_stand#1",)
+    )
+    state = play(state, PlayBonus(stored_index=0, targets=("A1",)))
+    assert unit(state, "A1").hp == 3
+
+
+def set_hp_on_a_tactic() -> None:
+    rules = variant(hp_card("test_last_stand", "tactic", "set_hp", 1))
+    state = holding(
+        start(rules=rules, units=("A1 L B2", "D1 M B8"), phase="MOVEMENT", draw=[]), D, tactics=("test_last_stand",)
+    )
+    state = play(state, PlayTactic(card_id="test_last_stand", targets=("D1",)))
+    assert unit(state, "D1").hp == 1
+
+
 def return_unit_on_a_bonus() -> None:
     rules = variant(card_json("test_reserve", "bonus", "return_unit", targeting={"kind": "own_destroyed_unit"}))
     state = start(rules=rules, units=("A1 L B2", "A2 M C2", "D1 L B8"), phase="MOVEMENT", draw=[])
@@ -213,6 +258,10 @@ def reroll_die_on_a_tactic() -> None:
 SCENARIOS: dict[tuple[str, str], Callable[[], None]] = {
     ("restore_hp", "bonus"): restore_hp_on_a_bonus,
     ("restore_hp", "tactic"): restore_hp_on_a_tactic,
+    ("add_hp", "bonus"): add_hp_on_a_bonus,
+    ("add_hp", "tactic"): add_hp_on_a_tactic,
+    ("set_hp", "bonus"): set_hp_on_a_bonus,
+    ("set_hp", "tactic"): set_hp_on_a_tactic,
     ("return_unit", "bonus"): return_unit_on_a_bonus,
     ("return_unit", "tactic"): return_unit_on_a_tactic,
     ("mark_attacked", "malus"): mark_attacked_on_a_malus,
@@ -337,7 +386,7 @@ def test_a_bonus_aimed_at_a_quadrant_binds_it_like_a_tactic() -> None:
 LASTING_OPS = sorted(
     (hook.value, op, kind)
     for hook, (ops, _) in HOOK_RULES.items()
-    if hook is not Hook.INSTANT
+    if hook not in (Hook.INSTANT, Hook.STEP_COST)  # step_cost is a standing ability's hook, never a card's
     for op in ops
     for kind in ("bonus", "malus", "tactic")
 )
@@ -362,10 +411,12 @@ def test_a_lasting_effect_is_recorded_on_every_kind(hook: str, op: str, kind: st
     if aimed:
         fields |= {"victims": {"kind": "chosen"}} if kind == "malus" else {"targeting": {"kind": "own_unit"}}
     effect = {"hook": hook, "op": op, "value": 1, "scope": "targets" if aimed else scopes[0]}
-    if hook in ("reroll_attack_die", "natural_result"):
-        effect["faces"] = [1]  # these hooks act on natural values
+    if hook == "natural_result" or (hook, op) == ("reroll_attack_die", "reroll"):
+        effect["faces"] = [1]  # these act on natural values
     if hook == "ignore_hit":
         effect["value"] = 5  # a save on 5+
+    if hook == "modify_stat":
+        effect["stat"] = "range"
     obj = lasting("test_lasting", kind, effect, **fields)
     state = _play_lasting(start(rules=variant(obj), phase="MOVEMENT", draw=[]), load_one(obj), aimed)
     assert [(e.hook, e.op, e.source_kind, e.controller, e.targets) for e in state.effects] == [

@@ -10,6 +10,7 @@ import pytest
 
 from engine import (
     ACTION_ORDER,
+    MAX_GAME_LENGTH,
     GameConfig,
     InvalidAction,
     MoveUnit,
@@ -154,9 +155,10 @@ def test_equal_configs_encode_and_hash_the_same_however_they_were_built() -> Non
     rebuilt = [
         pickle.loads(pickle.dumps(plain)),
         copy.deepcopy(plain),
-        GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int("5000")),
+        GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int(str(MAX_GAME_LENGTH))),
                    terrain_params=TerrainParams(), deployment="".join(["au", "to"])),
-        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":5000,"round_limit":{"max_rounds":25},"victory_points":{"threshold":5}}}',
+        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":%d,"round_limit":{"max_rounds":25},'
+                            b'"victory_points":{"threshold":5}}}' % MAX_GAME_LENGTH,
                             type=GameConfig),
     ]
     for other in rebuilt:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine import (
-    CombatRequires,
-    CombatRule,
     DeclareAttack,
     EndTurn,
     IllegalAction,
@@ -22,7 +20,7 @@ from engine import (
     reduce,
 )
 from engine.rng import roll_d6
-from tests.support import config, play, seed_rolling, snapshot, start, unit
+from tests.support import abilities, config, play, seed_rolling, snapshot, start, unit
 
 
 def declarations(state: object) -> set[tuple[str, str]]:
@@ -72,19 +70,25 @@ def test_modified_roll_is_clamped_to_one_through_six() -> None:
     terrain = "\n".join([".........."] * 2 + [".f........"] + [".........."] * 7)
     low = attack(("A1 L A1", "D1 M B3"), 1, terrain=terrain)
     assert low.last_roll.modified == 1  # type: ignore[attr-defined]
-    rule = CombatRule(id="ambush", roll_modifier=4)
+    rule = {"id": "ambush", "hook": "modify_attack_roll", "op": "add", "value": 4}
     state = new_game(
-        config(unit_specs=("A1 L A1", "D1 M B2"), phase="ATTACK", seed=seed_rolling(6), draw=[], combat_rules=(rule,))
+        config(unit_specs=("A1 L A1", "D1 M B2"), phase="ATTACK", seed=seed_rolling(6), draw=[], rules=abilities(rule))
     )
     state = play(state, DeclareAttack(attacker_id="A1", target_id="D1"), NextPhase(), RollDice())
-    assert state.last_roll.modified == 6 and {m.source for m in state.last_roll.modifiers} == {"combat_rule:ambush"}
+    assert state.last_roll.modified == 6 and {m.source for m in state.last_roll.modifiers} == {"ability:rules.ambush"}
 
 
-def test_combat_rules_match_only_their_conditions() -> None:
-    rule = CombatRule(id="armour", roll_modifier=-2, requires=CombatRequires(defender_unit_types=("MECHANIZED",)))  # type: ignore[arg-type]
+def test_combat_abilities_match_only_their_conditions() -> None:
+    rule = {
+        "id": "armour",
+        "hook": "modify_attack_roll",
+        "op": "add",
+        "value": -2,
+        "when": {"if": "target", "is": {"if": "type", "is": ["MECHANIZED"]}},
+    }
     for target, expected in (("D1 M B2", 2), ("D1 L B2", 4)):
         state = new_game(
-            config(unit_specs=("A1 L A1", target), phase="ATTACK", seed=seed_rolling(4), draw=[], combat_rules=(rule,))
+            config(unit_specs=("A1 L A1", target), phase="ATTACK", seed=seed_rolling(4), draw=[], rules=abilities(rule))
         )
         state = play(state, DeclareAttack(attacker_id="A1", target_id="D1"), NextPhase(), RollDice())
         assert state.last_roll.modified == expected
@@ -143,7 +147,9 @@ def test_special_units_cannot_fire_after_moving() -> None:
     assert ("A10", "D1") in declarations(play(state, NextPhase()))
     moved = play(state, MoveUnit(unit_id="A10", to="A2"), NextPhase())
     assert ("A10", "D1") not in declarations(moved)
-    with pytest.raises(IllegalAction, match="A10 moved this turn and cannot also fire"):
+    with pytest.raises(
+        IllegalAction, match=r"A10 may not attack D1 now .Special unit: moved this turn and cannot also fire"
+    ):
         reduce(moved, DeclareAttack(attacker_id="A10", target_id="D1"))
 
 

@@ -339,7 +339,7 @@ def test_the_sugar_tree_selects_what_the_flat_fields_select(
 
 
 def test_every_condition_is_named_in_the_language() -> None:
-    assert len(CONDITION_NAMES) == len(set(CONDITION_NAMES)) == 22
+    assert len(CONDITION_NAMES) == len(set(CONDITION_NAMES)) == 26
     assert {"all", "any", "not", "near", "terrain", "round", "target"} <= set(CONDITION_NAMES)
 
 

@@ -11,8 +11,6 @@ from hypothesis import strategies as st
 from engine import (
     GameConfig,
     IllegalAction,
-    MovementRequires,
-    MovementRule,
     MoveUnit,
     Phase,
     legal_actions,
@@ -24,7 +22,7 @@ from engine.data import label
 from engine.movement.search import reachable_cells
 from engine.state import Conditions, Effect
 from engine.types import Hook, Side, UnitType
-from tests.support import OPEN_10, config, fresh_listing, play, replace, snapshot, start, unit
+from tests.support import OPEN_10, abilities, config, fresh_listing, play, replace, snapshot, start, unit
 
 
 def reach(state: object, unit_id: str) -> set[str]:
@@ -232,18 +230,21 @@ def test_a_move_event_reports_the_cheapest_cost() -> None:
     assert unit(state, "A7").cell == "E2" and state.phase is Phase.MOVEMENT
 
 
-def test_movement_rules_from_config_add_cost_or_block() -> None:
-    muddy = MovementRule(
-        id="mud",
-        requires=MovementRequires(terrain_tags=("open",), unit_types=("MECHANIZED",)),  # type: ignore[arg-type]
-        cost_delta_mp=0.5,
-    )
-    state = new_game(config(unit_specs=("A7 M E5", "D1 L J10"), phase="MOVEMENT", movement_rules=(muddy,)))
+def test_step_cost_abilities_add_cost_or_block() -> None:
+    muddy = {
+        "id": "mud",
+        "unit": "MECHANIZED",
+        "hook": "step_cost",
+        "op": "add",
+        "value": 0.5,
+        "when": {"if": "terrain_tag", "is": ["open"]},
+    }
+    state = new_game(config(unit_specs=("A7 M E5", "D1 L J10"), phase="MOVEMENT", rules=abilities(muddy)))
     assert max(chebyshev(state.board.cell_of(c), (4, 4)) for c in reach(state, "A7")) == 2  # 1.5 MP a step
-    wall = MovementRule(id="no_forest", requires=MovementRequires(terrain_tags=("cover",)), blocks=True)
+    wall = {"id": "no_forest", "hook": "step_cost", "op": "block", "when": {"if": "terrain_tag", "is": ["cover"]}}
     terrain = "\n".join(["....f....."] * 10)
     state = new_game(
-        config(terrain=terrain, unit_specs=("A7 M D5", "D1 L J10"), phase="MOVEMENT", movement_rules=(wall,))
+        config(terrain=terrain, unit_specs=("A7 M D5", "D1 L J10"), phase="MOVEMENT", rules=abilities(wall))
     )
     assert not any(c.startswith(("E", "F")) for c in reach(state, "A7"))
 
@@ -398,7 +399,7 @@ def test_each_cells_steps_come_cheapest_first() -> None:
     from engine.types import UnitType
 
     state = new_game(GameConfig(seed=5))
-    table = board_info(state.board).steps(UnitType.MECHANIZED, state.rules.movement_rules)
+    table = board_info(state.board).steps(UnitType.MECHANIZED, ())
     assert all(list(row) == sorted(row, key=lambda step: (step[1], step[0])) for row in table)
 
 

@@ -234,16 +234,16 @@ def test_no_tactic_is_previewed_once_its_player_has_played_in_the_window() -> No
     assert preview.odds.hits == 5 and [m.source for m in preview.odds.modifiers] == ["expert_aim"]
 
 
-def test_modifiers_name_their_kind_bonus_malus_tactic_and_combat_rule() -> None:
-    from engine import CombatRequires, CombatRule
+def test_modifiers_name_their_kind_bonus_malus_tactic_and_ability() -> None:
+    from engine import RulesOverlay
 
-    flank = CombatRule(id="flank", roll_modifier=1, requires=CombatRequires(attacker_unit_types=("MECHANIZED",)))
+    flank = {"id": "flank", "unit": "MECHANIZED", "hook": "modify_attack_roll", "op": "add", "value": 1}
     cfg = config(
         unit_specs=("A1 L B2", "A7 M C2", "D1 L B4"),
         phase="ATTACK",
         draw=[],
         stored=(("artillery_support#1",), ()),
-        combat_rules=(flank,),
+        rules=RulesOverlay(name="flank", abilities=(flank,)),
     )
     from engine import PlayBonus
 
@@ -252,7 +252,7 @@ def test_modifiers_name_their_kind_bonus_malus_tactic_and_combat_rule() -> None:
         ("bonus", "artillery_support")
     ]
     assert [(m.kind, m.term) for m in attack_odds(state, unit(state, "A7"), unit(state, "D1")).modifiers] == [
-        ("combat_rule", "combat_rule")
+        ("ability", "attack_roll")
     ]
 
 

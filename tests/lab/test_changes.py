@@ -36,8 +36,34 @@ def test_each_changed_value_is_listed_by_its_path_with_both_values() -> None:
     ]
 
 
-def test_a_variant_of_cards_only_changes_no_rule() -> None:
-    assert changes(GameConfig(), cards={"change": {"air_cover": {"copies_60": 4}}}) == []
+def test_card_changes_are_itemized_field_by_field() -> None:
+    steady = {"id": "steady_hands", "name": "Steady Hands", "kind": "bonus", "class": "generic", "category": "Morale",
+              "timing": "stored", "text": "Reroll a miss.", "copies_60": 1,
+              "effects": [{"hook": "reroll_attack_die", "op": "reroll_miss", "scope": "own_attacks",
+                           "duration": "end_of_turn"}]}
+    motivation = [
+        {"hook": "modify_attack_roll", "op": "add", "value": 2, "scope": "targets", "duration": "turns:2"},
+        {"hook": "modify_defense", "op": "add", "value": 1, "scope": "targets", "duration": "turns:3"},
+    ]
+    cards = {"change": {"air_cover": {"copies_60": 4}, "troop_motivation": {"effects": motivation}},
+             "add": [steady], "remove": ["blackout"]}
+    assert changes(GameConfig(), cards=cards) == [
+        ("cards.change.air_cover.copies_60", 2, 4),
+        ("cards.change.troop_motivation.effects[0].value", 1, 2),
+        ("cards.change.troop_motivation.effects[1].duration", "turns:2", "turns:3"),
+        ("cards.add.steady_hands", None, "Steady Hands"),
+        ("cards.remove.blackout", "Blackout", None),
+    ]
+
+
+def test_abilities_are_itemized_by_key() -> None:
+    mine = {"id": "move_or_fire", "unit": "MECHANIZED", "hook": "can_attack", "op": "deny", "when": {"if": "moved"}}
+    found = changes(GameConfig(), abilities=[mine], remove_abilities=["SPECIAL.move_or_fire"])
+    assert [(field, base) for field, base, _ in found] == [
+        ("abilities.MECHANIZED.move_or_fire", None),
+        ("abilities.SPECIAL.move_or_fire", found[1][1]),
+    ]
+    assert found[1][1]["hook"] == "can_attack" and found[1][2] is None
 
 
 def test_the_scenario_is_compared_with_the_base_config_the_run_uses() -> None:

@@ -45,15 +45,16 @@ def test_the_terminal_table_lists_each_changed_value_base_to_variant() -> None:
     text = format_comparison(comparison())
     lines = text.splitlines()
     start = lines.index("rules changed (base → variant):")
-    listed = [line.split() for line in lines[start + 1 : start + 4]]
-    assert listed[0] == ["tables.units.MECHANIZED.range", "3", "→", "4"]
-    assert listed[1] == ["tables.hit_thresholds", "[3,4,5,6]", "→", "[3,4,4,5]"]
-    assert listed[2][0] == "scenario.terrain" and listed[2][-1].endswith("…")  # a whole map is shortened
-    assert len(" ".join(listed[2])) < 120
+    listed = [line.split() for line in lines[start + 1 : start + 5]]
+    assert listed[0] == ["cards.change.air_cover.copies_60", "2", "→", "4"]  # card changes itemized first
+    assert listed[1] == ["tables.units.MECHANIZED.range", "3", "→", "4"]
+    assert listed[2] == ["tables.hit_thresholds", "[3,4,5,6]", "→", "[3,4,4,5]"]
+    assert listed[3][0] == "scenario.terrain" and listed[3][-1].endswith("…")  # a whole map is shortened
+    assert len(" ".join(listed[3])) < 120
     assert "*air_cover" in text  # the card mark stays
 
 
-def test_a_variant_of_cards_only_has_no_rules_section() -> None:
+def test_a_comparison_without_changed_rules_has_no_rules_section() -> None:
     assert "rules changed" not in format_comparison(comparison(changed=False))
 
 

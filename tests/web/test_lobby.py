@@ -214,3 +214,49 @@ def test_a_match_of_other_rules_is_listed_and_shown_as_read_only_not_broken(tmp_
         assert page.errors == []
     finally:
         server.stop()
+
+
+STEADY = {
+    "id": "steady_hands", "name": "Steady Hands", "kind": "bonus", "class": "generic", "category": "Morale",
+    "timing": "stored", "copies_60": 4, "copies_90": 5,
+    "text": "This turn, a missed attack die is thrown again once.",
+    "warning": "A test warning: the text says more than this card does.",
+    "effects": [{"hook": "reroll_attack_die", "op": "reroll_miss", "scope": "own_attacks", "duration": "end_of_turn"}],
+}
+
+
+def test_a_rules_file_is_checked_on_choosing_it_and_played_by_the_next_match(
+    web: WebServer, new_page: Any, tmp_path: Path
+) -> None:
+    import json
+
+    page = new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector(".recent table, .recent p")
+    advanced(page)
+    bad = tmp_path / "broken.json"
+    bad.write_text(json.dumps({"common": [{**STEADY, "effects": [{**STEADY["effects"][0], "op": "reroll_twice"}]},
+                                          {**STEADY, "id": "other", "timing": "reaction"}], "tactics": []}))
+    page.set_input_files("[name=rules]", str(bad))
+    error = page.locator(".lobby .error")
+    error.wait_for(state="visible")
+    text = error.inner_text()
+    assert "$.common[0].effects[0].op" in text and "$.common[1].timing" in text  # every problem, by its path
+    error.scroll_into_view_if_needed()
+    shot(page, "lobby-rules-errors")
+    good = tmp_path / "steady.json"
+    good.write_text(json.dumps({"common": [STEADY], "tactics": []}))
+    page.set_input_files("[name=rules]", str(good))
+    page.wait_for_selector(".rules-summary:has-text('1 card')")
+    assert page.locator(".lobby .error").is_hidden(), page.locator(".lobby .error").inner_text()
+    summary = page.locator(".rules-summary")
+    assert "1 card" in summary.inner_text() and "1 with a warning" in summary.inner_text()
+    summary.scroll_into_view_if_needed()
+    shot(page, "lobby-rules-chosen")
+    page.get_by_role("button", name="Hot-seat on this device").click()
+    page.wait_for_url("**/play/**")
+    page.wait_for_function("window.taktik && window.taktik.state && window.taktik.state().version >= 0")
+    assert Board(page).state()["legal"] == ["DRAW_CARD"]
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    record = web.get(f"/api/matches/{match_id}/record")
+    assert [c["id"] for c in record["record"]["config"]["rules"]["cards"]] == ["steady_hands"]

@@ -17,7 +17,7 @@
  */
 
 import { parseLabel, quadrantOf } from "./iso.js";
-import { cardName, genericLabel, humanize, nextPhaseLabel } from "./labels.js";
+import { cardInfo, cardName, genericLabel, humanize, nextPhaseLabel } from "./labels.js";
 import { unitById } from "./state.js";
 import { quadrantName, unitTypeName } from "./words.js";
 
@@ -149,7 +149,7 @@ export function deriveControls(model, cards) {
   };
   const aimKey = model.sel.group ?? autoAim(groups, reads, model);
   ctl.aiming = aimKey ? groups.get(aimKey) ?? null : null;
-  if (ctl.aiming) markAim(ctl, ctl.aiming, model);
+  if (ctl.aiming) markAim(ctl, ctl.aiming, model, cards);
   else markSelection(ctl, model);
   ctl.buttons = buildButtons(ctl, model, cards);
   const armed = model.sel.armed;
@@ -212,8 +212,8 @@ export function candidates(group, picks) {
   });
 }
 
-/** @param {Controls} ctl @param {Group} group @param {Model} model */
-function markAim(ctl, group, model) {
+/** @param {Controls} ctl @param {Group} group @param {Model} model @param {Map<string, CardInfo>} cards */
+function markAim(ctl, group, model, cards) {
   const picks = model.sel.picks;
   const seen = new Set();
   for (const read of candidates(group, picks)) {
@@ -222,7 +222,7 @@ function markAim(ctl, group, model) {
     for (const value of read.refs.values) {
       if (picks.includes(`value:${value}`) || seen.has(value)) continue;
       seen.add(value);
-      ctl.choices.push({ id: `choice:${value}`, label: valueLabel(value, model), key: "",
+      ctl.choices.push({ id: `choice:${value}`, label: optionName(read.action, value, model, cards) ?? valueLabel(value, model), key: "",
         run: { kind: "pick", value: `value:${value}` }, primary: false, title: "" });
     }
   }
@@ -232,6 +232,18 @@ function markAim(ctl, group, model) {
     const cell = units.get(unit);
     if (cell && !ctl.cellMarks.has(cell)) ctl.cellMarks.set(cell, mark === "picked" ? "selected" : "target");
   }
+}
+
+/**
+ * The name of the option ``value`` of a card play (`params.option`), from the card's own list.
+ * @param {Action} action @param {string} value @param {Model} model @param {Map<string, CardInfo>} cards
+ */
+function optionName(action, value, model, cards) {
+  if (action.params?.option === undefined || action.params?.option === null || String(action.params.option) !== value) return null;
+  const mine = model.view?.players.find((p) => p.side === model.toAct);
+  const id = action.card_id ?? (action.stored_index === null || action.stored_index === undefined
+    ? model.view?.pending_card?.card : mine?.stored[action.stored_index]);
+  return cardInfo(cards, id)?.options?.[Number(value)] ?? null;
 }
 
 /** @param {string} value @param {Model} model */

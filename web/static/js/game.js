@@ -107,7 +107,10 @@ export class Game {
   receive(i, msg) {
     const before = this.models[i];
     const now = performance.now();
-    if (msg.type === "welcome") this.models[i] = applyWelcome(before, msg);
+    if (msg.type === "welcome") {
+      for (const card of msg.cards ?? []) this.cards.set(card.id, card); // the match's own cards (a variant's)
+      this.models[i] = applyWelcome(before, msg);
+    }
     else if (msg.type === "state") {
       this.assist.received(before, msg, i === this.shown && !this.hotseat?.curtainDown());
       this.models[i] = applyState(before, msg, now);

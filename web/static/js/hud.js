@@ -475,5 +475,5 @@ export function cardFace(cards, id, where, buttons = "", owner = undefined, read
   if (info.window) tags.push(`${windowName(info.window)} · ${TACTIC_SIDES[info.side ?? ""] ?? humanize(info.side ?? "")}`);
   if (info.cancel_power && info.cancel_power !== "none") tags.push(`cancels ${info.cancel_power} malus`);
   return `<div class="cardface kind-${info.kind} ${where}" data-card="${esc(info.id)}"><div class="cardtop"><b>${esc(info.name)}</b>${buttons}</div>
-    <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(owner ? cardTextFor(info.text, owner, reader) : info.text)}</p></div>`;
+    <div class="tags">${tags.map((t) => `<span>${esc(t)}</span>`).join("")}</div><p>${esc(owner ? cardTextFor(info.text, owner, reader) : info.text)}</p>${info.warning ? `<p class="warning" title="The card's rules do not do all its text says">⚠ ${esc(info.warning)}</p>` : ""}</div>`;
 }

@@ -22,7 +22,7 @@ import { unitsByCell } from "./state.js";
  * @typedef {{cell: string, cost: number, mp: number, path: string[]}} MoveOption
  * @typedef {{unit: string, start: string|null, allowance: number, cells: MoveOption[]}} MovePreview
  * @typedef {{type: "move_preview", id: number, version: number, preview: MovePreview|null, problem: string|null}} MoveAnswer
- * @typedef {{kind: string, source: string, term: string, value: number}} RollModifier
+ * @typedef {{kind: string, source: string, term: string, value: number, says?: string|null}} RollModifier
  * @typedef {{kind: string, source: string, op: "add"|"mul", value: number}} DamageModifier
  * @typedef {{attacker: string, target: string, distance: number, required: number, modifiers: RollModifier[],
  *   modifier: number, allowed: boolean, natural: number|null, rerolls: number, hits: number, outcomes: number,

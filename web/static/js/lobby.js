@@ -43,6 +43,7 @@ const PAGE = `
           <label>Rounds <input name="rounds" type="number" min="1" max="50" placeholder="25"></label>
           <label>You play (vs a bot, or your open challenge) <select name="side"><option value="ATTACKER">Attacker</option><option value="DEFENDER">Defender</option></select></label>
           <label class="wide">Bot <select name="bot"><option value="">The server's default</option></select><small class="about muted"></small></label>
+          <label class="wide">Rules file (cards or a variant, docs/cards.md) <input type="file" name="rules" accept=".json,application/json"><small class="rules-summary muted"></small></label>
         </div>
       </details>
       <p class="error" hidden></p>
@@ -116,12 +117,13 @@ export function startLobby(root) {
     error.hidden = true;
     const mine = value("side") === "DEFENDER" ? "DEFENDER" : "ATTACKER";
     const opponent = mode === "bot" || mode === "outside_bot" ? mode : "human";
-    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string, clock?: object, open?: boolean, side?: string}} */
+    /** @type {{config: object, opponent: string, hotseat: boolean, bot_side: string, bot?: string, clock?: object, open?: boolean, side?: string, rules?: object, rules_name?: string}} */
     const body = { config: config(), opponent, hotseat: mode === "hotseat",
       bot_side: mine === "ATTACKER" ? "DEFENDER" : "ATTACKER" };
     if (mode === "bot" && value("bot")) body.bot = value("bot");
     const clock = chosenClock(root);
     if (clock) body.clock = clock;
+    if (rules) Object.assign(body, { rules: rules.data, rules_name: rules.name });
     // An open challenge: the server hands out only our seat; a stranger takes the other from the lobby.
     const open = mode === "human" && wantsOpenChallenge(root);
     if (open) Object.assign(body, { open: true, side: mine });
@@ -145,6 +147,35 @@ export function startLobby(root) {
     } catch (err) {
       error.hidden = false;
       error.textContent = `Could not create the match: ${/** @type {Error} */ (err).message}`;
+    }
+  });
+
+  // A rules file to play with: checked by the server now (every problem with its JSON path), sent with the match.
+  /** @type {{data: object, name: string}|null} */
+  let rules = null;
+  const rulesInput = /** @type {HTMLInputElement} */ (root.querySelector("[name=rules]"));
+  const rulesSummary = q(".rules-summary");
+  rulesInput.addEventListener("change", async () => {
+    rules = null;
+    rulesSummary.textContent = "";
+    error.hidden = true;
+    const chosen = rulesInput.files?.[0];
+    if (!chosen) return;
+    const name = chosen.name.replace(/\.json$/i, "");
+    try {
+      const data = JSON.parse(await chosen.text());
+      /** @type {{name: string, cards: {name: string, warning?: string|null}[], abilities: string[], removed: string[]}} */
+      const summary = await request(`/api/rules/check?name=${encodeURIComponent(name)}`, data);
+      rules = { data, name };
+      const warned = summary.cards.filter((c) => c.warning).length;
+      const count = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) => `${n} ${n === 1 ? one : many}`;
+      rulesSummary.textContent = `${summary.name}: ${count(summary.cards.length, "card", "cards")}, `
+        + `${count(summary.abilities.length, "ability", "abilities")}`
+        + `${summary.removed.length ? `, ${summary.removed.length} removed` : ""}${warned ? `, ${warned} with a warning` : ""}. New matches play with it.`;
+    } catch (err) {
+      rulesInput.value = "";
+      error.hidden = false;
+      error.textContent = `That rules file cannot be played:\n${/** @type {Error} */ (err).message}`;
     }
   });
 

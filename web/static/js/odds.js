@@ -38,7 +38,7 @@ function signed(v) {
 export function sourceText(m, cards) {
   if (m.term === "cover") return `target in the ${terrainName(m.source)} (cover)`;
   if (m.term === "terrain_defense") return `target on the ${terrainName(m.source)} (defence)`;
-  if (m.term === "combat_rule") return modifierSource(cards, `combat_rule:${m.source}`);
+  if (m.kind === "ability") return m.says ?? modifierSource(cards, m.source);
   const name = cardName(cards, m.source);
   const kind = (CARD_KINDS[m.kind] ?? m.kind).toLowerCase();
   return m.term === "defense" ? `${name} (${kind}, defence)` : `${name} (${kind})`;

@@ -51,7 +51,7 @@
  * win at once, the round and the last one, and the victory conditions (rules §10) in play.
  * @typedef {{vp: Record<string, number>, goal: number|null, round: number, rounds: number|null, conditions: string[]}} Score
  */
-/** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string}} Welcome */
+/** @typedef {{type: "welcome", match_id: string, seat: Side|null, mode: string, bot_side: Side|null, seed_commitment: string, rules_version: string, server_version: string, cards?: CardInfo[]}} Welcome */
 /**
  * @typedef {{type: "state", match_id: string, version: number, status: "live"|"over"|"broken"|"other_rules", seat: Side|null, to_act: Side|null, legal_actions: Action[], last_seq: number, view: View, events: EventText[], move_limit: number, attack_limit: number, decision: Decision, legend: LegendEntry[], broken_reason: string|null,
  *   clock?: ClockState|null, presence?: Presence|null, match_actions?: Action[], rematch?: Rematch|null,
@@ -75,7 +75,7 @@
 /** @typedef {{type: "ack", seq: number, version: number}} Ack */
 /** @typedef {{type: "reject", code: string, reason: string, seq: number|null, id?: number, retry_after?: number}} Reject */
 
-/** @typedef {{id: string, name: string, kind: "bonus"|"malus"|"tactic", class: string, category: string, text: string, timing: string, cancel_power: string, window: string|null, side: string|null}} CardInfo */
+/** @typedef {{id: string, name: string, kind: "bonus"|"malus"|"tactic", class: string, category: string, text: string, timing: string, cancel_power: string, window: string|null, side: string|null, options?: string[], warning?: string|null}} CardInfo */
 
 /**
  * The tile manifest (assets/tiles/manifest.json, see docs/tiles.md), the parts the client reads.

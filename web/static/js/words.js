@@ -169,14 +169,14 @@ export function cardName(cards, id) {
 
 /**
  * Where a roll modifier comes from (the `source` of a roll's modifiers): "cover of the town",
- * "Dense Fog (defence)", a card by name, a combat rule in words.
+ * "Dense Fog (defence)", a card by name, a standing ability in words.
  * @param {Map<string, CardInfo>} cards @param {string} source
  */
 export function modifierSource(cards, source) {
   const [kind, what] = source.includes(":") ? [source.slice(0, source.indexOf(":")), source.slice(source.indexOf(":") + 1)] : ["", source];
   if (kind === "terrain_cover") return `cover of the ${terrainName(what)}`;
   if (kind === "terrain_defense") return `defence of the ${terrainName(what)}`;
-  if (kind === "combat_rule") return `rule: ${plainWords(what).toLowerCase()}`;
+  if (kind === "ability") return `ability: ${plainWords(what).toLowerCase()}`;
   if (kind === "defense") return `${cardName(cards, what)} (defence)`;
   return cardName(cards, source);
 }

@@ -64,7 +64,7 @@ ABOUT: dict[str, str] = {
     "mcts": "Tree search: plans its turn through sampled replies (slower)",
     "oep": "Planner: evolves whole turns against the evaluation",
     "random": "Random: any legal action (for testing)",
-    "strong": "Strong: plans its whole turn (the top-rated bot)",
+    "strong": "Strong: plans its whole turn (slower)",
 }
 """One line a player reads about each bot (the lobby's bot picker shows it)."""
 

@@ -190,6 +190,7 @@ class _Evolution:
             return self.score(())
         population = self.first_population()
         while not self.spent():
+            before = self.stats.evaluations
             self.stats.generations += 1
             ranked = sorted(population, key=lambda d: -d.score)
             population = ranked[: self.bot.elite]
@@ -200,6 +201,8 @@ class _Evolution:
                 decoded = self.score(child)
                 if all(decoded.moves != other.moves for other in population):
                     population.append(decoded)
+            if self.stats.evaluations == before:
+                break  # a whole generation bred only turns already seen: few units and cells, all tried
         return max(self.seen.values(), key=lambda d: (d.score, -len(d.moves)))
 
     def finalists(self, count: int) -> list[Decoded]:
@@ -233,7 +236,9 @@ class _Evolution:
             draft = self.score(self.greedy_draft())
             self.stats.draft = draft.score
             population.append(draft)
-        while len(population) < self.bot.population and not self.spent():
+        tries = 0
+        while len(population) < self.bot.population and not self.spent() and tries < 4 * self.bot.population:
+            tries += 1  # bounded: with few units and cells there may be fewer distinct turns than places
             count = 1 + self.draw(self.room)
             genome: list[tuple[str, str]] = []
             for unit in self.sample_units(count):

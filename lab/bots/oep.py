@@ -302,8 +302,10 @@ class _Evolution:
         moved = {u for u, _ in genome}
         idle = [u for u in self.units if u not in moved]
         kind = self.draw(5)
-        if kind == 0 and genome:  # another cell for one moved unit
-            i = self.draw(len(genome))
+        # a unit of the greedy draft may have no candidate cells (no legal move before another unit made way)
+        chosen = [i for i, (unit, _) in enumerate(genome) if unit in self.options]
+        if kind == 0 and chosen:  # another cell for one moved unit
+            i = chosen[self.draw(len(chosen))]
             genome[i] = (genome[i][0], self.cell_for(genome[i][0]))
         elif kind == 1 and idle and len(genome) < self.room:  # one more move
             unit = idle[self.draw(len(idle))]

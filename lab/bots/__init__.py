@@ -10,7 +10,7 @@ Bots are deterministic: the same inputs give a fresh bot the same action and nex
 
 Registry: `get_bot` builds a bot by name with keyword options, e.g.
 ``get_bot("mcts", iterations=400)``; `BOTS` lists the names. ``strong`` names the
-top-rated bot (today the evolutionary planner, ``oep``).
+top-rated bot (today the MCTS bot, ``mcts``).
 
 >>> sorted(BOTS)
 ['greedy', 'mcts', 'oep', 'random', 'strong']

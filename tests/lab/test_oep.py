@@ -1,4 +1,4 @@
-"""The evolutionary planner (`lab.bots.oep`, registered as ``oep`` and ``strong``)."""
+"""The evolutionary planner (`lab.bots.oep`, registered as ``oep``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from engine import (
     player_view,
     reduce,
 )
-from lab.bots import Bot, EvolutionBot, GreedyBot, StrongBot, get_bot, seat_seed
+from lab.bots import Bot, EvolutionBot, GreedyBot, get_bot, seat_seed
 from tests.support import config, play
 
 
@@ -65,13 +65,12 @@ def test_bad_options_are_refused_with_their_names() -> None:
             get_bot("oep", **options)
 
 
-def test_strong_is_the_planner_under_its_own_name_and_plays_a_whole_game_legally_and_reproducibly() -> None:
-    assert isinstance(get_bot("strong"), EvolutionBot) and get_bot("strong").name == "strong"
+def test_the_planner_plays_a_whole_game_legally_and_reproducibly() -> None:
     short = GameConfig(seed=5, width=12, height=15, victory=VictoryConfig(round_limit=RoundLimit(max_rounds=4)))
 
     def game() -> list[Action]:
         state = new_game(short)
-        bots: dict[Side, Bot] = {Side.ATTACKER: StrongBot(evaluations=24), Side.DEFENDER: GreedyBot()}
+        bots: dict[Side, Bot] = {Side.ATTACKER: EvolutionBot(evaluations=24), Side.DEFENDER: GreedyBot()}
         seeds = {side: seat_seed(5, side) for side in Side}
         played = []
         while state.to_act is not None:

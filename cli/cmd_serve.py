@@ -34,7 +34,7 @@ from .serve_workers import listening_socket, run_workers
 
 SEATED_BOTS = ("greedy", "strong", "random")
 """The lab bots a server seats, the default first: greedy answers in milliseconds, strong (the
-top-rated bot, docs/bots.md) searches once per turn, under a second, random is the fallback when a bot fails."""
+top-rated bot, docs/bots.md) searches once per turn (about a second), random is the fallback when a bot fails."""
 
 
 def bot_roster() -> BotRoster:

@@ -32,9 +32,9 @@ from .errors import CommandError
 from .game_options import add_rules_option, rules_from_args, start, whole_number
 from .serve_workers import listening_socket, run_workers
 
-SEATED_BOTS = ("greedy", "mcts", "random")
-"""The lab bots a server seats, the default first: greedy answers in milliseconds, mcts plays
-stronger but thinks for seconds once per turn, random is the fallback when a bot fails."""
+SEATED_BOTS = ("greedy", "strong", "random")
+"""The lab bots a server seats, the default first: greedy answers in milliseconds, strong (the
+top-rated bot, docs/bots.md) searches once per turn (about a second), random is the fallback when a bot fails."""
 
 
 def bot_roster() -> BotRoster:

@@ -221,6 +221,8 @@ class GameConfig(_Config, frozen=True, kw_only=True):
     victory: VictoryConfig = VictoryConfig()
     start_phase: StartPhase | None = None  # a resting phase to start in (default CARD_DRAW)
     start_side: Side = Side.ATTACKER  # active player at the start
+    truce_rounds: Annotated[int, Meta(ge=0, le=1000)] | None = None  # opening rounds without attacks (rules §6.1);
+    # None: 1 when the rules deploy the armies (auto or manual deployment), 0 when the scenario places its units
     rules: RulesOverlay | None = None  # a variant's cards, tables and abilities (None: the standard rules)
     # Retired: the old rule lists are abilities now (rules.abilities). Still read, so that a config
     # written with them is refused by `new_game` with what to write instead, not as an unknown field.

@@ -30,6 +30,7 @@ ILLEGAL_ACTION_CODES = (
     "off_board",
     "precondition",
     "redeploy_limit",
+    "truce",
     "unknown_action",
     "unknown_unit",
     "unreachable",

@@ -35,11 +35,13 @@ __all__ = [
     "rules_data",
 ]
 
-RULES_EPOCH = 2
+RULES_EPOCH = 3
 """Bump when the reducer's behaviour changes without the rules data changing.
 
 2: every turn ends (rules §4.6: withdrawals and re-placements counted, the action cap goes
-against the side that reaches it) and a variant's cards travel in its state (issue 30)."""
+against the side that reaches it) and a variant's cards travel in its state (issue 30).
+3: the opening truce (rules §6.1): no attack in the first round of a game whose armies the
+rules deploy (issue 33); `truce_rounds` is None by default and resolved by the reducer."""
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 

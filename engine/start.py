@@ -93,8 +93,16 @@ def _rules(config: GameConfig) -> Rules:
         cards=config.cards,
         card_changes=card_changes(config),
         tables=_tables(config),
+        truce_rounds=_truce_rounds(config),
         abilities=None if overlay is None else config_abilities(overlay.abilities, overlay.removed_abilities),
     )
+
+
+def _truce_rounds(config: GameConfig) -> int:
+    """The opening truce (rules §6.1): the config's, else one round when the rules deploy the armies."""
+    if config.truce_rounds is not None:
+        return config.truce_rounds
+    return 0 if config.units is not None else 1
 
 
 def _tables(config: GameConfig) -> TableOverrides | None:

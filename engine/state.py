@@ -193,6 +193,7 @@ class Rules(_Data, frozen=True, kw_only=True, omit_defaults=True):
     cards: str = "standard"  # the shipped deck source (`GameConfig.cards`)
     card_changes: CardChanges | None = None  # a variant's own cards (`GameConfig.rules`); None: the source's
     tables: TableOverrides | None = None  # a variant's tables (`GameConfig.rules`); None: the standard ones
+    truce_rounds: int = 0  # opening rounds in which no attack may be declared (rules §6.1, `GameConfig.truce_rounds`)
     abilities: tuple[AbilityDef, ...] | None = None  # every standing ability of a variant; None: the standard ones
 
     def __post_init__(self) -> None:

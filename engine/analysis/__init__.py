@@ -13,6 +13,7 @@ from ..cards.hooks import (
     max_moves,
     storage_limit,
 )
+from ..combat.queue import in_truce
 from ..combat.roll import (
     DamageModifier,
     RollModifier,
@@ -84,6 +85,7 @@ __all__ = [
     "encode_text",
     "explain",
     "hit_chance_and_damage",
+    "in_truce",
     "max_moves",
     "move_preview",
     "movement_allowance",

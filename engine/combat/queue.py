@@ -13,7 +13,16 @@ from ..cards.hooks import attack_denial, can_attack, unit_distance, unit_stat
 from ..state import Attack, Event, GameState, Unit, unit_by_id
 from ..types import EventKind
 
-__all__ = ["advance_queue", "attack_problem", "attack_valid", "cancel_pending", "placed_unit"]
+__all__ = ["advance_queue", "attack_problem", "attack_valid", "cancel_pending", "in_truce", "placed_unit"]
+
+
+def in_truce(state: GameState, turn: int | None = None) -> bool:
+    """True while ``turn`` (the current one by default) lies in the game's opening truce (rules §6.1).
+
+    No attack may be declared in the first ``state.rules.truce_rounds`` rounds: turns 1 and 2
+    of the default game, so each side has played a turn before the first shot.
+    """
+    return (state.turn if turn is None else turn) <= 2 * state.rules.truce_rounds
 
 
 def placed_unit(state: GameState, unit_id: str) -> Unit | None:

@@ -22,7 +22,7 @@ from ..cards.hooks import (
 )
 from ..cards.live import effects_of
 from ..combat.dice import roll_attack_die, rule_events, save_hit
-from ..combat.queue import advance_queue, attack_problem, placed_unit
+from ..combat.queue import advance_queue, attack_problem, in_truce, placed_unit
 from ..combat.roll import compute_roll
 from ..errors import IllegalAction
 from ..flow.victory import check_after_removal
@@ -35,7 +35,7 @@ _RESOLVE_ATTACK: Final = ResolveAttack()
 
 
 def _offer_declare(state: GameState) -> list[Action]:
-    if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn:
+    if len(state.attack_queue) >= game_tables(state.rules.tables).max_attacks_per_turn or in_truce(state):
         return []
     info = board_info(state.board)
     index, width, active, tables = info.index, info.width, state.active, state.rules.tables
@@ -67,6 +67,10 @@ def declare_problem(state: GameState, action: DeclareAttack) -> IllegalAction | 
     for unit_id in (action.attacker_id, action.target_id):
         if unit_by_id(state, unit_id) is None:
             return IllegalAction(f"there is no unit {unit_id} in this game", "unknown_unit")
+    if in_truce(state):
+        rounds = state.rules.truce_rounds
+        when = "round 1" if rounds == 1 else f"rounds 1-{rounds}"
+        return IllegalAction(f"no attack may be declared in {when}: the opening truce (rules §6.1)", "truce")
     limit = game_tables(state.rules.tables).max_attacks_per_turn
     if len(state.attack_queue) >= limit:
         declared = "1 attack is" if limit == 1 else f"{limit} attacks are"  # a variant may allow one

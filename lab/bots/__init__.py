@@ -9,10 +9,11 @@ where ``view = player_view(state, state.to_act)``, ``legal = legal_actions(state
 Bots are deterministic: the same inputs give a fresh bot the same action and next seed.
 
 Registry: `get_bot` builds a bot by name with keyword options, e.g.
-``get_bot("mcts", iterations=400)``; `BOTS` lists the names.
+``get_bot("mcts", iterations=400)``; `BOTS` lists the names. ``strong`` names the
+top-rated bot (today the MCTS bot, ``mcts``).
 
 >>> sorted(BOTS)
-['greedy', 'mcts', 'random']
+['greedy', 'mcts', 'oep', 'random', 'strong']
 >>> get_bot("mcts", iterations=50).iterations
 50
 """
@@ -28,15 +29,19 @@ from .base import Bot, seat_seed
 from .determinize import sample_world
 from .greedy import GreedyBot
 from .mcts import MCTSBot
+from .oep import EvolutionBot
 from .random_bot import RandomBot
+from .strong import StrongBot
 
 __all__ = [
     "ABOUT",
     "BOTS",
     "Bot",
+    "EvolutionBot",
     "GreedyBot",
     "MCTSBot",
     "RandomBot",
+    "StrongBot",
     "bot_options",
     "get_bot",
     "hint",
@@ -49,13 +54,17 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "mcts": MCTSBot,
+    "oep": EvolutionBot,
+    "strong": StrongBot,
 }
 """Bot factories by registry name."""
 
 ABOUT: dict[str, str] = {
     "greedy": "Greedy: quick, takes the best-looking action",
-    "mcts": "Strong: plans its whole turn (slower)",
+    "mcts": "Tree search: plans its turn through sampled replies (slower)",
+    "oep": "Planner: evolves whole turns against the evaluation",
     "random": "Random: any legal action (for testing)",
+    "strong": "Strong: plans its whole turn (slower)",
 }
 """One line a player reads about each bot (the lobby's bot picker shows it)."""
 
@@ -86,7 +95,7 @@ def get_bot(name: str, **options: Any) -> Bot:
     >>> get_bot("chess")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'chess'; known bots: greedy, mcts, random
+    ValueError: unknown bot 'chess'; known bots: greedy, mcts, oep, random, strong
     """
     factory = _factory(name)
     allowed = bot_options(name)

@@ -6,15 +6,18 @@ the greedy lookahead, and explains the choice with the engine's own figures
 (`engine.attack_preview`: hit chance, damage, the tactics in hand that would change them).
 
 `win_chance` turns the evaluation into the ATTACKER's chance to win, for the replay
-viewer's evaluation graph. The evaluation counts VP the game can still swing, so a
-logistic curve maps it to a probability; the scale is the VP swing that moves a balanced
-game to about 73 % (one unit of the scale is one standard logistic unit).
+viewer's evaluation graph: a logistic model (`WinModel`) of the evaluation (in units of
+`WIN_SCALE` VP) and of how far the game has gone, fitted to the outcomes of games on the
+tuning seeds (`lab.calibration`, scripts/calibrate_win_chance.py). The evaluation alone is
+biased: its approach term, which pulls the ATTACKER forward harder, reads as a DEFENDER lead
+at the start; the model's constant and its time terms correct that.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from msgspec.structs import replace
 
@@ -38,23 +41,53 @@ from engine.analysis import attack_odds, attack_preview
 from engine.data import CARDS, unit_stats
 
 from .determinize import sample_world
-from .evaluate import WIN_SCORE, evaluate
+from .evaluate import WIN_SCORE, Style, evaluate
 from .greedy import greedy_action
 
-__all__ = ["WIN_SCALE", "hint", "reason", "win_chance"]
+__all__ = ["WIN_MODEL", "WIN_SCALE", "WinModel", "hint", "reason", "win_chance", "win_features"]
 
 WIN_SCALE = 3.0
-"""VP of evaluation per logistic unit: a 3-VP lead reads as 73 %, a 6-VP lead as 88 %."""
+"""VP of evaluation per unit of the model's score feature."""
 _HINT_MOVES = 16
 
 
-def win_chance(state: GameState) -> float:
-    """The ATTACKER's chance to win ``state`` as the evaluation sees it (1 or 0 once the game is over)."""
+@dataclass(frozen=True)
+class WinModel:
+    """``P(ATTACKER wins) = 1 / (1 + exp(-Σ w_i x_i))`` over `win_features`: constant, score, score × time, time."""
+
+    weights: tuple[float, ...]
+
+    def chance(self, features: tuple[float, ...]) -> float:
+        """The ATTACKER's chance for a position with ``features``."""
+        z = sum(w * x for w, x in zip(self.weights, features, strict=True))
+        return 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, z))))
+
+
+_JUDGE = Style(approach=0.0)
+"""The evaluation as a judge: without the approach term, which only steers the bots (it pulls the
+ATTACKER forward harder, and so reads as a DEFENDER lead at the start)."""
+
+WIN_MODEL = WinModel((-0.0089, 2.6941, -2.6827, -3.524))
+"""The fitted model: `python scripts/calibrate_win_chance.py DIR --fit` over 30 greedy-vs-greedy games
+of the tuning seeds 9001..9030 (docs/bots.md, "Calibrated evaluation", gives its held-out report).
+Even at the start (the constant is near 0); a lead counts less, and a level game favours the
+DEFENDER more, as the round limit nears (it wins a level count there)."""
+
+
+def win_features(state: GameState) -> tuple[float, float, float, float]:
+    """What the model reads: 1, the evaluation for the ATTACKER in `WIN_SCALE` units (capped at the win
+    score), that times the share of the round limit gone, and that share (0.5 without a round limit)."""
+    score = max(-WIN_SCORE, min(WIN_SCORE, evaluate(state, Side.ATTACKER, style=_JUDGE))) / WIN_SCALE
+    limit = state.rules.victory.round_limit
+    gone = min(1.0, state.turn / (2 * limit.max_rounds)) if limit is not None else 0.5
+    return (1.0, score, score * gone, gone)
+
+
+def win_chance(state: GameState, model: WinModel = WIN_MODEL) -> float:
+    """The ATTACKER's chance to win ``state`` (1 or 0 once the game is over)."""
     if state.phase is Phase.VICTORY:
         return 1.0 if state.winner is Side.ATTACKER else 0.0
-    score = evaluate(state, Side.ATTACKER)
-    score = max(-WIN_SCORE, min(WIN_SCORE, score))
-    return 1.0 / (1.0 + math.exp(-score / WIN_SCALE))
+    return model.chance(win_features(state))
 
 
 def hint(view: GameState, legal: Sequence[Action], seed: int) -> tuple[Action, str]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import GameState, Phase, Side, UnitStats
-from engine.analysis import can_attack_after_move, max_moves, storage_limit
+from engine.analysis import can_attack_after_move, in_truce, max_moves, storage_limit
 from engine.data import CARDS, game_tables
 
 from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
@@ -169,7 +169,7 @@ def _offense(pos: Position, side: Side) -> tuple[float, dict[str, HpDist]]:
     """Expected VP ``side`` (the active side) can still destroy this turn, and the targets' HP after it."""
     state = pos.state
     total, dists = _queue(pos)
-    if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
+    if state.phase not in (Phase.CARD_DRAW, Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK) or in_truce(state):
         return total, dists
     slots = game_tables(state.rules.tables).max_attacks_per_turn - len(state.attack_queue)
     enemies = pos.side_units(side.other)
@@ -195,7 +195,10 @@ def _threat(pos: Position, side: Side, dists: dict[str, HpDist], travel: bool = 
     (``dists``); an enemy is assumed to close its movement points in a straight line
     (and such shots are discounted). With ``travel`` a shot that needs a move counts only
     when the enemy can walk to a cell in range over the board's step costs (`lab.bots.travel`).
+    Nothing while that turn lies in the opening truce (rules §6.1).
     """
+    if in_truce(pos.state, pos.state.turn + 1):
+        return 0.0
     targets = pos.side_units(side.other)
     xy = pos.xy
     index = pos.info.index

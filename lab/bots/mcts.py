@@ -40,8 +40,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-import msgspec
-
 from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
 from engine.analysis import points_leader
 
@@ -50,6 +48,7 @@ from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
 from .leaf import race_value
+from .plan import Plan, PlanMemory, signature
 from .rollout import MOVE_SAMPLE, quick_action
 
 __all__ = ["STYLES", "MCTSBot", "SearchStats"]
@@ -78,33 +77,6 @@ WIDE_STYLES: tuple[Style, ...] = (
 
 _SEARCHED = (Phase.MOVEMENT, Phase.ATTACK)
 _MAX_STEPS = 400  # a safety bound on one draft or simulation (a turn is a few dozen actions)
-_MEMO_SIZE = 4096  # remembered plan positions, over all games a shared bot plays
-_SIGNATURE = msgspec.json.Encoder()
-
-Plan = tuple[tuple[bytes, Action], ...]
-"""A turn plan: the seat's action at each position of the turn it foresaw (by `_signature`)."""
-
-
-def _signature(state: GameState, side: Side) -> bytes:
-    """What identifies a position for the seat, whatever the hidden parts of the world."""
-    me = state.player(side)
-    return _SIGNATURE.encode(
-        (
-            state.turn,
-            state.phase,
-            state.to_act,
-            state.units,
-            state.attack_queue,
-            state.pending_attack,
-            state.last_roll,
-            state.moves_this_turn,
-            state.effects,
-            state.reactions,
-            me.stored,
-            me.tactics,
-            state.pending_card if state.pending_card is not None and state.pending_card.drawer is side else None,
-        )
-    )
 
 
 @dataclass
@@ -140,7 +112,7 @@ class MCTSBot:
     pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
     deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "mcts"
-    _memo: dict[bytes, Action] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo: PlanMemory = field(default_factory=PlanMemory, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.iterations < 1:
@@ -180,7 +152,7 @@ class MCTSBot:
         side = seat_of(view)
         if self.deploy and view.phase is Phase.DEPLOYMENT:
             return deployment_action(view, legal), rng
-        planned = self._memo.get(_signature(view, side)) if _is_searched(view, side) else None
+        planned = self._memo.planned(view, side) if _is_searched(view, side) else None
         if planned is None or planned not in legal:
             planned, _ = self.search(view, legal, rng)
         return planned, mix_seed(rng, 1)
@@ -208,10 +180,8 @@ class MCTSBot:
         stats = SearchStats(plans=len(plans))
         best = plans[0]
         if len(plans) > 1:
-            best = self._select(view, side, plans, mix_seed(rng, 3), stats, standoff)
-        if len(self._memo) > _MEMO_SIZE:
-            self._memo.clear()
-        self._memo.update(best)
+            best = self.select(view, side, plans, mix_seed(rng, 3), stats, standoff)
+        self._memo.remember(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
 
@@ -235,16 +205,17 @@ class MCTSBot:
             legal = legal_actions(state)
             if state.to_act is side:
                 action = greedy_action(state, legal, self.move_limit, style)
-                plan.append((_signature(state, side), action))
+                plan.append((signature(state, side), action))
             else:
                 action = greedy_action(state, legal, self.reply_move_limit)
             state = reduce(state, action)
         return tuple(plan)
 
-    def _select(
-        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool
+    def select(
+        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool = False
     ) -> Plan:
-        """The plan with the best total over the same sampled worlds (at least one world)."""
+        """The plan with the best total over the same sampled worlds (at least one world), each simulated
+        through the next ``turns`` turns (`_simulate`); ``stats`` gets the simulations and each plan's mean."""
         totals = [0.0] * len(plans)
         worlds = max(1, self.iterations // len(plans))
         deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
@@ -272,7 +243,7 @@ class MCTSBot:
             if state.turn == last and state.phase is Phase.DICE_RESOLUTION:
                 break  # the last turn's attacks are declared: evaluate counts them at their expected value
             legal = legal_actions(state)
-            action = planned.get(_signature(state, side)) if state.to_act is side else None
+            action = planned.get(signature(state, side)) if state.to_act is side else None
             if action is None or action not in legal:
                 # The seat plays its own turns as it would (its travel pull); the enemy as the greedy bot.
                 style = own if state.active is side else BALANCED

@@ -12,6 +12,7 @@ movement are the game's own (`Position.stats`).
 from __future__ import annotations
 
 from engine import MoveUnit, Unit, UnitType
+from engine.analysis import in_truce
 
 from .evaluate import BALANCED, POTENTIAL_WEIGHT, Style, approach_weight, far_cells, far_travel
 from .position import Position
@@ -32,6 +33,8 @@ class MoveScorer:
         self.approach = approach_weight(state, self.side, style)
         self.travel = style.travel
         self.travel_threat = style.travel_threat
+        self.fire_now = not in_truce(state)  # the opening truce (rules §6.1): no shot this turn ...
+        self.fired_at = not in_truce(state, state.turn + 1)  # ... or none from the enemy next turn
         self._nearest: dict[UnitType, bytes] = {}  # travel to the nearest enemy, per unit type of the moving side
         self._base: dict[str, float] = {}
         self.stats = pos.stats
@@ -64,10 +67,12 @@ class MoveScorer:
             d = dx if dx > dy else dy
             if d < nearest:
                 nearest, closest = d, enemy
-            if can_fire and 1 <= d <= weapon:
+            if can_fire and self.fire_now and 1 <= d <= weapon:
                 value = odds(unit, enemy, d)[0] * eworth
                 if value > shot:
                     shot = value
+            if not self.fired_at:
+                continue
             if travel and d > erange:
                 if d - 2 * ereach > erange:
                     continue  # out of its reach even on a road all the way (half a point a cell)

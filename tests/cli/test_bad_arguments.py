@@ -31,7 +31,8 @@ BAD = [
     (["map", "--seed", "-1"], "outside 0..4294967295"),
     (["map", "--png", "/proc/nope/map.png"], "cannot write"),
     (["selfplay", "--bots", "greedy", "--games", "1"], "--bots needs two bots, like mcts,greedy (known bots: greedy"),
-    (["selfplay", "--bots", "greedy,stockfish"], "unknown bot 'stockfish'; known bots: greedy, mcts, random"),
+    (["selfplay", "--bots", "greedy,stockfish"], "unknown bot 'stockfish'; known bots: greedy, mcts, oep, "
+     "random, strong"),
     (["balance", "{file}", "--out", "{tmp}/o", "--bots", "alphazero,greedy"], "unknown bot 'alphazero'; known bots"),
     (["selfplay", "--bots", "random,random", "--games", "0"], "0 is outside 1..1000000"),
     (["selfplay", "--bots", "random,random", "--jobs", "0"], "0 is outside 1..256"),

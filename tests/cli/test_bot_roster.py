@@ -1,4 +1,4 @@
-"""`taktik serve` seats the lab's bots: greedy by default, mcts on request, random as fallback."""
+"""`taktik serve` seats the lab's bots: greedy by default, strong on request, random as fallback."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from engine import GameConfig, RoundLimit, VictoryConfig, legal_actions, mix_see
 
 def test_every_seated_bot_is_a_deterministic_policy_fed_only_a_view() -> None:
     roster = bot_roster()
-    assert list(roster.policies) == list(SEATED_BOTS) == ["greedy", "mcts", "random"]
+    assert list(roster.policies) == list(SEATED_BOTS) == ["greedy", "strong", "random"]
     assert roster.fallback == "random" and all(roster.describe(name) != name for name in SEATED_BOTS)
     state = new_game(GameConfig(seed=3))
     view = player_view(state, state.to_act)

@@ -114,7 +114,8 @@ def test_the_reports_agree_with_the_records(run: tuple[Path, str, str]) -> None:
         ({"name": "x", "tables": {"units": {"SPECIAL": {"range": -1}}}}, [], "$.tables.units.SPECIAL.range"),
         ({"name": "x", "scenario": {"deck": "big"}}, [], "$.scenario.deck"),
         ({"name": "x"}, ["--bots", "greedy"], "--bots needs two bots, like greedy,greedy"),
-        ({"name": "x"}, ["--bots", "greedy,nobody"], "unknown bot 'nobody'; known bots: greedy, mcts, random"),
+        ({"name": "x"}, ["--bots", "greedy,nobody"], "unknown bot 'nobody'; known bots: greedy, mcts, "
+         "oep, random, strong"),
     ],
 )
 def test_bad_arguments_stop_before_anything_runs(

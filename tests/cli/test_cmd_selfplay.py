@@ -85,7 +85,7 @@ def test_bad_bot_names_and_options_are_refused(tmp_path: Path, capsys: pytest.Ca
     assert main(["selfplay", "--bots", "random,stockfish", "--games", "1"]) == 2
     said = capsys.readouterr().err
     assert "--bots needs two bots, like mcts,greedy" in said
-    assert "--bots random,stockfish: unknown bot 'stockfish'; known bots: greedy, mcts, random" in said
+    assert "--bots random,stockfish: unknown bot 'stockfish'; known bots: greedy, mcts, oep, random, strong" in said
     with pytest.raises(CommandError, match="no option"):
         parse_bot_options(["mcts.depth=3"], ["mcts", "random"])
     with pytest.raises(CommandError, match=r"bad options for bot 'mcts'.*iterations must be at least 1"):

@@ -236,7 +236,8 @@ def test_evaluation_is_zero_sum_and_rewards_destroying_units() -> None:
 
 
 def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() -> None:
-    assert set(BOTS) == {"random", "greedy", "mcts"}
+    assert set(BOTS) == {"random", "greedy", "mcts", "oep", "strong"}
+    assert isinstance(get_bot("strong"), MCTSBot) and get_bot("strong").name == "strong"  # the top-rated bot
     assert get_bot("mcts", iterations=7).iterations == 7  # type: ignore[attr-defined]
     assert "iterations" in bot_options("mcts") and "name" not in bot_options("mcts")
     with pytest.raises(ValueError, match="unknown bot"):

@@ -187,16 +187,16 @@ def test_replay_steps_show_spectator_views_while_live_and_everything_after(serve
 def test_each_bot_match_names_its_bot_from_the_servers_list(server: LiveServer) -> None:
     status, listed = http_json(server, "GET", "/api/bots")
     assert status == 200 and listed["default"] == "greedy"
-    assert [b["name"] for b in listed["bots"]] == ["greedy", "mcts", "random"]
+    assert [b["name"] for b in listed["bots"]] == ["greedy", "strong", "random"]
     assert all(b["about"] for b in listed["bots"])
     assert create_match(server, opponent="bot")["summary"]["bot"] == "greedy"
-    chosen = create_match(server, opponent="bot", bot="mcts")
-    assert chosen["summary"]["bot"] == "mcts"
-    assert http_json(server, "GET", f"/api/matches/{chosen['match_id']}")[1]["bot"] == "mcts"
-    assert create_match(server, bot="mcts")["summary"]["bot"] is None  # a match between people has no bot
+    chosen = create_match(server, opponent="bot", bot="strong")
+    assert chosen["summary"]["bot"] == "strong"
+    assert http_json(server, "GET", f"/api/matches/{chosen['match_id']}")[1]["bot"] == "strong"
+    assert create_match(server, bot="strong")["summary"]["bot"] is None  # a match between people has no bot
     status, refused = http_json(server, "POST", "/api/matches", {"opponent": "bot", "bot": "stockfish"})
     assert status == 400 and refused["code"] == "bad_request"
-    assert "unknown bot 'stockfish'" in refused["reason"] and "greedy, mcts, random" in refused["reason"]
+    assert "unknown bot 'stockfish'" in refused["reason"] and "greedy, strong, random" in refused["reason"]
     status, refused = http_json(server, "POST", "/api/matches", {"opponent": "bot", "bot": 3})
     assert status == 400 and "bot" in refused["reason"]
     over = finished(server, seed=79)

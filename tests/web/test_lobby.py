@@ -131,12 +131,12 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
     page.goto(web.base + "/")
     advanced(page, seed=11)
     picker = page.locator("[name=bot]")
-    picker.locator("option[value=mcts]").wait_for(state="attached")  # the server's bots are listed
+    picker.locator("option[value=strong]").wait_for(state="attached")  # the server's bots are listed
     assert picker.input_value() == "greedy"  # the server's default comes selected
     about = page.locator("label.wide .about")
     assert about.inner_text() == "Greedy: quick, takes the best-looking action"  # the chosen bot, described
-    assert picker.locator("option[value=mcts]").inner_text() == "Strong"  # short enough for a phone
-    picker.select_option("mcts")
+    assert picker.locator("option[value=strong]").inner_text() == "Strong"  # short enough for a phone
+    picker.select_option("strong")
     assert about.inner_text() == "Strong: plans its whole turn (slower)"
     page.get_by_role("button", name="Against the bot").click()
     board = Board(page)
@@ -144,7 +144,7 @@ def test_against_the_bot_the_server_plays_the_other_side(web: WebServer, new_pag
     page.evaluate("window.taktik.setAnimations(false)")
     assert board.state()["seat"] == "ATTACKER"
     match_id = page.url.split("/play/")[1].split("#")[0]
-    assert web.get(f"/api/matches/{match_id}")["bot"] == "mcts"
+    assert web.get(f"/api/matches/{match_id}")["bot"] == "strong"
     # Whatever comes, move on as fast as possible (and pass in the bot's reaction windows)
     # until the bot has played its whole turn and it is the attacker's turn 3.
     for _ in range(40):

@@ -1,0 +1,71 @@
+"""Turn plans a bot remembers: the seat's action at each position of its turn that it foresaw.
+
+A planning bot (MCTS, the evolutionary planner) searches once per turn, in a world sampled
+from the view, and plays the whole turn it found: at a later decision whose position the
+plan foresaw, it plays the plan's next action without searching again. Positions are
+compared by `signature`, what the seat itself can see of them, so a plan made in a sampled
+world is recognised in the real game whatever the hidden cards are. Any other position (an
+enemy reaction changed something) is not in the memory and gets a fresh search.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from engine import Action, GameState, Side
+
+__all__ = ["MEMORY_SIZE", "Plan", "PlanMemory", "signature"]
+
+MEMORY_SIZE = 4096
+"""Remembered plan positions, over all games a shared bot plays (then the memory starts afresh)."""
+
+_ENCODER = msgspec.json.Encoder()
+
+Plan = tuple[tuple[bytes, Action], ...]
+"""A turn plan: the seat's action at each position of the turn it foresaw (by `signature`)."""
+
+
+def signature(state: GameState, side: Side) -> bytes:
+    """What identifies a position for ``side``, whatever the hidden parts of the world."""
+    me = state.player(side)
+    return _ENCODER.encode(
+        (
+            state.turn,
+            state.phase,
+            state.to_act,
+            state.units,
+            state.attack_queue,
+            state.pending_attack,
+            state.last_roll,
+            state.moves_this_turn,
+            state.effects,
+            state.reactions,
+            me.stored,
+            me.tactics,
+            state.pending_card if state.pending_card is not None and state.pending_card.drawer is side else None,
+        )
+    )
+
+
+class PlanMemory:
+    """The positions a bot's chosen plans foresaw, and the action each plan plays there.
+
+    Shared between a bot and its timed copies (``within``), so a seat that gives every
+    decision its own budget keeps following the plan. Bounded by `MEMORY_SIZE`.
+    """
+
+    def __init__(self) -> None:
+        self._actions: dict[bytes, Action] = {}
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def planned(self, state: GameState, side: Side) -> Action | None:
+        """The remembered action for ``side`` in ``state``, if a plan foresaw it."""
+        return self._actions.get(signature(state, side))
+
+    def remember(self, plan: Plan) -> None:
+        """Keep every position of ``plan`` (the newest plan wins where two foresaw one position)."""
+        if len(self._actions) + len(plan) > MEMORY_SIZE:
+            self._actions.clear()  # one step: a server's bot threads may share the memory
+        self._actions.update(plan)

@@ -41,7 +41,7 @@ from .outbox import Outbox
 from .presence import Presence
 from .protocol import EventText, MatchStatus, StateUpdate, Welcome, encode
 from .rematch import Rematch
-from .score import score_of
+from .score import Score, score_of
 from .senders import sender_of
 from .store import ActionRow, MatchRow, Progress
 
@@ -139,6 +139,8 @@ class Match:
     _texts: dict[Side | None, str] = field(default_factory=dict)
     _texts_at: float | None = None
     _legal: tuple[Action, ...] | None = None
+    _score: Score | None = None  # `score_of` the current position (the same for every viewer)
+    _senders: tuple[tuple[Action, Side | None], ...] | None = None  # the match actions now, each with its sender
 
     @property
     def id(self) -> str:
@@ -195,6 +197,7 @@ class Match:
             self.status = "over"
         self._texts.clear()
         self._legal = legal if self.status == "live" else ()
+        self._score = self._senders = None
         self.touched = time.monotonic()
         self.changed.set()
 
@@ -211,6 +214,7 @@ class Match:
         self.read_only_reason = reason
         self._texts.clear()
         self._legal = None
+        self._score = self._senders = None
 
     def state_text(self, seat: Side | None, now: float | None = None) -> str:
         """The encoded `StateUpdate` for ``seat`` (None: spectator) at the current version.
@@ -257,8 +261,9 @@ class Match:
         allows now (RESIGN while the game runs, CLAIM_VICTORY once allowed; TIMEOUT never: the server's)."""
         if seat is None or self.status != "live":
             return ()
-        return tuple(action for action in match_actions(self.state)
-                     if sender_of(self.state, action) is seat and self._allowed_now(action, now))
+        if self._senders is None:  # once per version: every socket's update asks
+            self._senders = tuple((action, sender_of(self.state, action)) for action in match_actions(self.state))
+        return tuple(action for action, sender in self._senders if sender is seat and self._allowed_now(action, now))
 
     def _allowed_now(self, action: Action, now: float) -> bool:
         """What the server adds to the engine for a match action sent by a socket (docs/protocol.md)."""
@@ -287,6 +292,12 @@ class Match:
         changes = self.state.rules.card_changes
         return () if changes is None else tuple(card_info(card) for card in changes.cards)
 
+    def score(self) -> Score:
+        """`score_of` the current position, worked out once per version (points are public)."""
+        if self._score is None:
+            self._score = score_of(self.state)
+        return self._score
+
     def _update(self, seat: Side | None, now: float) -> StateUpdate:
         view = player_view(self.state, seat)
         to_act = self.state.to_act
@@ -310,6 +321,6 @@ class Match:
             presence=None if self.presence is None else self.presence.view(self.claim_at()),
             match_actions=self.seat_match_actions(seat, now),
             rematch=self.rematch.view(seat) if self.status == "over" and self.rematch.started else None,
-            score=score_of(self.state),
+            score=self.score(),
             open_seat=self.open_seat,
         )

@@ -113,8 +113,12 @@ class Board:
         return text
 
 
-def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int = 2000) -> int:
-    """Play a match to its end over plain WebSockets with random legal actions; returns the final version."""
+def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int = 2000,
+             resign_at: tuple[str, int] | None = None) -> int:
+    """Play a match to its end over plain WebSockets with random legal actions; returns the final version.
+
+    ``resign_at`` = (seat, version): that seat resigns once the match reaches that version.
+    """
     import contextlib
     import json
     import random
@@ -141,5 +145,8 @@ def play_out(base: str, created: dict[str, Any], seed: int = 1, max_actions: int
                 return int(current["version"])
             side = current["to_act"]
             action = rng.choice(states[side]["legal_actions"])
+            if resign_at is not None and version >= resign_at[1]:
+                side = resign_at[0]
+                action = next(a for a in states[side]["match_actions"] if a["type"] == "RESIGN")
             sockets[side].send(json.dumps({"type": "act", "version": version, "seq": version + 1, "action": action}))
     raise AssertionError("the match did not end")

@@ -43,12 +43,11 @@ from dataclasses import dataclass, field, replace
 from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
 from engine.analysis import points_leader
 
-from .deploy import deployment_action
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
 from .leaf import race_value
-from .plan import Plan, PlanMemory, signature
+from .plan import Plan, PlanMemory, PlanningBot, signature
 from .rollout import MOVE_SAMPLE, quick_action
 
 __all__ = ["STYLES", "MCTSBot", "SearchStats"]
@@ -89,7 +88,7 @@ class SearchStats:
 
 
 @dataclass(frozen=True)
-class MCTSBot:
+class MCTSBot(PlanningBot):
     """Draft a turn plan per style, simulate each through the next turns, play the best."""
 
     iterations: int = 48  # simulations per search (one plan in one sampled world each)
@@ -133,25 +132,12 @@ class MCTSBot:
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
 
-    def within(self, seconds: float, clock: Callable[[], float]) -> MCTSBot:
-        """This bot searching for at most ``seconds`` of ``clock`` per decision (``iterations`` stays the cap).
-
-        The copy shares the turn plan this bot remembers, so a caller that gives each decision
-        its own budget (a live seat's clock: `client.BotPolicy`) keeps following the plan.
-        """
-        timed = replace(self, time_budget=max(0.0, seconds), clock=clock)
-        object.__setattr__(timed, "_memo", self._memo)
-        return timed
-
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
-        if not legal:
-            raise ValueError("no legal action to choose from (the game is over)")
-        if len(legal) == 1:
-            return legal[0], rng
+        unsearched = self.unsearched(view, legal, rng)
+        if unsearched is not None:
+            return unsearched
         side = seat_of(view)
-        if self.deploy and view.phase is Phase.DEPLOYMENT:
-            return deployment_action(view, legal), rng
         planned = self._memo.planned(view, side) if _is_searched(view, side) else None
         if planned is None or planned not in legal:
             planned, _ = self.search(view, legal, rng)

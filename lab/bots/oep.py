@@ -27,7 +27,7 @@ reactions and malus victims are the greedy lookahead's, which averages dice exac
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine import (
     Action,
@@ -44,12 +44,11 @@ from engine import (
 )
 from engine.analysis import max_moves
 
-from .deploy import deployment_action
 from .determinize import sample_world, seat_of
 from .evaluate import THREAT_WEIGHT, Style
 from .greedy import greedy_action
 from .mcts import MCTSBot, SearchStats
-from .plan import PlanMemory
+from .plan import PlanMemory, PlanningBot
 from .policy import MoveScorer
 from .position import Position
 from .turnplan import Decoded, Genome, decode, moves_of
@@ -73,7 +72,7 @@ class EvolutionStats:
 
 
 @dataclass(frozen=True)
-class EvolutionBot:
+class EvolutionBot(PlanningBot):
     """Evolve whole turns (the seat's moves; attacks by expected VP) against the evaluation; play the best."""
 
     evaluations: int = 160  # turns decoded and scored per search
@@ -115,21 +114,12 @@ class EvolutionBot:
         """The evaluation the turns are scored by."""
         return Style(threat=float(self.threat), approach=float(self.approach))
 
-    def within(self, seconds: float, clock: Callable[[], float]) -> EvolutionBot:
-        """This bot searching for at most ``seconds`` of ``clock`` per decision, sharing its remembered turn."""
-        timed = replace(self, time_budget=max(0.0, seconds), clock=clock)
-        object.__setattr__(timed, "_memo", self._memo)
-        return timed
-
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
-        if not legal:
-            raise ValueError("no legal action to choose from (the game is over)")
-        if len(legal) == 1:
-            return legal[0], rng
+        unsearched = self.unsearched(view, legal, rng)
+        if unsearched is not None:
+            return unsearched
         side = seat_of(view)
-        if self.deploy and view.phase is Phase.DEPLOYMENT:
-            return deployment_action(view, legal), rng
         world, _ = sample_world(view, mix_seed(rng, 2))
         if not (view.active is side and view.phase in _SEARCHED):
             return greedy_action(world, legal, self.move_limit), mix_seed(rng, 1)

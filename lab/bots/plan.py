@@ -10,11 +10,17 @@ enemy reaction changed something) is not in the memory and gets a fresh search.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Self
+
 import msgspec
 
-from engine import Action, GameState, Side
+from engine import Action, GameState, Phase, Side
 
-__all__ = ["MEMORY_SIZE", "Plan", "PlanMemory", "signature"]
+from .deploy import deployment_action
+
+__all__ = ["MEMORY_SIZE", "Plan", "PlanMemory", "PlanningBot", "signature"]
 
 MEMORY_SIZE = 4096
 """Remembered plan positions, over all games a shared bot plays (then the memory starts afresh)."""
@@ -69,3 +75,37 @@ class PlanMemory:
         if len(self._actions) + len(plan) > MEMORY_SIZE:
             self._actions.clear()  # one step: a server's bot threads may share the memory
         self._actions.update(plan)
+
+
+class PlanningBot:
+    """What the planning bots (`MCTSBot`, `EvolutionBot`) share: a time budget and the decisions they never search.
+
+    A frozen dataclass with the fields ``deploy`` (place units by `deploy.deployment_plan`),
+    ``time_budget``, ``clock`` and ``_memo`` (its `PlanMemory`) mixes this in.
+    """
+
+    deploy: bool
+    time_budget: float | None
+    clock: Callable[[], float] | None
+    _memo: PlanMemory
+
+    def within(self, seconds: float, clock: Callable[[], float]) -> Self:
+        """This bot searching for at most ``seconds`` of ``clock`` per decision (its search size stays the cap).
+
+        The copy shares the turn plan this bot remembers, so a caller that gives each decision
+        its own budget (a live seat's clock: `client.BotPolicy`) keeps following the plan.
+        """
+        # mypy cannot see that a dataclass mixes this in
+        timed = replace(self, time_budget=max(0.0, seconds), clock=clock)  # type: ignore[type-var]
+        object.__setattr__(timed, "_memo", self._memo)
+        return timed
+
+    def unsearched(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int] | None:
+        """The choice when there is nothing to search: the only legal action, or a deployment; else None."""
+        if not legal:
+            raise ValueError("no legal action to choose from (the game is over)")
+        if len(legal) == 1:
+            return legal[0], rng
+        if self.deploy and view.phase is Phase.DEPLOYMENT:
+            return deployment_action(view, legal), rng
+        return None

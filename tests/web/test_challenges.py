@@ -122,6 +122,12 @@ def test_the_other_seat_may_claim_the_win_once_a_seat_abandoned_its_turn_or_keep
     shot(defender, "claim-countdown")
     claim.get_by_role("button", name="Claim the win").wait_for(timeout=WAIT)
     assert "has not come back" in claim.inner_text()
+    # The buttons are not rebuilt by the clock's ticks: a press and its release must land on one button.
+    assert defender.page.evaluate("""async () => {
+        const before = document.querySelector('.claimbox [data-claim]');
+        await new Promise((done) => setTimeout(done, 1500));
+        return before === document.querySelector('.claimbox [data-claim]');
+    }""")
     shot(defender, "claim-allowed")
     claim.get_by_role("button", name="Keep waiting").click()
     assert claim.is_hidden() and defender.state()["status"] == "live"

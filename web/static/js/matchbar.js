@@ -44,6 +44,8 @@ export class MatchBar {
     this.key = "";
     /** the claim the player chose to keep waiting on (hidden until it lapses) */
     this.waitedOn = "";
+    /** the claim box's markup as last written: its buttons are rebuilt only when it changes, never under a click */
+    this.claimHtml = "";
     this.onClick = (/** @type {MouseEvent} */ e) => this.click(/** @type {HTMLElement} */ (e.target));
     for (const el of [this.bar, this.claim, this.waiting, this.rematchBox, this.confirm]) el.addEventListener("click", this.onClick);
     // While the confirmation is open, keys belong to it: Enter must not run the decision panel's button.
@@ -157,7 +159,9 @@ export class MatchBar {
       ? `<div class="btns"><button type="button" class="btn primary" data-claim>Claim the win</button><button type="button" class="btn" data-wait="${esc(id)}">Keep waiting</button></div>`
       : "";
     const html = `<p>${esc(text)}</p>${buttons}`;
-    if (this.claim.innerHTML !== html) this.claim.innerHTML = html;
+    // Compared with what was written, not with innerHTML (the browser writes `data-claim` back as
+    // `data-claim=""`): rebuilt every tick, a button lost the clicks whose press and release straddled one.
+    if (this.claimHtml !== html) this.claim.innerHTML = this.claimHtml = html;
   }
 
   /** @param {HTMLElement} t */

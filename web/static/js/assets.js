@@ -48,11 +48,13 @@ export async function loadAssets(base = "/assets/tiles/") {
   const { manifest, images: started, atlas } = early ? await early : await startLoading(base);
   /** @type {Map<string, Picture>} */
   const images = new Map();
+  /** @type {(() => void)|null} cuts the per-frame bitmaps from the atlas in use: after the next frame */
+  let cut = null;
   const whole = manifest.atlas;
   let detail = 1;
   if (atlas && whole) {
     detail = whole.half ? 0.5 : 1;
-    placeInAtlas(images, manifest, await atlasImages(await atlas), detail);
+    cut = placeInAtlas(images, manifest, await atlasImages(await atlas), detail);
   } else {
     await Promise.all(Object.entries(started).map(async ([name, img]) => {
       await img.decode();
@@ -74,7 +76,7 @@ export async function loadAssets(base = "/assets/tiles/") {
     sharpen: () => {
       if (!whole || detail === 1) return Promise.resolve(false);
       sharpening ??= (async () => {
-        placeInAtlas(images, manifest, await atlasImages(await fetchBytes(base + whole.file)), 1);
+        cut = placeInAtlas(images, manifest, await atlasImages(await fetchBytes(base + whole.file)), 1);
         assets.detail = detail = 1;
         return true;
       })().catch(() => false); // the half-size art stays: sharper tiles are a nicety
@@ -91,6 +93,8 @@ export async function loadAssets(base = "/assets/tiles/") {
       } else {
         ctx.drawImage(p.src, p.x, p.y, p.w, p.h, dx, dy, dw, dh);
       }
+      if (cut) whenIdle(cut); // a frame is being drawn: once it is on screen
+      cut = null;
     },
     // Derived from the pixels on first use, so they cost nothing before the first paint.
     mask: (name) => {
@@ -108,23 +112,23 @@ export async function loadAssets(base = "/assets/tiles/") {
 }
 
 /**
- * The atlas from its bytes, twice: as an <img> the terrain is drawn from, and decoded into a
- * bitmap away from the page's thread, which the images drawn every frame are cut from.
+ * The atlas as an <img> to draw from, and its bytes (the per-frame bitmaps are cut from them).
  * @param {Blob} bytes
- * @returns {Promise<{image: HTMLImageElement, sheet: Promise<ImageBitmap>}>}
+ * @returns {Promise<{image: HTMLImageElement, bytes: Blob}>}
  */
 async function atlasImages(bytes) {
-  const sheet = createImageBitmap(bytes);
-  sheet.catch(() => undefined); // no bitmaps: the pictures are drawn from the atlas as they are
   const url = URL.createObjectURL(bytes);
   const image = new Image();
-  image.src = url;
   try {
-    await image.decode();
+    await new Promise((loaded, failed) => { // loaded, not decoded: the canvas decodes its own copy (warmUp)
+      image.onload = loaded;
+      image.onerror = () => failed(new Error("the tile atlas is not an image this browser can show"));
+      image.src = url;
+    });
   } finally {
     URL.revokeObjectURL(url); // the loaded image keeps its bytes
   }
-  return { image, sheet };
+  return { image, bytes };
 }
 
 /**
@@ -132,10 +136,12 @@ async function atlasImages(bytes) {
  * pixel). Terrain is drawn into cached chunks straight from the atlas's <img>. Once the page is
  * idle (the first paint waits for the match's state and the rest of the code), the canvas's copy
  * of the atlas is decoded, which it would otherwise do in the first frame (about 90 ms on a slow
- * machine), and what is drawn every frame (units, badge, highlights) gets bitmaps of its own with
- * smaller copies, since a deep downscale of a small bitmap is slow; the first paint does not need them.
+ * machine). Returns the cut: what is drawn every frame (units, badge, highlights) gets bitmaps of
+ * its own with smaller copies, since a deep downscale of a small bitmap is slow; the first frame
+ * does without them, so they are cut after it, from a decode of the bytes off the page's thread.
  * @param {Map<string, Picture>} images @param {Manifest} manifest
- * @param {{image: HTMLImageElement, sheet: Promise<ImageBitmap>}} atlas @param {number} detail
+ * @param {{image: HTMLImageElement, bytes: Blob}} atlas @param {number} detail
+ * @returns {() => void}
  */
 function placeInAtlas(images, manifest, atlas, detail) {
   /** @type {Map<string, Picture>} */
@@ -150,10 +156,10 @@ function placeInAtlas(images, manifest, atlas, detail) {
     if (before) Object.assign(before, { ...p, levels: before.levels }); // keep the old bitmaps until the new ones are cut
     else images.set(name, p);
   }
-  whenIdle(() => {
-    warmUp(atlas.image);
-    atlas.sheet.then((sheet) => cutFrameImages(atlas.image, sheet, images)).catch(() => undefined); // they are a speed-up
-  });
+  whenIdle(() => warmUp(atlas.image));
+  return () => {
+    cutFrameImages(atlas.image, atlas.bytes, images).catch(() => undefined); // without them: drawn from the atlas, slower
+  };
 }
 
 /** @param {() => void} run */
@@ -179,10 +185,11 @@ function warmUp(image) {
 
 /**
  * Give the images drawn every frame their own bitmaps (full size and three halvings).
- * @param {HTMLImageElement} atlas the pictures' source @param {ImageBitmap} sheet the same, decoded
+ * @param {HTMLImageElement} atlas the pictures' source @param {Blob} bytes its file
  * @param {Map<string, Picture>} images
  */
-async function cutFrameImages(atlas, sheet, images) {
+async function cutFrameImages(atlas, bytes, images) {
+  const sheet = await createImageBitmap(bytes);
   await Promise.all([...images.entries()].map(async ([name, p]) => {
     if (!FRAME_GROUPS.test(name) || p.src !== atlas) return;
     const { x, y, w, h } = p;

@@ -21,7 +21,7 @@ from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-__all__ = ["CACHE_CONTROL", "CompressedStatic", "accepts_gzip", "compressed_file"]
+__all__ = ["CompressedStatic", "accepts_gzip", "compressed_file"]
 
 COMPRESSIBLE: Final = frozenset({".js", ".css", ".json", ".html", ".svg", ".txt", ".md"})
 MIN_SIZE: Final = 512  # below this a gzip header costs more than it saves

@@ -169,8 +169,9 @@ function whenIdle(run) {
 }
 
 /**
- * Have the canvas decode the atlas now: draw it once, at the quarter size the first view
- * draws it at (so that mipmap is made too), into a one-pixel canvas, and read that pixel.
+ * Have the canvas decode the atlas now: draw it once, at a quarter of its size (about what a
+ * first view at devicePixelRatio 1 draws the half atlas at, so that mipmap is made too), into a
+ * one-pixel canvas, and read that pixel.
  * @param {HTMLImageElement} image
  */
 function warmUp(image) {

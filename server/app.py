@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 
 from . import api, catalogue, challenges, replays, rulespage, ws
@@ -18,9 +18,10 @@ from .database import Database, Storage
 from .errors import EXCEPTION_HANDLERS
 from .gate import CostGate
 from .profiling import install_profiler
+from .seatpage import SeatPages
 from .services import AppState, Services
 from .settings import Settings
-from .static import CompressedStatic, compressed_file
+from .static import CompressedStatic
 
 if TYPE_CHECKING:
     from .replication import Replication
@@ -42,12 +43,16 @@ _NOT_BUILT = """<!doctype html>
 """
 
 
-async def page(request: Request) -> Response:
-    """The client shell for ``/``, ``/play/{id}``, ``/watch/{id}`` and ``/replay/{id}``: it routes itself."""
-    index = WEB_STATIC / "index.html"
-    if index.is_file():
-        return await compressed_file(FileResponse(index, media_type="text/html", headers=_HEADERS), request.scope)
-    return HTMLResponse(_NOT_BUILT, headers=_HEADERS)
+def _page(pages: SeatPages | None) -> Callable[[Request], Awaitable[Response]]:
+    async def page(request: Request) -> Response:
+        """The client shell for ``/``, ``/play/{id}``, ``/watch/{id}`` and ``/replay/{id}``: it routes
+        itself; the server names the modules of its page up front (server/seatpage.py)."""
+        if pages is None:
+            return HTMLResponse(_NOT_BUILT, headers=_HEADERS)
+        shell = pages.shell(request.url.path.split("/")[1])
+        return shell.response(request.scope, _HEADERS)
+
+    return page
 
 
 def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
@@ -71,6 +76,7 @@ def create_app(settings: Settings, db: Storage | None = None) -> Starlette:
                 await replication.close()
             database.close()
 
+    page = _page(SeatPages.load(WEB_STATIC))
     routes = [
         Route("/", page),
         Route("/play/{match_id}", page),

@@ -21,7 +21,7 @@ from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-__all__ = ["CompressedStatic", "compressed_file"]
+__all__ = ["CompressedStatic", "accepts_gzip", "compressed_file"]
 
 COMPRESSIBLE: Final = frozenset({".js", ".css", ".json", ".html", ".svg", ".txt", ".md"})
 MIN_SIZE: Final = 512  # below this a gzip header costs more than it saves
@@ -31,7 +31,8 @@ CACHE_CONTROL: Final = "no-cache"
 _cache: dict[tuple[str, int, int], bytes] = {}
 
 
-def _accepts_gzip(scope: Scope) -> bool:
+def accepts_gzip(scope: Scope) -> bool:
+    """Whether the request says it takes a gzip body."""
     encodings = Headers(scope=scope).get("accept-encoding", "")
     return any(part.split(";")[0].strip() == "gzip" for part in encodings.split(","))
 
@@ -56,9 +57,11 @@ async def compressed_file(response: FileResponse, scope: Scope) -> Response:
     if response.status_code != 200 or os.path.splitext(path)[1].lower() not in COMPRESSIBLE or stat.st_size < MIN_SIZE:
         return response
     response.headers["vary"] = "Accept-Encoding"
-    if not _accepts_gzip(scope):
+    if not accepts_gzip(scope):
         return response
-    body = await anyio.to_thread.run_sync(_gzipped, path, stat.st_size, stat.st_mtime_ns)
+    body = _cache.get((path, stat.st_size, stat.st_mtime_ns))  # the usual case: no trip to a thread
+    if body is None:
+        body = await anyio.to_thread.run_sync(_gzipped, path, stat.st_size, stat.st_mtime_ns)
     headers = {k: v for k, v in response.headers.items() if k not in ("content-length", "etag")}
     headers["content-encoding"] = "gzip"
     if "etag" in response.headers:  # the same file, another encoding: a weak tag

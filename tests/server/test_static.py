@@ -52,6 +52,20 @@ def test_a_revalidation_with_the_compressed_files_tag_is_a_304(strict_server: Li
 
 def test_the_page_itself_is_compressed_and_a_missing_file_is_a_404(strict_server: LiveServer) -> None:
     status, headers, body = fetch(strict_server, "/play/abc", **{"Accept-Encoding": "gzip"})
-    assert status == 200 and headers["content-encoding"] == "gzip"
-    assert gzip.decompress(body) == Path(REPO / "web/static/index.html").read_bytes()
+    assert status == 200 and headers["content-encoding"] == "gzip" and headers["cache-control"] == "no-cache"
+    page = gzip.decompress(body).decode()
+    index = Path(REPO / "web/static/index.html").read_text(encoding="utf-8")
+    head, tail = index.split("<!-- modulepreload -->")
+    assert page.startswith(head) and page.endswith(tail)
+    assert '<link rel="modulepreload" href="/static/js/game.js"' in page
     assert fetch(strict_server, "/static/js/nothing-here.js", **{"Accept-Encoding": "gzip"})[0] == 404
+
+
+def test_the_page_revalidates_to_a_304_and_goes_plain_to_a_client_without_gzip(strict_server: LiveServer) -> None:
+    _, headers, zipped = fetch(strict_server, "/watch/abc", **{"Accept-Encoding": "gzip"})
+    held = headers["etag"]
+    status, again, body = fetch(strict_server, "/watch/abc", **{"Accept-Encoding": "gzip", "If-None-Match": held})
+    assert status == 304 and body == b"" and again["etag"] == held
+    status, plain, body = fetch(strict_server, "/watch/abc", **{"Accept-Encoding": "identity", "If-None-Match": held})
+    assert status == 200 and "content-encoding" not in plain and body == gzip.decompress(zipped)
+    assert plain["etag"] != headers["etag"] and plain["vary"] == "Accept-Encoding"

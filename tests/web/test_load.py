@@ -5,6 +5,7 @@ benchmark's business: scripts/bench_client.py; here, what goes over the wire.)""
 from __future__ import annotations
 
 import re
+import urllib.request
 from typing import Any
 
 import pytest
@@ -47,17 +48,20 @@ def test_a_cold_seat_page_is_small_and_fetches_the_whole_atlas_only_for_deep_zoo
     assert board.state()["version"] >= 0 and page.errors == []
 
 
-def test_the_page_preloads_every_module_the_board_imports() -> None:
+@pytest.mark.parametrize(("path", "entries"), [("/play/x", ["game.js"]), ("/replay/x", ["replay.js"]),
+                                               ("/", ["lobby.js", "render.js"])], ids=["seat", "replay", "lobby"])
+def test_the_page_preloads_every_module_it_imports(web: WebServer, path: str, entries: list[str]) -> None:
     """A module found only when its importer has loaded costs one more round trip before the first paint."""
     static = REPO / "web" / "static"
     imports = re.compile(r'^import[^;]*?from "\./([a-z]+\.js)"', re.M)
     needed: set[str] = set()
-    todo = ["main.js", "game.js"]  # main.js imports game.js when the page is a board
+    todo = ["main.js", *entries]  # main.js imports the page's module (the lobby's: and its scene's renderer)
     while todo:
         name = todo.pop()
         if name not in needed:
             needed.add(name)
             todo.extend(imports.findall((static / "js" / name).read_text(encoding="utf-8")))
-    preloaded = set(re.findall(r'rel="modulepreload" href="/static/js/([a-z]+\.js)"',
-                               (static / "index.html").read_text(encoding="utf-8")))
-    assert needed - preloaded == set()
+    with urllib.request.urlopen(web.base + path, timeout=10) as answer:
+        page = answer.read().decode()
+    preloaded = re.findall(r'rel="modulepreload" href="/static/js/([a-z]+\.js)"', page)
+    assert needed - set(preloaded) == set() and len(preloaded) == len(set(preloaded))

@@ -42,7 +42,15 @@
  */
 export async function request(url, body) {
   const init = body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-  const response = await fetch(url, init);
+  return answer(await fetch(url, init));
+}
+
+/**
+ * The JSON of an answer; its `reason` as the error when it is not OK.
+ * @param {Response} response
+ * @returns {Promise<any>}
+ */
+async function answer(response) {
   let data = null;
   try {
     data = await response.json();
@@ -58,8 +66,13 @@ export async function request(url, body) {
  * @returns {Promise<{cards: Map<string, CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}>}
  */
 export async function loadCatalog() {
+  // Board pages ask for both in index.html's first script, before any module has loaded: taken once.
+  const win = /** @type {Window & {taktikCatalog?: Partial<Record<string, Promise<Response>>>}} */ (window);
+  const early = win.taktikCatalog ?? {};
+  delete win.taktikCatalog;
+  const load = (/** @type {string} */ url) => early[url]?.then(answer) ?? request(url);
   /** @type {[CardInfo[], Record<string, {hp: number, vp: number}>]} */
-  const [cards, fullHp] = await Promise.all([request("/api/cards"), request("/api/units")]);
+  const [cards, fullHp] = await Promise.all([load("/api/cards"), load("/api/units")]);
   return { cards: new Map(cards.map((c) => [c.id, c])), fullHp };
 }
 

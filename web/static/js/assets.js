@@ -11,8 +11,9 @@
 /** @typedef {import("./types.js").Manifest} Manifest */
 /**
  * What the page's first script (index.html) leaves in `window.taktikArt`: the manifest and
- * either the half-size atlas being fetched, or (a tile set without an atlas) one image per name.
- * @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>, atlas: HTMLImageElement|null}} StartedArt
+ * either the bytes of the half-size atlas being fetched, or (a tile set without an atlas) one
+ * image per name.
+ * @typedef {{manifest: Manifest, images: Record<string, HTMLImageElement>, atlas: Promise<Blob>|null}} StartedArt
  */
 /**
  * One image of the set, decoded: an image of its own, or its rectangle of the atlas with
@@ -37,8 +38,8 @@ const MASK_SIZE = 96;
 /**
  * Load the manifest and every image (rejects if any fails). With an atlas (docs/tiles.md) that
  * is one image request, of the half-size atlas when the set has one; each image is drawn from
- * its rectangle there. The atlas stays an <img>, not cut into bitmaps, so the browser keeps its
- * mipmaps and downscales it as fast as separate images (measured with scripts/bench_client.py).
+ * its rectangle there. The atlas is drawn as an <img>, whose decoded pixels and mipmaps the
+ * canvas keeps (a bitmap's it does not: drawing terrain from one is several times slower).
  * @param {string} [base]
  * @returns {Promise<Assets>}
  */
@@ -47,12 +48,13 @@ export async function loadAssets(base = "/assets/tiles/") {
   const { manifest, images: started, atlas } = early ? await early : await startLoading(base);
   /** @type {Map<string, Picture>} */
   const images = new Map();
+  /** @type {(() => void)|null} cuts the per-frame bitmaps from the atlas in use: after the next frame */
+  let cut = null;
   const whole = manifest.atlas;
   let detail = 1;
   if (atlas && whole) {
-    await atlas.decode();
     detail = whole.half ? 0.5 : 1;
-    placeInAtlas(images, manifest, atlas, detail);
+    cut = placeInAtlas(images, manifest, await atlasImages(await atlas), detail);
   } else {
     await Promise.all(Object.entries(started).map(async ([name, img]) => {
       await img.decode();
@@ -74,10 +76,7 @@ export async function loadAssets(base = "/assets/tiles/") {
     sharpen: () => {
       if (!whole || detail === 1) return Promise.resolve(false);
       sharpening ??= (async () => {
-        const full = new Image();
-        full.src = base + whole.file;
-        await full.decode();
-        placeInAtlas(images, manifest, full, 1);
+        cut = placeInAtlas(images, manifest, await atlasImages(await fetchBytes(base + whole.file)), 1);
         assets.detail = detail = 1;
         return true;
       })().catch(() => false); // the half-size art stays: sharper tiles are a nicety
@@ -94,6 +93,8 @@ export async function loadAssets(base = "/assets/tiles/") {
       } else {
         ctx.drawImage(p.src, p.x, p.y, p.w, p.h, dx, dy, dw, dh);
       }
+      if (cut) whenIdle(cut); // a frame is being drawn: once it is on screen
+      cut = null;
     },
     // Derived from the pixels on first use, so they cost nothing before the first paint.
     mask: (name) => {
@@ -111,12 +112,36 @@ export async function loadAssets(base = "/assets/tiles/") {
 }
 
 /**
- * Point every picture at its rectangle of `atlas` (drawn at `detail` atlas pixels per image
- * pixel). Terrain is drawn into cached chunks straight from the atlas (the browser's mipmaps
- * make that fast). What is drawn every frame (units, badge, highlights) gets bitmaps cut out
- * of it, with smaller copies since bitmaps get no mipmaps; made after the first paint, which
- * does not wait for them.
- * @param {Map<string, Picture>} images @param {Manifest} manifest @param {HTMLImageElement} atlas @param {number} detail
+ * The atlas as an <img> to draw from, and its bytes (the per-frame bitmaps are cut from them).
+ * @param {Blob} bytes
+ * @returns {Promise<{image: HTMLImageElement, bytes: Blob}>}
+ */
+async function atlasImages(bytes) {
+  const url = URL.createObjectURL(bytes);
+  const image = new Image();
+  try {
+    await new Promise((loaded, failed) => { // loaded, not decoded: the canvas decodes its own copy (warmUp)
+      image.onload = loaded;
+      image.onerror = () => failed(new Error("the tile atlas is not an image this browser can show"));
+      image.src = url;
+    });
+  } finally {
+    URL.revokeObjectURL(url); // the loaded image keeps its bytes
+  }
+  return { image, bytes };
+}
+
+/**
+ * Point every picture at its rectangle of the atlas (drawn at `detail` atlas pixels per image
+ * pixel). Terrain is drawn into cached chunks straight from the atlas's <img>. Once the page is
+ * idle (the first paint waits for the match's state and the rest of the code), the canvas's copy
+ * of the atlas is decoded, which it would otherwise do in the first frame (about 90 ms on a slow
+ * machine). Returns the cut: what is drawn every frame (units, badge, highlights) gets bitmaps of
+ * its own with smaller copies, since a deep downscale of a small bitmap is slow; the first frame
+ * does without them, so they are cut after it, from a decode of the bytes off the page's thread.
+ * @param {Map<string, Picture>} images @param {Manifest} manifest
+ * @param {{image: HTMLImageElement, bytes: Blob}} atlas @param {number} detail
+ * @returns {() => void}
  */
 function placeInAtlas(images, manifest, atlas, detail) {
   /** @type {Map<string, Picture>} */
@@ -124,22 +149,48 @@ function placeInAtlas(images, manifest, atlas, detail) {
   for (const [name, entry] of Object.entries(manifest.images)) {
     if (!entry.rect) throw new Error(`tile manifest: ${name} has no place in the atlas`);
     const [x, y, w, h] = entry.rect.map((v) => v * detail);
-    placed.set(name, { src: atlas, x, y, w, h, levels: [] });
+    placed.set(name, { src: atlas.image, x, y, w, h, levels: [] });
   }
   for (const [name, p] of placed) {
     const before = images.get(name);
     if (before) Object.assign(before, { ...p, levels: before.levels }); // keep the old bitmaps until the new ones are cut
     else images.set(name, p);
   }
-  setTimeout(() => cutFrameImages(atlas, images), 0);
+  whenIdle(() => warmUp(atlas.image));
+  return () => {
+    cutFrameImages(atlas.image, atlas.bytes, images).catch(() => undefined); // without them: drawn from the atlas, slower
+  };
+}
+
+/** @param {() => void} run */
+function whenIdle(run) {
+  if ("requestIdleCallback" in window) requestIdleCallback(run, { timeout: 1000 });
+  else setTimeout(run, 0);
+}
+
+/**
+ * Have the canvas decode the atlas now: draw it once, at a quarter of its size (about what a
+ * first view at devicePixelRatio 1 draws the half atlas at, so that mipmap is made too), into a
+ * one-pixel canvas, and read that pixel.
+ * @param {HTMLImageElement} image
+ */
+function warmUp(image) {
+  const canvas = document.createElement("canvas");
+  canvas.width = 1;
+  canvas.height = 1;
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  ctx.imageSmoothingQuality = "high";
+  ctx.drawImage(image, 0, 0, image.naturalWidth / 4, image.naturalHeight / 4);
+  ctx.getImageData(0, 0, 1, 1);
 }
 
 /**
  * Give the images drawn every frame their own bitmaps (full size and three halvings).
- * @param {HTMLImageElement} atlas @param {Map<string, Picture>} images
+ * @param {HTMLImageElement} atlas the pictures' source @param {Blob} bytes its file
+ * @param {Map<string, Picture>} images
  */
-async function cutFrameImages(atlas, images) {
-  const sheet = await createImageBitmap(atlas);
+async function cutFrameImages(atlas, bytes, images) {
+  const sheet = await createImageBitmap(bytes);
   await Promise.all([...images.entries()].map(async ([name, p]) => {
     if (!FRAME_GROUPS.test(name) || p.src !== atlas) return;
     const { x, y, w, h } = p;
@@ -149,6 +200,17 @@ async function cutFrameImages(atlas, images) {
     if (p.src === atlas) p.levels = levels;
   }));
   sheet.close();
+}
+
+/**
+ * The bytes of a file.
+ * @param {string} url
+ * @returns {Promise<Blob>}
+ */
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  return response.blob();
 }
 
 /**
@@ -164,11 +226,7 @@ async function startLoading(base) {
   const manifest = await response.json();
   /** @type {Record<string, HTMLImageElement>} */
   const images = {};
-  if (manifest.atlas) {
-    const atlas = new Image();
-    atlas.src = base + (manifest.atlas.half ?? manifest.atlas).file;
-    return { manifest, images, atlas };
-  }
+  if (manifest.atlas) return { manifest, images, atlas: fetchBytes(base + (manifest.atlas.half ?? manifest.atlas).file) };
   for (const [name, entry] of Object.entries(manifest.images)) {
     images[name] = new Image();
     images[name].src = base + entry.file;

@@ -13,7 +13,7 @@ import { decisionText } from "./labels.js";
 import { playPath, rememberSeats, request } from "./api.js";
 import { NO_SYNC } from "./clock.js";
 import { MatchBar } from "./matchbar.js";
-import { MatchSocket } from "./net.js";
+import { openSockets } from "./net.js";
 import { Screen } from "./screen.js";
 import {
   addPick, aim, applyClock, arm, applyPresence, applyRematch, applyReject, applyState, applyWelcome, clearSelection, initialModel,
@@ -25,15 +25,6 @@ import {
 /** @typedef {import("./controls.js").Controls} Controls */
 /** @typedef {import("./controls.js").Run} Run */
 
-/**
- * One socket per seat token (none: a spectator's), opened at once; what arrives waits for the
- * page (`MatchSocket.attach`).
- * @param {string} matchId @param {string[]} tokens
- */
-export function openSockets(matchId, tokens) {
-  return (tokens.length ? tokens : [null]).map((token) => new MatchSocket(matchId, token));
-}
-
 /** The unit standing on `cell`, if any. @param {Model} model @param {string} cell */
 function unitAt(model, cell) {
   return model.view?.units.find((u) => u.cell === cell)?.id ?? null;
@@ -44,7 +35,7 @@ export class Game {
    * @param {HTMLElement} root @param {import("./assets.js").Assets} assets
    * @param {{cards: Map<string, import("./types.js").CardInfo>, fullHp: Record<string, {hp: number, vp: number}>}} catalog
    * @param {string} matchId @param {string[]} tokens seat tokens (empty: watch)
-   * @param {MatchSocket[]} [sockets] sockets already opened for them (`openSockets`), else opened here
+   * @param {import("./net.js").MatchSocket[]} [sockets] sockets already opened for them (`openSockets`), else opened here
    */
   constructor(root, assets, catalog, matchId, tokens, sockets = openSockets(matchId, tokens)) {
     this.cards = catalog.cards;

@@ -11,6 +11,7 @@
 import { loadCatalog, rememberSeats, storedSeats } from "./api.js";
 import { loadAssets } from "./assets.js";
 import { exposeHooks } from "./hooks.js";
+import { openSockets } from "./net.js";
 import { eventText } from "./words.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -33,12 +34,13 @@ async function main() {
     const [assets, catalog, { startReplay }] = await Promise.all([loadAssets(), loadCatalog(), import("./replay.js")]);
     return exposeHooks({ ...startReplay(root, assets, catalog, id), words: (entry) => eventText(entry, catalog.cards) });
   }
-  // The art, the card texts, the match's first state and the rest of the code load side by side.
+  // The match's sockets open first (this module and its few imports come before the rest of
+  // the code: server/seatpage.py); the art, the card texts and the rest of the code load meanwhile.
   const tokens = page === "play" ? seatTokens() : [];
-  const started = import("./game.js").then((module) => ({ module, sockets: module.openSockets(id, tokens) }));
-  const [assets, catalog, { module, sockets }] = await Promise.all([loadAssets(), loadCatalog(), started])
-    .catch(async (err) => {
-      for (const socket of (await started.catch(() => null))?.sockets ?? []) socket.close(); // no page to show them
+  const sockets = openSockets(id, tokens);
+  const [assets, catalog, module] = await Promise.all([loadAssets(), loadCatalog(), import("./game.js")])
+    .catch((err) => {
+      for (const socket of sockets) socket.close(); // no page to show them
       throw err;
     });
   const game = new module.Game(root, assets, catalog, id, tokens, sockets);

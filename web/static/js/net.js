@@ -31,6 +31,15 @@ const MAX_BACKOFF_MS = 10000;
  * }} NetHandlers
  */
 
+/**
+ * One socket per seat token (none: a spectator's), opened at once; what arrives waits for the
+ * page (`MatchSocket.attach`). The page opens them before the rest of its code has loaded.
+ * @param {string} matchId @param {string[]} tokens
+ */
+export function openSockets(matchId, tokens) {
+  return (tokens.length ? tokens : [null]).map((token) => new MatchSocket(matchId, token));
+}
+
 export class MatchSocket {
   /**
    * @param {string} matchId

@@ -57,9 +57,13 @@ export class Sound {
     }
   }
 
-  /** Play a cue (unless muted). @param {Cue} cue */
+  /**
+   * Play a cue (unless muted). The context is made by the first gesture, not here: one made
+   * before it could not play anyway, and making it costs a cold page up to 200 ms.
+   * @param {Cue} cue
+   */
   play(cue) {
-    const ctx = this.muted ? null : this.context();
+    const ctx = this.muted ? null : this.ctx;
     const heard = !!ctx && ctx.state === "running";
     played.push({ cue, heard });
     if (played.length > 200) played.shift();

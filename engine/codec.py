@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Any
+from operator import attrgetter
+from typing import Any, Final
 
 import msgspec
+from msgspec.structs import replace
 
 from .actions import (
     Action,
@@ -158,5 +160,30 @@ def _check_cards(state: GameState) -> None:
 
 
 def state_hash(state: GameState) -> str:
-    """SHA-256 hex digest of the canonical encoding: equal on every machine for equal states."""
-    return hashlib.sha256(_ENCODER.encode(state)).hexdigest()
+    """SHA-256 hex digest of the canonical encoding (`encode_state`): equal on every machine for equal states."""
+    return hashlib.sha256(_encoding_of_parts(state)).hexdigest()
+
+
+_KEPT_PARTS: Final = ("board", "rules", "units", "players", "draw_pile", "discard_pile", "effects")
+_parts_of: Final = attrgetter(*_KEPT_PARTS)
+# Per part: the last value encoded and its encoding (one slot each, replaced in one step: threads).
+_last_parts: Final[list[tuple[object, msgspec.Raw] | None]] = [None] * len(_KEPT_PARTS)
+
+
+def _encoding_of_parts(state: GameState) -> bytes:
+    """`encode_state` of ``state``, byte for byte, its large parts' encodings kept from the last state hashed.
+
+    A game carries its board and rules for good, and its units, players, piles and effects
+    from state to state until one changes: a replay or a server hashes every state, and
+    most actions change one part or none. A struct's JSON is its fields' JSON in order, so
+    each part's kept encoding goes in as it is (`msgspec.Raw`); a part is kept by identity
+    (the slot holds the value: its id is not reused meanwhile).
+    """
+    raw: dict[str, msgspec.Raw] = {}
+    last = _last_parts
+    for i, value in enumerate(_parts_of(state)):
+        found = last[i]  # one read: another thread may replace it meanwhile
+        if found is None or found[0] is not value:
+            found = last[i] = (value, msgspec.Raw(_ENCODER.encode(value)))
+        raw[_KEPT_PARTS[i]] = found[1]
+    return _ENCODER.encode(replace(state, **raw))

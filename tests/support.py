@@ -219,11 +219,15 @@ def plant_card_loss(monkeypatch: Any) -> None:
 
 
 def fresh_listing(state: GameState) -> list[Action]:
-    """`legal_actions` with every cache of the movement listing emptied first: what the kept results must equal."""
+    """`legal_actions` with every cache of the listing emptied first: what the kept results must equal."""
     import engine.movement.listing as move_lists
     import engine.movement.search as movement_module
+    import engine.pages.bonuses as bonuses
+    import engine.pages.maluses as maluses
     import engine.reducer as reducer
 
+    bonuses._last_stored = None
+    maluses._last_cancels = None
     movement_module._MEMO.clear()
     movement_module._last_occupancy = None
     move_lists._KEPT.clear()

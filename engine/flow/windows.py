@@ -69,7 +69,8 @@ def has_marked(state: GameState, side: Side, instance: str) -> bool:
 def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     """Every PLAY_TACTIC ``side`` could make in the open windows, ignoring whose decision it is."""
     plays: list[PlayTactic] = []
-    for card_id in _playable(state, side):
+    open_now = _open_windows(state)
+    for card_id in _playable(state, side, open_now) if open_now else ():
         card = card_of(state.rules, card_id)
         plays.extend(
             PlayTactic(card_id=card_id, targets=targets, params=params)
@@ -78,14 +79,11 @@ def tactic_plays(state: GameState, side: Side) -> list[PlayTactic]:
     return plays
 
 
-def _playable(state: GameState, side: Side) -> tuple[str, ...]:
-    """The tactics ``side`` may play in the open windows if each has a target, in rank order (hand, window,
-    role, permission and reaction-mark checks done)."""
+def _playable(state: GameState, side: Side, open_now: tuple[Window, ...]) -> tuple[str, ...]:
+    """The tactics ``side`` may play in the open windows ``open_now`` (some) if each has a target, in rank order
+    (hand, window, role, permission and reaction-mark checks done)."""
     hand = player_of(state, side).tactics
     if not hand:
-        return ()
-    open_now = _open_windows(state)
-    if not open_now:
         return ()
     fitting = _fitting(state.rules, hand, open_now, side is state.active)
     if not fitting or not can_play_tactic(state, side):
@@ -121,9 +119,12 @@ def _fitting(rules: Rules, hand: tuple[str, ...], open_now: tuple[Window, ...], 
 
 def priority_holder(state: GameState) -> Side | None:
     """The reacting player when they can react in the open window instance (§9.3), else None."""
+    open_now = _open_windows(state)
+    if not open_now:
+        return None  # most positions: no window is open, so the reacting side's hand need not be looked at
     reacting = state.active.other
     # Whether one play exists, not every play: the first tactic with a target decides (asked at every action).
-    for card_id in _playable(state, reacting):
+    for card_id in _playable(state, reacting, open_now):
         if target_options(state, reacting, card_of(state.rules, card_id)):
             return reacting
     return None

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from ..actions import Action, DiscardBonus, DrawCard, PlayBonus, StoreBonus
+from ..cards.abilities import unit_abilities
 from ..cards.deck import card_available, draw_top
 from ..cards.defs import CardDef
 from ..cards.effects import add_card_effects
 from ..cards.game import card_of
 from ..cards.hooks import can_play_card, storage_limit
 from ..cards.instants import InstantPlay, apply_instants
+from ..cards.live import effects_of
 from ..cards.targeting import is_neutral, playable_options
 from ..errors import IllegalAction
 from ..flow.phases import enter
-from ..state import Event, GameState, PendingCard, player_of, with_player
-from ..types import EventKind, Phase
+from ..roster import NO_MOVE, moved_since
+from ..state import Effect, Event, GameState, PendingCard, PlayerState, Rules, Unit, player_of, with_player
+from ..types import EventKind, Hook, Phase, Side, UnitType
 
 _DRAW_CARD = DrawCard()
 _DISCARD_BONUS = DiscardBonus()
@@ -75,9 +80,101 @@ def _offer_play_bonus(state: GameState) -> list[Action]:
     if drawn is not None and state.phase is Phase.CARD_RESOLUTION:
         plays.extend(_bonus_plays(state, None, drawn))
     if state.pending_card is None:
-        for i, card in enumerate(player_of(state, state.active).stored):
-            plays.extend(_bonus_plays(state, i, card_of(state.rules, card)))
+        plays.extend(_stored_plays(state))
     return plays
+
+
+# The stored cards' plays last listed, with what they read: (side, the side's PlayerState (its stored cards and
+# destroyed units), effects, rules, units, per stored card its plays and what they read beyond these, or None).
+_PerCard = tuple[list[PlayBonus], int] | None
+_Kept = tuple[Side, PlayerState, tuple[Effect, ...], Rules, tuple[Unit, ...], tuple[_PerCard, ...]]
+_last_stored: _Kept | None = None
+
+_ROSTER: Final = 0  # the kept key alone: own units by id, type, hit points, on the board or not
+_EDGE_ROW: Final = 1  # also which cells of the side's home edge row are free (International Aid's entry cells)
+
+
+def _stored_plays(state: GameState) -> list[PlayBonus]:
+    """The PLAY_BONUS of each card the active side stores (no card pending), each card's kept while what it reads stays.
+
+    Every listing of a turn asks. A card's plays read the side's stored cards and destroyed
+    units, the effects, the game's rules, which own units stand on the board with which type
+    and hit points and, for a unit brought back, which cells of the home edge row are free
+    (`_reads`); a card whose targets read more is found again each time, and nothing is kept
+    while an effect may forbid a card (its rule may read anything). Kept by identity (the
+    entry holds each object: their ids are not reused meanwhile); a move keeps the roster
+    and changes two cells (`moved_since`).
+    """
+    global _last_stored
+    side = state.active
+    player = player_of(state, side)
+    stored = player.stored
+    if not stored:
+        return []
+    rules = state.rules
+    kept = _last_stored  # one read: another thread may replace it meanwhile
+    moved = None
+    if kept is not None and kept[1] is player and kept[0] is side and kept[2] is state.effects and kept[3] is rules:
+        moved = moved_since(kept[4], state.units)
+    if moved is None:
+        per_card = tuple([_card_plays(state, i, card_of(rules, c)) for i, c in enumerate(stored)])
+    else:
+        assert kept is not None
+        per_card = kept[5]
+        if moved is not NO_MOVE:
+            row = _edge_row(state, side)
+            if moved[0] in row or moved[1] in row:  # the free entry cells may have changed
+                per_card = tuple(
+                    [
+                        _card_plays(state, i, card_of(rules, c)) if found and found[1] == _EDGE_ROW else found
+                        for i, (c, found) in enumerate(zip(stored, per_card, strict=True))
+                    ]
+                )
+    renewed = kept is None or per_card is not kept[5] or kept[4] is not state.units
+    if renewed and not effects_of(state, Hook.CAN_PLAY_CARD):  # the units now: the next move starts from them
+        _last_stored = (side, player, state.effects, rules, state.units, per_card)
+    plays: list[PlayBonus] = []
+    for i, found in enumerate(per_card):
+        plays.extend(_bonus_plays(state, i, card_of(rules, stored[i])) if found is None else found[0])
+    return plays
+
+
+def _card_plays(state: GameState, index: int, card: CardDef) -> _PerCard:
+    """A stored card's plays and what they read beyond the kept key (`_reads`), or None when they read more."""
+    reads = _reads(state, card)
+    return None if reads is None else (_bonus_plays(state, index, card), reads)
+
+
+def _reads(state: GameState, card: CardDef) -> int | None:
+    """What a card's plays read beyond the kept key: `_ROSTER`, `_EDGE_ROW`, or None (more: never kept).
+
+    A required ``can_resupply`` or ``cannot_move`` reads the roster alone while no effect (or
+    rule of the game) can forbid a resupply or a move: then every unit may.
+    """
+    targeting = card.targeting
+    kind = targeting.kind
+    if kind in ("none", "quadrant"):
+        return _ROSTER
+    if kind == "own_destroyed_unit":
+        return _EDGE_ROW
+    if kind != "own_unit":
+        return None
+    for need in targeting.require:
+        if need == "can_resupply" and effects_of(state, Hook.CAN_RESUPPLY):
+            return None
+        if need == "cannot_move" and (
+            effects_of(state, Hook.CAN_MOVE_UNIT)
+            or any(unit_abilities(state.rules, Hook.CAN_MOVE_UNIT, kind) for kind in UnitType)
+        ):
+            return None
+    return _ROSTER
+
+
+def _edge_row(state: GameState, side: Side) -> range:
+    """The cell indices of ``side``'s home edge row, where a destroyed unit comes back (`entry_cells`)."""
+    width, height = state.board.width, state.board.height
+    y = 0 if side is Side.ATTACKER else height - 1
+    return range(y * width, (y + 1) * width)
 
 
 def _apply_play_bonus(state: GameState, action: PlayBonus) -> GameState:

@@ -13,10 +13,11 @@ from ..cards.effects import add_card_effects, remove_play
 from ..cards.game import card_of
 from ..cards.hooks import can_play_card
 from ..cards.instants import InstantPlay, apply_instants
+from ..cards.live import effects_of
 from ..errors import IllegalAction
-from ..state import Effect, Event, GameState, Rules, Unit, player_of, with_player
+from ..state import Effect, Event, GameState, PendingCard, Rules, Unit, player_of, with_player
 from ..tables import UNITS
-from ..types import EventKind, Phase, Side
+from ..types import EventKind, Hook, Phase, Side
 from .bonuses import drawn_card
 
 _ACCEPT_MALUS = AcceptMalus()
@@ -139,17 +140,54 @@ def _find_applied(rules: Rules, effects: tuple[Effect, ...], side: Side) -> list
     return sorted(found.items())
 
 
+_CANCEL_PHASES: Final = (Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK)
+
+# The last cancel options found, with what they read: (side, stored cards, effects, rules, pending card,
+# whether the phase lets an applied malus be cancelled, the options).
+_last_cancels: tuple[Side, tuple[str, ...], tuple[Effect, ...], Rules, object, bool, list[CancelMalus]] | None = None
+
+
 def _cancel_options(state: GameState) -> list[CancelMalus]:
+    """Every CANCEL_MALUS of the active side now; shared: do not change it.
+
+    Kept while what it reads stays (every listing of a turn asks while a bonus is stored): the
+    stored cards, the effects, the game's rules, the pending card and whether the phase is
+    one where an applied malus may be cancelled; not kept while an effect may forbid a card
+    (its rule may read anything). Kept by identity: the entry holds each object.
+    """
+    global _last_cancels
     side = state.active
-    stored = [card_of(state.rules, c) for c in player_of(state, side).stored]
-    if not stored:
+    stored_ids = player_of(state, side).stored
+    if not stored_ids:
         return []  # nothing to cancel with: the maluses need not be looked at
+    pending = state.pending_card
+    in_phase = state.phase in _CANCEL_PHASES
+    kept = _last_cancels  # one read: another thread may replace it meanwhile
+    if (
+        kept is not None
+        and kept[1] is stored_ids
+        and kept[0] is side
+        and kept[2] is state.effects
+        and kept[3] is state.rules
+        and kept[4] is pending
+        and kept[5] is in_phase
+    ):
+        return kept[6]
+    found = _find_cancels(state, side, stored_ids, pending, in_phase)
+    if not effects_of(state, Hook.CAN_PLAY_CARD):
+        _last_cancels = (side, stored_ids, state.effects, state.rules, pending, in_phase, found)
+    return found
+
+
+def _find_cancels(
+    state: GameState, side: Side, stored_ids: tuple[str, ...], pending: PendingCard | None, in_phase: bool
+) -> list[CancelMalus]:
+    stored = [card_of(state.rules, c) for c in stored_ids]
     targets: list[tuple[int | None, CardDef]] = []
     drawn = drawn_card(state, "malus")
-    pending = state.pending_card
     if drawn is not None and pending is not None and not pending.accepted:
         targets.append((None, drawn))
-    elif pending is None and state.phase in (Phase.CARD_RESOLUTION, Phase.MOVEMENT, Phase.ATTACK):
+    elif pending is None and in_phase:
         targets.extend(_applied_maluses(state, side))
     return [
         CancelMalus(stored_index=i, malus_play_id=play_id)

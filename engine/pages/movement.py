@@ -12,6 +12,7 @@ from ..board.info import board_info
 from ..cards.hooks import can_move_unit, max_moves
 from ..errors import IllegalAction
 from ..movement import movement_allowance, occupancy, occupancy_after_move, unit_cost, unit_moves
+from ..roster import note_move
 from ..state import Event, GameState, Unit
 from ..types import EventKind
 
@@ -88,7 +89,9 @@ def _apply_move(state: GameState, action: MoveUnit) -> GameState:
     unit = before[position]
     units = (*before[:position], replace(unit, cell=action.to, has_moved=True), *before[position + 1 :])
     assert unit.cell is not None  # it moved: it stands on the board
-    occupancy_after_move(state, units, board_info(state.board).index[unit.cell], destination)
+    left = board_info(state.board).index[unit.cell]
+    occupancy_after_move(state, units, left, destination)
+    note_move(before, units, left, destination)
     event = Event(
         kind=EventKind.UNIT_MOVED, side=unit.side, unit=unit.id, from_cell=unit.cell, cell=action.to, value=cost
     )

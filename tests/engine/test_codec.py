@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import pickle
 
 import msgspec
@@ -18,14 +19,18 @@ from engine import (
     PlayBonus,
     PlayTactic,
     RoundLimit,
+    Side,
     TerrainParams,
     VictoryConfig,
     decode_action,
     decode_state,
+    draw_index,
     encode_action,
     encode_state,
     legal_actions,
     new_game,
+    player_view,
+    reduce,
     state_hash,
 )
 from engine.actions import ActionBase
@@ -148,6 +153,22 @@ def test_state_hash_is_a_sha256_hex_digest_that_changes_with_the_state() -> None
     assert state_hash(reduce(state, moved)) != digest
 
 
+def test_state_hash_is_the_sha256_of_encode_state_at_every_step_of_interleaved_games() -> None:
+    """`state_hash` keeps its large parts' encodings from the last state hashed: two games (default and
+    variant deck) hashed in turns, with each side's view between, still hash exactly their `encode_state`."""
+    games = [new_game(GameConfig(seed=8)), new_game(GameConfig(seed=9, cards="field_manual"))]
+    choices = [3, 4]
+    for _ in range(400):
+        for i, state in enumerate(games):
+            for seen in (state, player_view(state, Side.ATTACKER), state):
+                assert state_hash(seen) == hashlib.sha256(encode_state(seen)).hexdigest()
+            legal = legal_actions(state)
+            if legal:
+                index, choices[i] = draw_index(len(legal), choices[i])
+                games[i] = reduce(state, legal[index])
+    assert all(g.actions_taken == 400 for g in games)
+
+
 def test_equal_configs_encode_and_hash_the_same_however_they_were_built() -> None:
     # Encodings omit defaults, and msgspec recognises a default by identity: a config
     # rebuilt by pickle, deepcopy, JSON or by hand must still encode and hash the same.
@@ -155,11 +176,17 @@ def test_equal_configs_encode_and_hash_the_same_however_they_were_built() -> Non
     rebuilt = [
         pickle.loads(pickle.dumps(plain)),
         copy.deepcopy(plain),
-        GameConfig(seed=3, victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int(str(MAX_GAME_LENGTH))),
-                   terrain_params=TerrainParams(), deployment="".join(["au", "to"])),
-        msgspec.json.decode(b'{"seed":3,"victory":{"max_actions":%d,"round_limit":{"max_rounds":25},'
-                            b'"victory_points":{"threshold":5}}}' % MAX_GAME_LENGTH,
-                            type=GameConfig),
+        GameConfig(
+            seed=3,
+            victory=VictoryConfig(round_limit=RoundLimit(), max_actions=int(str(MAX_GAME_LENGTH))),
+            terrain_params=TerrainParams(),
+            deployment="".join(["au", "to"]),
+        ),
+        msgspec.json.decode(
+            b'{"seed":3,"victory":{"max_actions":%d,"round_limit":{"max_rounds":25},'
+            b'"victory_points":{"threshold":5}}}' % MAX_GAME_LENGTH,
+            type=GameConfig,
+        ),
     ]
     for other in rebuilt:
         assert other == plain

@@ -13,11 +13,15 @@ import pytest
 
 import engine.movement.listing as move_lists
 import engine.movement.search as search_module
+import engine.pages.bonuses as bonuses
+import engine.pages.maluses as maluses
 from engine import (
+    CancelMalus,
     GameConfig,
     GameRecord,
     GameState,
     MoveUnit,
+    PlayBonus,
     VictoryConfig,
     draw_index,
     legal_actions,
@@ -28,10 +32,13 @@ from engine import (
 )
 from engine.board.info import board_info
 from engine.board.zones import deployment_cells, home_side, preferred_cells
+from engine.flow.phases import allowed_action_types
 from engine.flow.victory import unit_vp
 from engine.flow.windows import tactic_plays
 from engine.movement import movement_allowance, occupancy, unit_reach
 from engine.movement.search import search_cost
+from engine.pages import OFFERS
+from engine.roster import moved_since
 from engine.state import player_of
 from engine.tables import unit_stats
 from engine.types import Phase, Side, TerrainType
@@ -97,6 +104,40 @@ def _who_acts(state: GameState) -> Side | None:
         return state.pending_card.drawer.other
     reacting = state.active.other
     return reacting if tactic_plays(state, reacting) else state.active
+
+
+def test_kept_card_offers_equal_the_offers_found_again_at_every_step() -> None:
+    """The stored bonuses' PLAY_BONUS and the CANCEL_MALUS offers, kept across listings and carried over moves,
+    equal the offers found with nothing kept, at every position of random games (each listed as a game does)."""
+    carried = edge_row = offered = 0
+    for i, config in enumerate(GAMES):
+        config = GameConfig(
+            seed=config.seed, cards=config.cards, victory=VictoryConfig(round_limit=None, max_actions=1500)
+        )
+        state, choice = new_game(config), 31 + i
+        while True:
+            kept = bonuses._last_stored  # before the listing renews it
+            moved = None if kept is None or kept[4] is state.units else moved_since(kept[4], state.units)
+            legal = legal_actions(state)
+            if not legal:
+                break
+            if moved is not None:
+                carried += 1
+                width, height = state.board.width, state.board.height
+                y = 0 if state.active is Side.ATTACKER else height - 1
+                edge_row += any(y * width <= cell < (y + 1) * width for cell in moved)
+            saved = (bonuses._last_stored, maluses._last_cancels)
+            bonuses._last_stored = maluses._last_cancels = None  # nothing kept: found again
+            for action_type in (PlayBonus, CancelMalus):
+                listed = [a for a in legal if type(a) is action_type]
+                offered += bool(listed)
+                assert listed == (OFFERS[action_type](state) if action_type in allowed_action_types(state) else [])
+            bonuses._last_stored, maluses._last_cancels = saved
+            index, choice = draw_index(len(legal), choice)
+            state = reduce(state, legal[index])
+    assert carried > 500  # kept stored plays were carried over moves
+    assert edge_row > 20  # and some moves left or entered a home edge row (International Aid's entry cells)
+    assert offered > 500
 
 
 def test_the_one_cell_search_prices_every_cell_as_the_full_search(

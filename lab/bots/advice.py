@@ -53,7 +53,11 @@ _HINT_MOVES = 16
 
 @dataclass(frozen=True)
 class WinModel:
-    """``P(ATTACKER wins) = 1 / (1 + exp(-Σ w_i x_i))`` over `win_features`: constant, score, score × time, time."""
+    """``P(ATTACKER wins) = 1 / (1 + exp(-Σ w_i x_i))`` over `win_features`.
+
+    No constant: a position the judge reads as level when no time has gone is an even game,
+    as the rules are the same for both sides (a constant would carry the base rate of the
+    games it was fitted on)."""
 
     weights: tuple[float, ...]
 
@@ -64,23 +68,31 @@ class WinModel:
 
 
 _JUDGE = Style(approach=0.0)
-"""The evaluation as a judge: without the approach term, which only steers the bots (it pulls the
+"""The evaluation as a judge: without the approach term, which steers the bots (it pulls the
 ATTACKER forward harder, and so reads as a DEFENDER lead at the start)."""
 
-WIN_MODEL = WinModel((-0.3238, 1.4847, 0.7091, -2.0361))
-"""The fitted model: `python scripts/calibrate_win_chance.py DIR --fit` over 230 greedy-vs-greedy games
-of the tuning seeds (9001..9030 and 9101..9300; docs/bots.md, "Calibrated evaluation", gives its
-held-out report). A lead counts less than the full evaluation's curve says, and more as the
-round limit nears."""
+WIN_MODEL = WinModel((1.1968, 1.8539, 2.489, -0.5606))
+"""The fitted model: `python scripts/calibrate_win_chance.py DIR --fit` over 630 greedy-vs-greedy games
+of the tuning seeds (9001..9030 and 9101..9700; docs/bots.md, "Calibrated evaluation", says how the
+features were chosen and gives its held-out report). A lead counts more as the round limit nears,
+the approach term counts more as the game goes on, and a level game at the limit leans to the
+DEFENDER, who wins a tie."""
 
 
 def win_features(state: GameState) -> tuple[float, float, float, float]:
-    """What the model reads: 1, the evaluation for the ATTACKER in `WIN_SCALE` units (capped at the win
-    score), that times the share of the round limit gone, and that share (0.5 without a round limit)."""
-    score = max(-WIN_SCORE, min(WIN_SCORE, evaluate(state, Side.ATTACKER, style=_JUDGE))) / WIN_SCALE
+    """What the model reads, from the ATTACKER's side, in `WIN_SCALE` units capped at the win score: the
+    judge's evaluation, the approach term times the square root of the share of the round limit gone,
+    the judge's evaluation times that share, and the share (0.5 without a round limit)."""
+    judged = _capped(evaluate(state, Side.ATTACKER, style=_JUDGE))
+    approach = _capped(evaluate(state, Side.ATTACKER)) - judged
     limit = state.rules.victory.round_limit
     gone = min(1.0, state.turn / (2 * limit.max_rounds)) if limit is not None else 0.5
-    return (1.0, score, score * gone, gone)
+    return (judged, approach * math.sqrt(gone), judged * gone, gone)
+
+
+def _capped(score: float) -> float:
+    """An evaluation capped at the win score, in `WIN_SCALE` units."""
+    return max(-WIN_SCORE, min(WIN_SCORE, score)) / WIN_SCALE
 
 
 def win_chance(state: GameState, model: WinModel = WIN_MODEL) -> float:

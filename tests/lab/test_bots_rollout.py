@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine import (
     DeclareAttack,
     NextPhase,
@@ -13,7 +15,7 @@ from engine import (
     reduce,
 )
 from lab.bots import GreedyBot, hint, win_chance
-from lab.bots.advice import reason
+from lab.bots.advice import WIN_MODEL, reason, win_features
 from lab.bots.rollout import quick_action
 from tests.support import config
 
@@ -58,3 +60,12 @@ def test_the_win_chance_is_certain_at_the_end_and_even_for_a_mirror_start() -> N
         action, seed = GreedyBot().choose(player_view(state, state.to_act), legal_actions(state), seed)
         state = reduce(state, action)
     assert win_chance(state) == (1.0 if state.winner is Side.ATTACKER else 0.0)
+
+
+def test_the_win_model_reads_a_level_start_as_an_even_game_and_a_level_end_as_the_defenders() -> None:
+    # No constant: the rules are the same for both sides, so nothing but the position leans
+    # the estimate; at the round limit a tie is the DEFENDER's (rules: round limit).
+    judged, _, judged_by_time, gone = win_features(new_game(config(unit_specs=("A1 L C3", "D1 L C8"))))
+    assert judged_by_time == pytest.approx(judged * gone) and 0 < gone < 0.1
+    assert WIN_MODEL.chance((0.0, 0.0, 0.0, 0.0)) == 0.5
+    assert WIN_MODEL.chance((0.0, 0.0, 0.0, 1.0)) < 0.5 < WIN_MODEL.chance((1.0, 0.0, 1.0, 1.0))

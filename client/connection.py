@@ -143,7 +143,8 @@ async def open_connection(link: SeatLink, timeout: float) -> tuple[Connection, W
     connection = Connection(ws, link)
     try:
         async with asyncio.timeout(timeout):
-            await ws.send(encode_client(Hello(token=link.token)))
+            with contextlib.suppress(ConnectionClosed):  # the server may close before it reads hello (no such
+                await ws.send(encode_client(Hello(token=link.token)))  # match): `_greeting` reads why
             welcome, first = await _greeting(ws, link)
     except TimeoutError:
         await connection.close()

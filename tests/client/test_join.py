@@ -6,16 +6,19 @@ is a real uvicorn on a loopback port with its SQLite store.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
+from client import LinkError, connection, parse_seat_link
 from engine import GameConfig, GameRecord, Side, encode_record
 from lab.bots import get_bot, seat_seed
 from lab.selfplay import play_game
@@ -278,3 +281,21 @@ def test_bad_arguments_are_exit_code_2_before_anything_is_played(live: LiveServe
     code, out, err = finish(join(links["DEFENDER"], *args))
     assert code == 2 and out == "" and words in err, err
     assert_one_line(err, token_of(links["DEFENDER"]))
+
+
+def test_a_server_that_closes_before_the_hello_is_sent_is_read_as_its_close_code(
+        live: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The server closes a socket to a match it does not have at once, without reading hello:
+    # when that close arrives before the client's hello goes out, the client reads the close
+    # code as it does when it arrives after (a race the fresh-clone CI once lost: exit 70).
+    real_connect = connection.connect
+
+    async def connect_then_wait_for_the_close(*args: Any, **kwargs: Any) -> Any:
+        ws = await real_connect(*args, **kwargs)
+        await asyncio.wait_for(ws.wait_closed(), 10)
+        return ws
+
+    monkeypatch.setattr(connection, "connect", connect_then_wait_for_the_close)
+    link = parse_seat_link(f"{live.base}/play/NoSuchMatch123#{'t' * 43}")
+    with pytest.raises(LinkError, match="there is no match NoSuchMatch123"):
+        asyncio.run(connection.open_connection(link, timeout=10))

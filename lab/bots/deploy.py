@@ -27,12 +27,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import Action, AutoDeploy, ConfirmDeployment, DeployUnit, GameState, Side, UnitType, unit_order
+from engine import Action, AutoDeploy, ConfirmDeployment, DeployUnit, GameState, Phase, Side, UnitType, unit_order
 from engine.data import BoardInfo, board_info, home_side, step_abilities, unit_stats
 
 from .travel import UNREACHED, Steps, field_table, nearest_field
 
-__all__ = ["deployment_action", "deployment_plan", "first_strike_cells"]
+__all__ = ["deployment_action", "deployment_plan", "first_strike_cells", "unsearched_choice"]
 
 
 def _steps(state: GameState, info: BoardInfo, unit_type: UnitType) -> Steps:
@@ -148,3 +148,15 @@ def deployment_action(view: GameState, legal: Sequence[Action]) -> Action:
         if isinstance(action, (AutoDeploy, ConfirmDeployment)):
             return action
     return legal[0]
+
+
+def unsearched_choice(view: GameState, legal: Sequence[Action], rng: int, deploy: bool) -> tuple[Action, int] | None:
+    """A bot's choice when there is nothing to weigh: the only legal action, or (``deploy``) a manual
+    deployment's `deployment_action`; else None. No legal action at all is an error: the game is over."""
+    if not legal:
+        raise ValueError("no legal action to choose from (the game is over)")
+    if len(legal) == 1:
+        return legal[0], rng
+    if deploy and view.phase is Phase.DEPLOYMENT:
+        return deployment_action(view, legal), rng
+    return None

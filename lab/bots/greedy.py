@@ -25,7 +25,6 @@ from engine import (
     MoveUnit,
     NextPhase,
     PassReaction,
-    Phase,
     PlayTactic,
     RollDice,
     Side,
@@ -36,7 +35,7 @@ from engine import (
 from engine.analysis import rolls_dice
 from engine.data import CARDS
 
-from .deploy import deployment_action
+from .deploy import unsearched_choice
 from .determinize import sample_world
 from .evaluate import BALANCED, Style, evaluate
 from .policy import MoveScorer
@@ -113,12 +112,9 @@ class GreedyBot:
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the best-scoring legal action and the next seed (the seed drives determinization)."""
-        if not legal:
-            raise ValueError("no legal action to choose from (the game is over)")
-        if len(legal) == 1:
-            return legal[0], rng
-        if self.deploy and view.phase is Phase.DEPLOYMENT:
-            return deployment_action(view, legal), rng
+        unsearched = unsearched_choice(view, legal, rng, self.deploy)
+        if unsearched is not None:
+            return unsearched
         world, rng = sample_world(view, rng)
         return greedy_action(world, legal, self.move_limit), rng
 

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field, replace
 from engine import Action, GameState, Phase, Side, legal_actions, mix_seed, reduce
 from engine.analysis import points_leader
 
+from .deploy import unsearched_choice
 from .determinize import sample_world, seat_of
 from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
@@ -134,7 +135,7 @@ class MCTSBot(PlanningBot):
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
-        unsearched = self.unsearched(view, legal, rng)
+        unsearched = unsearched_choice(view, legal, rng, self.deploy)
         if unsearched is not None:
             return unsearched
         side = seat_of(view)

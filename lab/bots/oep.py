@@ -44,6 +44,7 @@ from engine import (
 )
 from engine.analysis import max_moves
 
+from .deploy import unsearched_choice
 from .determinize import sample_world, seat_of
 from .evaluate import THREAT_WEIGHT, Style
 from .greedy import greedy_action
@@ -116,7 +117,7 @@ class EvolutionBot(PlanningBot):
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
-        unsearched = self.unsearched(view, legal, rng)
+        unsearched = unsearched_choice(view, legal, rng, self.deploy)
         if unsearched is not None:
             return unsearched
         side = seat_of(view)

@@ -10,15 +10,13 @@ enemy reaction changed something) is not in the memory and gets a fresh search.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Self
 
 import msgspec
 
-from engine import Action, GameState, Phase, Side
-
-from .deploy import deployment_action
+from engine import Action, GameState, Side
 
 __all__ = ["MEMORY_SIZE", "Plan", "PlanMemory", "PlanningBot", "signature"]
 
@@ -78,13 +76,12 @@ class PlanMemory:
 
 
 class PlanningBot:
-    """What the planning bots (`MCTSBot`, `EvolutionBot`) share: a time budget and the decisions they never search.
+    """What the planning bots (`MCTSBot`, `EvolutionBot`) share: a time budget that keeps the remembered plan.
 
-    A frozen dataclass with the fields ``deploy`` (place units by `deploy.deployment_plan`),
-    ``time_budget``, ``clock`` and ``_memo`` (its `PlanMemory`) mixes this in.
+    A frozen dataclass with the fields ``time_budget``, ``clock`` and ``_memo`` (its `PlanMemory`)
+    mixes this in.
     """
 
-    deploy: bool
     time_budget: float | None
     clock: Callable[[], float] | None
     _memo: PlanMemory
@@ -99,13 +96,3 @@ class PlanningBot:
         timed = replace(self, time_budget=max(0.0, seconds), clock=clock)  # type: ignore[type-var]
         object.__setattr__(timed, "_memo", self._memo)
         return timed
-
-    def unsearched(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int] | None:
-        """The choice when there is nothing to search: the only legal action, or a deployment; else None."""
-        if not legal:
-            raise ValueError("no legal action to choose from (the game is over)")
-        if len(legal) == 1:
-            return legal[0], rng
-        if self.deploy and view.phase is Phase.DEPLOYMENT:
-            return deployment_action(view, legal), rng
-        return None

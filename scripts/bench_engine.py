@@ -10,8 +10,8 @@ environment's steps/s (`scripts/bench_rl.py`, when numpy is installed) and repla
 Both playout figures play the same games (the same seeded index source), so they differ
 only in how the action is found.
 
-``--compare REF`` measures this checkout against the engine of another commit (a tag, a
-branch, a hash): each round runs the figures once for each, in a fresh process, in turns
+``--compare REF`` measures this checkout against the engine and lab (the RL environment) of
+another commit (a tag, a branch, a hash): each round runs the figures once for each, in a fresh process, in turns
 (the order alternating), on the process's CPU clock (single calls of `legal_actions` and
 `reduce` on the wall clock, as always); it prints each figure's median over the rounds for
 both and their ratio. The card decks section is not compared.
@@ -246,7 +246,8 @@ def compare(ref: str, rounds: int, games: int, repeat: int) -> None:
         sys.exit(f"bench_engine: {ref!r} is not a commit of this repository ({commit.stderr.strip()})")
     with tempfile.TemporaryDirectory(prefix="taktik-ref-") as tmp:
         archive = subprocess.run(
-            ["git", "archive", commit.stdout.strip(), "engine"], cwd=here, capture_output=True, check=True
+            # The lab too: the RL environment is lab code, and today's lab may ask an older engine for more.
+            ["git", "archive", commit.stdout.strip(), "engine", "lab"], cwd=here, capture_output=True, check=True
         )
         subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         runs: dict[str, list[Figures]] = {"this": [], "ref": []}

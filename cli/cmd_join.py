@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
-import math
 import os
 import sys
 import traceback
@@ -31,7 +30,7 @@ from lab.bots import BOTS, get_bot
 
 from .bot_choice import parse_bot_options
 from .errors import CommandError, output_file
-from .game_options import parse_seed
+from .game_options import nonnegative_number, parse_seed
 
 __all__ = ["add_parser", "load_policy", "run"]
 
@@ -53,9 +52,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="the bot's own seed (default: one drawn from the match id and seat)")
     parser.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="write the match's record here at the end")
-    parser.add_argument("--reconnect-for", type=_seconds, default=300.0, metavar="SECONDS",
+    parser.add_argument("--reconnect-for", type=nonnegative_number, default=300.0, metavar="SECONDS",
                         help="keep reconnecting this long after the connection is lost (default 300)")
-    parser.add_argument("--rate", type=_seconds, default=2.0, metavar="ACTIONS_PER_SECOND",
+    parser.add_argument("--rate", type=nonnegative_number, default=2.0, metavar="ACTIONS_PER_SECOND",
                         help="pace actions after a burst of 10 (default 2, the server's limit; 0: no pacing)")
     parser.add_argument("--no-claim", action="store_true",
                         help="do not claim the win when the other seat abandons the game")
@@ -87,17 +86,6 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write the record to {out}: {err.strerror or err}") from None
         print(f"record written to {out}")
     return 0 if result.won else 1
-
-
-def _seconds(text: str) -> float:
-    """An argparse type: a finite number, 0 or more."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 up")
-    return value
 
 
 def _policy(args: argparse.Namespace) -> Policy:

@@ -13,7 +13,9 @@ import logging
 import os
 import signal
 import socket
+import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -21,7 +23,7 @@ import msgspec
 
 from engine import GameConfig
 from engine.data import apply_variant
-from lab.bots import ABOUT, get_bot, hint, win_chance
+from lab.bots import ABOUT, Bot, get_bot, hint, win_chance
 from server.bots import BotRoster
 from server.collector import Collector
 from server.database import Database
@@ -29,19 +31,31 @@ from server.settings import ClusterTuning, Limits, Settings, load_limits
 from server.store import DataDirLocked, StoreUnavailable
 
 from .errors import CommandError
-from .game_options import add_rules_option, rules_from_args, start, whole_number
+from .game_options import add_rules_option, nonnegative_number, rules_from_args, start, whole_number
 from .serve_workers import listening_socket, run_workers
 
 SEATED_BOTS = ("greedy", "strong", "random")
 """The lab bots a server seats, the default first: greedy answers in milliseconds, strong (the
 top-rated bot, docs/bots.md) searches once per turn (about a second), random is the fallback when a bot fails."""
 
+BOT_THINK = 1.5
+"""Seconds (wall clock) a seated bot that searches (strong) may think about one decision: its search
+stops there and plays the best plan found so far, so a player never waits long on a slow or busy
+server. The lab's own runs have no such limit: they stay reproducible (docs/bots.md, "Speed")."""
 
-def bot_roster() -> BotRoster:
-    """The server's bot seats, built from the lab's bots with their default options, and its hints and estimates."""
-    return BotRoster(policies={name: get_bot(name).choose for name in SEATED_BOTS},
+
+def bot_roster(think: float = BOT_THINK, clock: Callable[[], float] = time.monotonic) -> BotRoster:
+    """The server's bot seats, built from the lab's bots with their default options (a bot that can think
+    within a time gets ``think`` seconds of ``clock`` per decision), and its hints and estimates."""
+    return BotRoster(policies={name: _seated(get_bot(name), think, clock).choose for name in SEATED_BOTS},
                      about={name: ABOUT[name] for name in SEATED_BOTS}, fallback="random",
                      hint=hint, estimate=win_chance)
+
+
+def _seated(bot: Bot, think: float, clock: Callable[[], float]) -> Bot:
+    """``bot`` as a seat plays it: within ``think`` seconds a decision, if it can think within a time."""
+    within = getattr(bot, "within", None)
+    return within(think, clock) if callable(within) else bot
 
 GC_INTERVAL = 0.1
 """Seconds between two young collections. Each freezes its survivors (server/collector.py),
@@ -82,6 +96,9 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="JSON object overriding server limits (see docs/server.md)")
     parser.add_argument("--bot", choices=SEATED_BOTS, default=SEATED_BOTS[0],
                         help="policy of bot seats in new matches")
+    parser.add_argument("--bot-think", type=nonnegative_number, default=BOT_THINK, metavar="SECONDS",
+                        help=f"the most a searching bot (strong) thinks about one decision, wall clock "
+                             f"(default {BOT_THINK}); it then plays the best plan found so far")
     parser.add_argument("--abandon-after", type=whole_number(1, 30 * 86_400), default=None, metavar="SECONDS",
                         help="seconds a player to act may be away before the other may claim the win "
                              "(default 180; overrides the limits file)")
@@ -119,8 +136,8 @@ def run(args: argparse.Namespace) -> int:
         start(apply_variant(GameConfig(), rules))  # a file the engine refuses is said now, not at the first match
     if not args.reuse_port:
         check_port(args.host, args.port)
-    settings = Settings(data_dir=data_dir, host=args.host, port=args.port,
-                        allowed_origins=tuple(args.allow_origin), limits=limits, bots=bot_roster(), bot_policy=args.bot,
+    settings = Settings(data_dir=data_dir, host=args.host, port=args.port, allowed_origins=tuple(args.allow_origin),
+                        limits=limits, bots=bot_roster(args.bot_think), bot_policy=args.bot,
                         log_level=args.log_level, database_url=args.database, bus_url=args.bus,
                         cluster=ClusterTuning(pool_size=args.pool_size), compress=args.compress, rules=rules)
     if args.database is not None:

@@ -36,8 +36,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def worker_command(args: argparse.Namespace, port: int) -> list[str]:
     """The command line of one worker: the same options, one process, the shared port."""
     command = [sys.executable, "-m", "cli", "serve", "--host", args.host, "--port", str(port), "--bot", args.bot,
-               "--log-level", args.log_level, "--database", args.database, "--bus", args.bus,
-               "--pool-size", str(args.pool_size), "--reuse-port"]
+               "--bot-think", str(args.bot_think), "--log-level", args.log_level, "--database", args.database,
+               "--bus", args.bus, "--pool-size", str(args.pool_size), "--reuse-port"]
     if args.data is not None:
         command += ["--data", str(args.data)]
     if args.limits is not None:

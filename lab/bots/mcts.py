@@ -152,14 +152,17 @@ class MCTSBot(PlanningBot):
         world, _ = sample_world(view, mix_seed(rng, 2))
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit), SearchStats()
+        deadline = self.deadline()  # one for the whole search: its drafts and its simulations
         plans: list[Plan] = []
         pressed = not self.pressed or _losing_the_limit(view, side)  # only a seat the tie rule goes against marches
         march, standoff = (self.march, self.standoff) if pressed else (0, False)
         for style in self.styles + (WIDE_STYLES if self.wide else ()):
+            if plans and self.past(deadline):
+                break  # out of time: choose among the plans drafted so far
             plan = self._draft(world, side, self._own(style, standoff))
             if plan and plan not in plans:
                 plans.append(plan)
-        if len(plans) <= march:  # the styles agree (often all "end the phase"): give the search a march
+        if len(plans) <= march and not self.past(deadline):  # the styles agree (often all "end the phase")
             for style in MARCH_STYLES:
                 plan = self._draft(world, side, replace(style, travel=self.travel, standoff=standoff))
                 if plan and plan not in plans:
@@ -167,7 +170,7 @@ class MCTSBot(PlanningBot):
         stats = SearchStats(plans=len(plans))
         best = plans[0]
         if len(plans) > 1:
-            best = self.select(view, side, plans, mix_seed(rng, 3), stats, standoff)
+            best = self.select(view, side, plans, mix_seed(rng, 3), stats, standoff, deadline)
         self._memo.remember(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
@@ -199,16 +202,27 @@ class MCTSBot(PlanningBot):
         return tuple(plan)
 
     def select(
-        self, view: GameState, side: Side, plans: list[Plan], rng: int, stats: SearchStats, standoff: bool = False
+        self,
+        view: GameState,
+        side: Side,
+        plans: list[Plan],
+        rng: int,
+        stats: SearchStats,
+        standoff: bool = False,
+        deadline: float | None = None,
     ) -> Plan:
         """The plan with the best total over the same sampled worlds (at least one world), each simulated
-        through the next ``turns`` turns (`_simulate`); ``stats`` gets the simulations and each plan's mean."""
+        through the next ``turns`` turns (`_simulate`); ``stats`` gets the simulations and each plan's mean.
+
+        With a time budget, no world is begun after ``deadline`` (a reading of ``clock``; None: the
+        budget from now) but the first."""
         totals = [0.0] * len(plans)
         worlds = max(1, self.iterations // len(plans))
-        deadline = None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
+        if deadline is None:
+            deadline = self.deadline()
         done = 0
         while done < worlds:
-            if done and deadline is not None and self.clock is not None and self.clock() >= deadline:
+            if done and self.past(deadline):
                 break
             world, _ = sample_world(view, mix_seed(rng, done))
             done += 1

@@ -169,9 +169,7 @@ class _Evolution:
         self.bot, self.world, self.side, self.rng, self.stats = bot, world, side, rng, stats
         self.style = bot.style
         self.seen: dict[Genome, Decoded] = {}
-        self.deadline = None
-        if bot.time_budget is not None and bot.clock is not None:
-            self.deadline = bot.clock() + bot.time_budget
+        self.deadline = bot.deadline()
         self.options = _candidate_cells(world, legal, self.style, bot.cells)
         self.units = sorted(self.options)
         self.room = max(0, max_moves(world, side) - world.moves_this_turn) if world.phase is Phase.MOVEMENT else 0
@@ -207,10 +205,7 @@ class _Evolution:
         return chosen
 
     def spent(self) -> bool:
-        if self.stats.evaluations >= self.bot.evaluations:
-            return True
-        clock = self.bot.clock
-        return self.deadline is not None and clock is not None and clock() >= self.deadline
+        return self.stats.evaluations >= self.bot.evaluations or self.bot.past(self.deadline)
 
     def score(self, genome: Genome) -> Decoded:
         found = self.seen.get(genome)

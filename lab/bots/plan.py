@@ -86,6 +86,14 @@ class PlanningBot:
     clock: Callable[[], float] | None
     _memo: PlanMemory
 
+    def deadline(self) -> float | None:
+        """When a decision begun now runs out of this bot's time budget, on its ``clock`` (None: no budget)."""
+        return None if self.time_budget is None or self.clock is None else self.clock() + self.time_budget
+
+    def past(self, deadline: float | None) -> bool:
+        """True once ``clock`` reads ``deadline`` or later (never without a deadline)."""
+        return deadline is not None and self.clock is not None and self.clock() >= deadline
+
     def within(self, seconds: float, clock: Callable[[], float]) -> Self:
         """This bot searching for at most ``seconds`` of ``clock`` per decision (its search size stays the cap).
 

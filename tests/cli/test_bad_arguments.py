@@ -48,6 +48,8 @@ BAD = [
     (["serve", "--data", "{file}", "--port", "0"], "is a file, not a folder"),
     (["serve", "--limits", "{tmp}/missing.json", "--port", "0"], "cannot read limits file"),
     (["serve", "--abandon-after", "0", "--port", "0"], "0 is outside 1..2592000"),
+    (["serve", "--bot-think", "-1", "--port", "0"], "'-1' is not a number from 0 up"),
+    (["serve", "--bot-think", "soon", "--port", "0"], "'soon' is not a number"),
     (["join", "http://127.0.0.1:9/play/m1"], "no #<token>"),
     (["join", "-"], "no #<token>"),
     (["join", "http://127.0.0.1:9/play/m1#tok", "--out", "/nonexistent/dir/g.json"], "does not exist"),

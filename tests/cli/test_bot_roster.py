@@ -36,3 +36,31 @@ def test_the_fallback_plays_a_whole_game_legally_and_reproducibly() -> None:
     assert play(7) != play(8)
     assert mix_seed(5, 0) != mix_seed(5, 1)
     assert all(0 <= mix_seed(2**32 - 1, v) < 2**32 for v in range(100))
+
+
+def test_a_searching_seat_thinks_within_the_servers_time_and_a_quick_one_never_asks_the_clock() -> None:
+    from engine import Phase
+    from lab.bots import GreedyBot, get_bot
+
+    state = new_game(GameConfig(seed=3))
+    seed = 1
+    while not (state.phase is Phase.MOVEMENT and state.to_act is state.active):
+        assert state.to_act is not None
+        action, seed = GreedyBot().choose(player_view(state, state.to_act), legal_actions(state), seed)
+        state = reduce(state, action)
+    view, legal = player_view(state, state.to_act), legal_actions(state)
+    readings: list[float] = []
+
+    def late() -> float:  # every reading after the first is past any deadline
+        readings.append(0.0 if not readings else 1e9)
+        return readings[-1]
+
+    rushed = bot_roster(think=0.5, clock=late).policies
+    action, _ = rushed["strong"](view, legal, 11)
+    assert action in legal and len(readings) == 2  # the deadline set, then found passed after the first draft
+    for quick in ("greedy", "random"):
+        rushed[quick](view, legal, 11)
+    assert len(readings) == 2  # greedy and random never read the clock
+    # A budget never reached plays exactly what the lab's strong plays.
+    calm = bot_roster(think=10.0, clock=lambda: 0.0).policies["strong"]
+    assert calm(view, legal, 11) == get_bot("strong").choose(view, legal, 11)

@@ -11,7 +11,8 @@ def test_a_worker_gets_every_option_of_the_command() -> None:
     given = parser.parse_args([
         "serve", "--workers", "3", "--port", "8123", "--host", "0.0.0.0", "--data", "/srv/taktik",
         "--database", "postgresql://taktik@db:5432/taktik", "--bus", "redis://bus:6379/0", "--pool-size", "7",
-        "--limits", "/etc/taktik/limits.json", "--bot", "greedy", "--abandon-after", "60", "--compress",
+        "--limits", "/etc/taktik/limits.json", "--bot", "greedy", "--bot-think", "0.75", "--abandon-after", "60",
+        "--compress",
         "--allow-origin", "https://a.example", "--allow-origin", "https://b.example", "--log-level", "warning",
     ])
     command = worker_command(given, 8123)

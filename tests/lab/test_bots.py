@@ -253,12 +253,23 @@ def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() ->
             get_bot("greedy", move_limit=bad)
 
 
-def test_mcts_time_budget_uses_the_injected_clock() -> None:
-    ticks = iter(range(1000))
-    bot = MCTSBot(iterations=500, time_budget=5.0, clock=lambda: float(next(ticks)))
+def test_mcts_time_budget_covers_the_whole_search_on_the_injected_clock() -> None:
     state = fight()
-    _, stats = bot.search(player_view(state, Side.ATTACKER), legal_actions(state), 1)
-    assert stats.iterations == 5 * stats.plans  # the clock reads 1..4 before worlds 2..5, then 5: time is up
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    untimed = MCTSBot(iterations=500).search(view, legal, 1)
+    assert untimed[1].plans >= 2
+    # A clock that never moves: the budget is never reached and the search is the untimed one.
+    assert MCTSBot(iterations=500, time_budget=1.0, clock=lambda: 0.0).search(view, legal, 1) == untimed
+    # One tick per reading: read 0 sets the deadline at 8, the drafts of styles 2..6 read 1..5, and the
+    # worlds 2..4 read 6..8, so the third world is the last. A budget for the simulations alone (8 from
+    # their start) would have run eight worlds.
+    ticks = iter(range(1000))
+    _, stats = MCTSBot(iterations=500, time_budget=8.0, clock=lambda: float(next(ticks))).search(view, legal, 1)
+    assert (stats.plans, stats.iterations) == (untimed[1].plans, 3 * untimed[1].plans)
+    # Out of time after the first draft: its plan is played, with no other drafted and nothing simulated.
+    readings = iter([0.0] + [100.0] * 50)
+    action, stats = MCTSBot(time_budget=1.0, clock=lambda: next(readings)).search(view, legal, 1)
+    assert (stats.plans, stats.iterations) == (1, 0) and action in legal
     with pytest.raises(ValueError, match="clock"):
         MCTSBot(time_budget=1.0)
 
@@ -266,12 +277,12 @@ def test_mcts_time_budget_uses_the_injected_clock() -> None:
 def test_mcts_within_a_time_stops_its_search_there_and_keeps_the_plan_it_remembers() -> None:
     ticks = iter(range(1000))
     bot = MCTSBot(iterations=500)
-    timed = bot.within(3.0, lambda: float(next(ticks)))
-    assert (timed.time_budget, bot.time_budget, bot.clock) == (3.0, None, None)  # the bot itself is unchanged
+    timed = bot.within(8.0, lambda: float(next(ticks)))
+    assert (timed.time_budget, bot.time_budget, bot.clock) == (8.0, None, None)  # the bot itself is unchanged
     state = fight()
     view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
     _, stats = timed.search(view, legal, 1)
-    assert stats.iterations == 3 * stats.plans  # worlds 2 and 3 start before the clock reads 3
+    assert stats.plans >= 2 and stats.iterations == 3 * stats.plans  # as in the test above
     assert timed._memo is bot._memo and bot._memo  # the plan the timed copy chose is the bot's to follow
     assert bot.within(-1.0, lambda: 0.0).time_budget == 0.0
 

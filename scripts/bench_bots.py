@@ -4,7 +4,7 @@ Random playouts are measured by scripts/bench_engine.py and the RL environment b
 scripts/bench_rl.py: one figure per claim.
 
     python scripts/bench_bots.py [--bots strong,mcts] [--games 4] [--seed 1] [--size 20x30]
-                                 [--option strong.KEY=VALUE] [--played 2] [--wall]
+                                 [--option strong.KEY=VALUE] [--played 2] [--wall] [--think SECONDS]
 
 For each bot of ``--bots`` (a planning bot: it searches once per turn and then follows its
 plan) it prints
@@ -19,7 +19,9 @@ plan) it prints
 and the greedy bot's decisions a second at the same positions. Times are the process's CPU
 time (the load of a shared machine does not inflate it the way it does the wall clock;
 ``--wall`` times the wall clock instead). ``--option BOT.KEY=VALUE`` (repeatable, the value
-read as JSON) sets a bot option exactly as ``taktik selfplay --option`` does.
+read as JSON) sets a bot option exactly as ``taktik selfplay --option`` does. ``--think SECONDS``
+gives a bot that can think within a time that many seconds of the wall clock per decision, as
+``taktik serve --bot-think`` gives its seats (without it, the bots run as in the lab: no clock).
 """
 
 from __future__ import annotations
@@ -132,6 +134,9 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="BOT.KEY=VALUE",
                         help="a bot option (JSON value), as taktik selfplay takes it")
     parser.add_argument("--wall", action="store_true", help="time with the wall clock, not the process's CPU clock")
+    parser.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                        help="wall-clock seconds per decision for a bot that can think within a time "
+                             "(as taktik serve --bot-think gives them; default: no limit)")
     args = parser.parse_args()
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     try:
@@ -145,11 +150,14 @@ def main() -> None:
     configs = [GameConfig(seed=args.seed + i, width=width, height=height) for i in range(args.games)]
     positions = [p for c in configs for p in search_positions(c, 8)]
     timing = "wall clock" if args.wall else "CPU time"
+    thinking = f", thinking within {args.think} s of the wall clock" if args.think is not None else ""
     for name in names:
         chosen = options.get(name, {})
 
         def make(name: str = name, chosen: dict[str, object] = chosen) -> Any:
-            return get_bot(name, **chosen)
+            bot = get_bot(name, **chosen)
+            within = getattr(bot, "within", None)
+            return within(args.think, time.perf_counter) if args.think is not None and callable(within) else bot
 
         if not callable(getattr(make(), "search", None)):
             print(f"{name}: not a planning bot (no search); its decisions are timed below as in play")
@@ -157,7 +165,7 @@ def main() -> None:
             seconds = search_times(positions, make, clock)
             shown = f", options {json.dumps(chosen)}" if chosen else ""
             print(f"{name} search:    median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s  "
-                  f"({len(seconds)} positions, turns 3 on, {timing}{shown})")
+                  f"({len(seconds)} positions, turns 3 on, {timing}{shown}{thinking})")
         played = [GameConfig(seed=args.seed + 1000 + i, width=width, height=height) for i in range(args.played)]
         if played:
             seconds, searched = decision_times(make, played, clock)
@@ -165,7 +173,7 @@ def main() -> None:
             tenth = ranked[int(0.9 * (len(ranked) - 1))]
             print(f"{name} in play:   median {statistics.median(ranked):.3f} s, 90% {tenth:.3f} s, "
                   f"max {ranked[-1]:.2f} s per decision  ({len(ranked)} decisions in {args.played} games against "
-                  f"greedy, {searched / args.played:.0f} searches a game)")
+                  f"greedy, {searched / args.played:.0f} searches a game{thinking})")
     rates = greedy_rates(positions, clock)
     print(f"greedy decision: median {statistics.median(rates):9.1f} decisions/s  ({len(rates)} positions)")
 

@@ -7,7 +7,9 @@ loop waits up to a switch interval (5 ms) each time it wants the lock back: a sy
 trip went from 0.4 ms to 10 ms (p50) and 44 ms (p99) beside one busy thread, against 0.4 ms
 and 8 ms beside one busy process (docs/server.md, "Costly requests"). So the work goes to a
 few processes of its own (`spawn`ed, so no lock or thread of the server is copied), at a
-lower priority than the server (``nice`` +5: on a full machine the event loop comes first).
+lower priority than the server (``nice`` 19: on a full machine the event loop comes first;
+beside other programs that keep every core busy at normal priority the analysts crawl, and
+a record asked for then can take longer than a client waits).
 
 The queue is bounded twice: at most ``queue`` jobs waiting or running, and at most
 ``per_address`` of them for one client address; past either the request is refused at once

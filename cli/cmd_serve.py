@@ -57,6 +57,7 @@ def _seated(bot: Bot, think: float, clock: Callable[[], float]) -> Bot:
     within = getattr(bot, "within", None)
     return within(think, clock) if callable(within) else bot
 
+
 GC_INTERVAL = 0.1
 """Seconds between two young collections. Each freezes its survivors (server/collector.py),
 so it scans only what was allocated since the previous one and is still alive: about a

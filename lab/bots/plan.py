@@ -76,7 +76,8 @@ class PlanMemory:
 
 
 class PlanningBot:
-    """What the planning bots (`MCTSBot`, `EvolutionBot`) share: a time budget that keeps the remembered plan.
+    """What the planning bots (`MCTSBot`, `EvolutionBot`) share: a time budget for a whole search (its
+    `deadline`), and timed copies (`within`) that keep the remembered plan.
 
     A frozen dataclass with the fields ``time_budget``, ``clock`` and ``_memo`` (its `PlanMemory`)
     mixes this in.

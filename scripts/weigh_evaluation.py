@@ -3,8 +3,8 @@
     python scripts/weigh_evaluation.py CHANGE [CHANGE ...] [--games 200] [--seed 60001] [--jobs 1]
 
 A CHANGE is ``NAME=VALUE`` or several joined by commas (``threat=0.8,approach=3``). A NAME is
-a field of `lab.bots.evaluate.Style` (``threat``, ``approach``, ``travel``, ...) or one of the
-evaluation's weights in `CONSTANTS` (``DAMAGE_SHARE``, ``REACH_WEIGHT``, ...). Every change
+a field of `lab.bots.evaluate.Style` (``threat``, ``approach``, ``damage_share``, ``travel``, ...) or
+one of the evaluation's weights in `CONSTANTS` (``REACH_WEIGHT``, ``STORED_VALUE``, ...). Every change
 plays ``--games`` games on the seeds from ``--seed`` on, the changed bot the ATTACKER in the
 even games, and prints its wins with the 95 % Wilson interval. Tune on seeds below 70000; a
 change worth keeping is then measured once on held-out seeds (docs/bots.md, "Held-out seeds").
@@ -32,7 +32,6 @@ from lab.runner import Tick, run_games
 from lab.selfplay import play_game, wilson_interval
 
 CONSTANTS: dict[str, tuple[ModuleType, ...]] = {
-    "DAMAGE_SHARE": (position,),  # share of a unit's VP lost when damaged (read by `position.loss_value`)
     "REACH_WEIGHT": (position, evaluate),  # a shot that first needs a move (both modules hold the name)
     "POTENTIAL_WEIGHT": (evaluate,),  # undeclared shots against declared ones (greedy's move pre-score keeps its own)
     "STORED_VALUE": (evaluate,),  # a stored bonus
@@ -72,6 +71,7 @@ def parse_change(text: str) -> Change:
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} needs a finite number, not {raw!r}")
         pairs.append((name, value))
+    Style(**{name: value for name, value in pairs if name in _STYLE_FIELDS})  # its own checks (a share is 0..1)
     return tuple(pairs)
 
 

@@ -36,7 +36,7 @@ from engine import GameState, Phase, Side, UnitStats
 from engine.analysis import can_attack_after_move, in_truce, max_moves, storage_limit
 from engine.data import CARDS, game_tables
 
-from .position import REACH_WEIGHT, Position, Shot, UnitTable, loss_value
+from .position import DAMAGE_SHARE, REACH_WEIGHT, Position, Shot, loss_value
 from .travel import UNREACHED
 
 __all__ = [
@@ -71,7 +71,7 @@ TIE_BIAS = 0.5  # the DEFENDER wins ties at the round limit
 
 @dataclass(frozen=True)
 class Style:
-    """How a side weighs the enemy's next turn against closing in: two knobs of the evaluation.
+    """How a side weighs the enemy's next turn, closing in and damage: the knobs of the evaluation.
 
     `BALANCED` is the tuned default that the greedy bot plays. The MCTS bot drafts a turn
     plan in several styles and keeps the one whose simulated outcome is best.
@@ -83,6 +83,12 @@ class Style:
     travel_threat: bool = False  # an enemy threatens only where it can walk into range (`lab.bots.travel`)
     rival_approach: bool = True  # count the enemy's approach pull too (zero-sum); False: only the judged side's
     standoff: bool = False  # drop the enemy's approach pull while no unit is within reach of an enemy (`standoff`)
+    damage_share: float = DAMAGE_SHARE  # a damaged unit counts this share of its VP as lost, by HP lost (`loss_value`)
+
+    def __post_init__(self) -> None:
+        share = self.damage_share
+        if isinstance(share, bool) or not isinstance(share, int | float) or not 0 <= share <= 1:
+            raise ValueError(f"damage_share must be a number from 0 to 1, not {share!r}")
 
 
 BALANCED = Style()
@@ -104,9 +110,14 @@ def _add_shot(dist: HpDist, p: float, damage: int) -> HpDist:
     return new
 
 
-def _marginal(stats: UnitStats, dist: HpDist, damage: int) -> float:
-    """Expected VP one more sure hit of ``damage`` takes from a unit with ``stats`` and HP ``dist``."""
-    return sum(prob * (loss_value(stats, hp - damage) - loss_value(stats, hp)) for hp, prob in dist.items() if hp > 0)
+def _marginal(stats: UnitStats, dist: HpDist, damage: int, share: float) -> float:
+    """Expected VP one more sure hit of ``damage`` takes from a unit with ``stats`` and HP ``dist``
+    (a damaged unit's ``share``: `loss_value`)."""
+    return sum(
+        prob * (loss_value(stats, hp - damage, share) - loss_value(stats, hp, share))
+        for hp, prob in dist.items()
+        if hp > 0
+    )
 
 
 def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
@@ -126,7 +137,7 @@ def _queue(pos: Position) -> tuple[float, dict[str, HpDist]]:
         elif p <= 0:
             continue
         dist = dists.get(target.id, {target.hp: 1.0})
-        total += p * _marginal(pos.stats[target.type], dist, damage)
+        total += p * _marginal(pos.stats[target.type], dist, damage, pos.damage_share)
         dists[target.id] = _add_shot(dist, p, damage)
     return total, dists
 
@@ -137,8 +148,8 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, pos: 
     Greedy assignment by marginal value: the best shot fires first, then the next best
     given the HP it probably took, and so on.
     """
-    units, stats = pos.by_id, pos.stats
-    marginal: dict[str, float] = {t: _marginal(stats[units[t].type], d, 1) for t, d in dists.items()}
+    units, stats, share = pos.by_id, pos.stats, pos.damage_share
+    marginal: dict[str, float] = {t: _marginal(stats[units[t].type], d, 1, share) for t, d in dists.items()}
     total = 0.0
     remaining = list(shooters)
     for _ in range(min(slots, len(remaining))):
@@ -148,9 +159,9 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, pos: 
                 if damage == 1:
                     value = marginal.get(target.id)
                     if value is None:
-                        value = marginal[target.id] = _marginal(stats[target.type], {target.hp: 1.0}, 1)
+                        value = marginal[target.id] = _marginal(stats[target.type], {target.hp: 1.0}, 1, share)
                 else:
-                    value = _marginal(stats[target.type], dists.get(target.id, {target.hp: 1.0}), damage)
+                    value = _marginal(stats[target.type], dists.get(target.id, {target.hp: 1.0}), damage, share)
                 gain = p * value
                 if gain > best_gain:
                     best_gain, best_n, best_target, best_p, best_damage = gain, n, target.id, p, damage
@@ -160,7 +171,7 @@ def _assign(shooters: list[Shooter], dists: dict[str, HpDist], slots: int, pos: 
         target = units[best_target]
         dist = _add_shot(dists.get(best_target, {target.hp: 1.0}), best_p, best_damage)
         dists[best_target] = dist
-        marginal[best_target] = _marginal(stats[target.type], dist, 1)
+        marginal[best_target] = _marginal(stats[target.type], dist, 1, share)
         total += best_gain
     return total
 
@@ -304,9 +315,11 @@ def standoff(pos: Position) -> bool:
     return True
 
 
-def _losses(state: GameState, side: Side, stats: UnitTable) -> float:
+def _losses(state: GameState, side: Side, pos: Position) -> float:
+    stats, share = pos.stats, pos.damage_share
     lost = sum(float(stats[u.type].vp) for u in state.player(side).destroyed)
-    return lost + sum(loss_value(stats[u.type], u.hp) for u in state.units if u.side is side and u.cell is not None)
+    placed = [u for u in state.units if u.side is side and u.cell is not None]
+    return lost + sum(loss_value(stats[u.type], u.hp, share) for u in placed)
 
 
 def _cards(state: GameState, side: Side) -> float:
@@ -335,10 +348,10 @@ def evaluate(
     """
     if state.phase is Phase.VICTORY:
         return WIN_SCORE if state.winner is side else -WIN_SCORE
-    pos = pos or Position(state)
+    pos = pos or Position(state, style.damage_share)
     active = state.active
     other = active.other
-    score = _losses(state, other, pos.stats) - _losses(state, active, pos.stats)
+    score = _losses(state, other, pos) - _losses(state, active, pos)
     offense, dists = _offense(pos, active)
     score += offense - style.threat * _threat(pos, other, dists, style.travel_threat)
     if style.rival_approach and not (style.standoff and standoff(pos)):

@@ -39,7 +39,7 @@ from .deploy import unsearched_choice
 from .determinize import sample_world
 from .evaluate import BALANCED, Style, evaluate
 from .policy import MoveScorer
-from .position import Position
+from .position import DAMAGE_SHARE, Position
 
 __all__ = ["DIE_SEEDS", "GreedyBot", "best_index", "greedy_action", "lookahead_scores", "rank", "sensible_actions"]
 
@@ -102,6 +102,7 @@ class GreedyBot:
 
     move_limit: int = 16  # moves played out per decision (the best by quick score)
     deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
+    damage_share: float = DAMAGE_SHARE  # a damaged unit counts this share of its VP as lost (`Style.damage_share`)
     name: str = "greedy"
 
     def __post_init__(self) -> None:
@@ -109,6 +110,7 @@ class GreedyBot:
             raise ValueError(f"move_limit must be a whole number of moves >= 1, not {self.move_limit!r}")
         if not isinstance(self.deploy, bool):
             raise ValueError(f"deploy must be true or false, not {self.deploy!r}")
+        Style(damage_share=self.damage_share)  # checks it
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the best-scoring legal action and the next seed (the seed drives determinization)."""
@@ -116,7 +118,8 @@ class GreedyBot:
         if unsearched is not None:
             return unsearched
         world, rng = sample_world(view, rng)
-        return greedy_action(world, legal, self.move_limit), rng
+        style = BALANCED if self.damage_share == DAMAGE_SHARE else Style(damage_share=self.damage_share)
+        return greedy_action(world, legal, self.move_limit, style), rng
 
 
 def greedy_action(world: GameState, legal: Sequence[Action], move_limit: int, style: Style = BALANCED) -> Action:
@@ -172,7 +175,7 @@ def _candidates(world: GameState, legal: Sequence[Action], move_limit: int, styl
     moves = [a for a in legal if isinstance(a, MoveUnit)]
     if len(moves) <= move_limit:
         return list(legal)
-    scorer = MoveScorer(Position(world), style)
+    scorer = MoveScorer(Position(world, style.damage_share), style)
     ranked = sorted(range(len(moves)), key=lambda i: (-scorer.score(moves[i]), i))
     keep = {moves[i] for i in ranked[:move_limit]}
     return [a for a in legal if not isinstance(a, MoveUnit) or a in keep]

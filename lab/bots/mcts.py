@@ -49,6 +49,7 @@ from .evaluate import BALANCED, Style, evaluate
 from .greedy import greedy_action
 from .leaf import race_value
 from .plan import Plan, PlanMemory, PlanningBot, signature
+from .position import DAMAGE_SHARE
 from .rollout import MOVE_SAMPLE, quick_action
 
 __all__ = ["STYLES", "MCTSBot", "SearchStats"]
@@ -110,6 +111,7 @@ class MCTSBot(PlanningBot):
     wide: bool = False  # draft `WIDE_STYLES` too (charge and hold), for a wider choice of plans
     standoff: bool = False  # the seat drops the enemy's approach pull in a standoff (`Style.standoff`)
     pressed: bool = False  # ``march`` and ``standoff`` only while the seat would lose the round limit as things stand
+    damage_share: float = DAMAGE_SHARE  # the seat's share of a damaged unit's VP counted as lost (`Style.damage_share`)
     deploy: bool = True  # in manual deployment, place units by `deploy.deployment_plan`, not AUTO_DEPLOY
     name: str = "mcts"
     _memo: PlanMemory = field(default_factory=PlanMemory, init=False, repr=False, compare=False)
@@ -132,6 +134,7 @@ class MCTSBot(PlanningBot):
             raise ValueError("march must be a whole number of plans >= 0 (0: never draft the march styles)")
         if self.time_budget is not None and self.clock is None:
             raise ValueError("a time budget needs a clock (pass clock=time.monotonic)")
+        Style(damage_share=self.damage_share)  # checks it
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """Return the chosen action and the next seed."""
@@ -151,7 +154,7 @@ class MCTSBot(PlanningBot):
         side = seat_of(view)
         world, _ = sample_world(view, mix_seed(rng, 2))
         if len(legal) == 1 or not _is_searched(view, side):
-            return greedy_action(world, legal, self.move_limit), SearchStats()
+            return greedy_action(world, legal, self.move_limit, self._judging()), SearchStats()
         deadline = self.deadline()  # one for the whole search: its drafts and its simulations
         plans: list[Plan] = []
         pressed = not self.pressed or _losing_the_limit(view, side)  # only a seat the tie rule goes against marches
@@ -164,7 +167,9 @@ class MCTSBot(PlanningBot):
                 plans.append(plan)
         if len(plans) <= march and not self.past(deadline):  # the styles agree (often all "end the phase")
             for style in MARCH_STYLES:
-                plan = self._draft(world, side, replace(style, travel=self.travel, standoff=standoff))
+                plan = self._draft(
+                    world, side, replace(style, travel=self.travel, standoff=standoff, damage_share=self.damage_share)
+                )
                 if plan and plan not in plans:
                     plans.append(plan)
         stats = SearchStats(plans=len(plans))
@@ -173,7 +178,7 @@ class MCTSBot(PlanningBot):
             best = self.select(view, side, plans, mix_seed(rng, 3), stats, standoff, deadline)
         self._memo.remember(best)
         action = best[0][1]
-        return (action if action in legal else greedy_action(world, legal, self.move_limit)), stats
+        return (action if action in legal else greedy_action(world, legal, self.move_limit, self._judging())), stats
 
     def _own(self, style: Style, standoff: bool = False) -> Style:
         """``style`` as the seat plays it: with its travel, own-pull, travel-threat and standoff options."""
@@ -183,7 +188,12 @@ class MCTSBot(PlanningBot):
             rival_approach=not self.own_pull,
             travel_threat=self.travel_threat,
             standoff=standoff,
+            damage_share=self.damage_share,
         )
+
+    def _judging(self) -> Style:
+        """The balanced style with the seat's damage share: for the decisions it does not search."""
+        return BALANCED if self.damage_share == DAMAGE_SHARE else replace(BALANCED, damage_share=self.damage_share)
 
     def _draft(self, world: GameState, side: Side, style: Style) -> Plan:
         """The seat's turn up to its dice, played by the greedy lookahead in ``style``."""

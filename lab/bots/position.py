@@ -52,23 +52,25 @@ def unit_table(state: GameState) -> UnitTable:
     return {unit_type: unit_stats(unit_type, tables) for unit_type in UNITS}
 
 
-def loss_value(stats: UnitStats, hp: int) -> float:
-    """How much of the worth (VP) of a unit with ``stats`` is gone at ``hp``."""
+def loss_value(stats: UnitStats, hp: int, share: float = DAMAGE_SHARE) -> float:
+    """How much of the worth (VP) of a unit with ``stats`` is gone at ``hp``: all of it when destroyed,
+    else ``share`` of it in proportion to the HP lost."""
     if hp <= 0:
         return float(stats.vp)
-    return stats.vp * DAMAGE_SHARE * (stats.hp - hp) / stats.hp
+    return stats.vp * share * (stats.hp - hp) / stats.hp
 
 
-def hit_value(unit: Unit, stats: UnitStats, damage: int = 1) -> float:
+def hit_value(unit: Unit, stats: UnitStats, damage: int = 1, share: float = DAMAGE_SHARE) -> float:
     """VP-worth one hit of ``damage`` takes from ``unit`` (whose type has ``stats``)."""
-    return loss_value(stats, unit.hp - damage) - loss_value(stats, unit.hp)
+    return loss_value(stats, unit.hp - damage, share) - loss_value(stats, unit.hp, share)
 
 
 class Position:
     """Per-state tables the heuristics share: coordinates, hit values and the odds asked so far."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, damage_share: float = DAMAGE_SHARE) -> None:
         self.state = state
+        self.damage_share = damage_share  # `loss_value`'s share, for every value read from this position
         self.stats: UnitTable = unit_table(state)
         info = board_info(state.board)
         self.info: BoardInfo = info
@@ -88,7 +90,7 @@ class Position:
             assert unit.cell is not None
             index = info.index[unit.cell]
             self.xy[unit.id] = (index % width, index // width)
-            self.hit_value[unit.id] = hit_value(unit, self.stats[unit.type])
+            self.hit_value[unit.id] = hit_value(unit, self.stats[unit.type], share=damage_share)
             self.sides[unit.side].append(unit)
 
     def side_units(self, side: Side) -> list[Unit]:

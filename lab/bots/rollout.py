@@ -84,7 +84,7 @@ def _move(state: GameState, legal: Sequence[Action], style: Style, sample: int) 
     if len(moves) > sample:
         step = len(moves) / sample
         moves = [moves[int(i * step)] for i in range(sample)]
-    scorer = MoveScorer(Position(state), style)
+    scorer = MoveScorer(Position(state, style.damage_share), style)
     best, best_gain = None, MOVE_GAIN
     for move in moves:
         gain = scorer.score(move)

@@ -19,6 +19,7 @@ from engine import (
     PlayTactic,
     RollDice,
     Side,
+    UnitType,
     encode_state,
     legal_actions,
     new_game,
@@ -26,8 +27,10 @@ from engine import (
     reduce,
 )
 from engine.analysis import attack_preview
+from engine.data import UNITS
 from lab.bots import BOTS, Bot, GreedyBot, MCTSBot, RandomBot, bot_options, get_bot, sample_world, seat_seed
-from lab.bots.evaluate import evaluate
+from lab.bots.evaluate import BALANCED, Style, evaluate
+from lab.bots.position import Position, loss_value
 from lab.selfplay import play_game
 from tests.support import config, shipped_deck, terrain_with
 
@@ -251,6 +254,40 @@ def test_registry_builds_bots_by_name_and_rejects_unknown_names_and_options() ->
     for bad in (0, 2.5, True):
         with pytest.raises(ValueError, match="move_limit must be a whole number"):
             get_bot("greedy", move_limit=bad)
+
+
+def test_the_damage_share_is_a_number_from_0_to_1_for_every_bot_that_takes_it() -> None:
+    assert get_bot("greedy", damage_share=0.6).damage_share == 0.6  # type: ignore[attr-defined]
+    assert "damage_share" in bot_options("greedy") and "damage_share" in bot_options("mcts")
+    for name in ("greedy", "mcts"):
+        for bad in (-0.1, 1.5, True, "0.6", float("nan")):
+            with pytest.raises(ValueError, match="damage_share must be a number from 0 to 1"):
+                get_bot(name, damage_share=bad)
+    with pytest.raises(ValueError, match="damage_share must be a number from 0 to 1"):
+        Style(damage_share=2)
+
+
+def test_the_damage_share_prices_a_damaged_unit_and_a_hit_on_it() -> None:
+    """A MECHANIZED unit (2 HP, 2 VP): one hit takes the share of its 2 VP in proportion, a kill all of them."""
+    mechanized = UNITS[UnitType.MECHANIZED]
+    assert loss_value(mechanized, 1, 0.6) == pytest.approx(0.6) and loss_value(mechanized, 1) == pytest.approx(0.4)
+    assert loss_value(mechanized, 0, 0.6) == loss_value(mechanized, 0) == 2.0
+    state = new_game(config(unit_specs=("A1 L C3", "D1 M C5"), phase="ATTACK"))
+    assert Position(state, 0.6).hit_value["D1"] == pytest.approx(0.6)
+    assert Position(state).hit_value["D1"] == pytest.approx(0.4)
+    hurt = replace(state, units=tuple(replace(u, hp=1) if u.id == "D1" else u for u in state.units))
+    for position in (state, hurt):  # the evaluation reads the style's share
+        assert evaluate(position, Side.ATTACKER, style=Style(damage_share=0.6)) != evaluate(position, Side.ATTACKER)
+
+
+def test_mcts_judges_its_own_turns_with_its_damage_share_and_the_enemy_as_greedy_does() -> None:
+    bot = MCTSBot(damage_share=0.7)
+    assert bot._own(Style(threat=0.8)).damage_share == 0.7
+    assert bot._judging() == Style(damage_share=0.7)
+    assert MCTSBot()._judging() is BALANCED
+    state = fight()
+    view, legal = player_view(state, Side.ATTACKER), legal_actions(state)
+    assert bot.search(view, legal, 1)[0] in legal
 
 
 def test_mcts_time_budget_covers_the_whole_search_on_the_injected_clock() -> None:

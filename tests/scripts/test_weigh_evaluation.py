@@ -34,9 +34,9 @@ def decisions(seed: int, count: int) -> Iterator[tuple[GameState, list[Any], int
 
 
 def test_a_change_is_parsed_and_written_back() -> None:
-    change = parse_change("threat=0.8, approach=3,travel=true,DAMAGE_SHARE=0.6")
-    assert change == (("threat", 0.8), ("approach", 3.0), ("travel", True), ("DAMAGE_SHARE", 0.6))
-    assert describe(change) == "threat=0.8,approach=3,travel=true,DAMAGE_SHARE=0.6"
+    change = parse_change("threat=0.8, approach=3,travel=true,damage_share=0.6,TIE_BIAS=1")
+    assert change == (("threat", 0.8), ("approach", 3.0), ("travel", True), ("damage_share", 0.6), ("TIE_BIAS", 1.0))
+    assert describe(change) == "threat=0.8,approach=3,travel=true,damage_share=0.6,TIE_BIAS=1"
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,7 @@ def test_a_change_is_parsed_and_written_back() -> None:
         ("threat=lots", "threat needs a number, not 'lots'"),
         ("threat=nan", "threat needs a finite number"),
         ("travel=1", "travel is true or false, not '1'"),
+        ("damage_share=1.5", "damage_share must be a number from 0 to 1, not 1.5"),
         ("threat=0.8,,approach=1", "'' is not NAME=VALUE"),
     ],
 )
@@ -80,7 +81,7 @@ def test_a_weight_is_set_for_the_changed_bots_decision_only(monkeypatch: pytest.
 
 
 def test_a_change_of_the_evaluation_changes_decisions() -> None:
-    shipped, careless = GreedyBot(), ChangedGreedy(parse_change("DAMAGE_SHARE=0,threat=0"))
+    shipped, careless = GreedyBot(), ChangedGreedy(parse_change("damage_share=0,threat=0"))
     differ = [
         careless.choose(view, legal, rng) != shipped.choose(view, legal, rng)
         for view, legal, rng in decisions(seed=60003, count=120)

@@ -4,7 +4,8 @@
 
 A CHANGE is ``NAME=VALUE`` or several joined by commas (``threat=0.8,approach=3``). A NAME is
 a field of `lab.bots.evaluate.Style` (``threat``, ``approach``, ``damage_share``, ``travel``, ...) or
-one of the evaluation's weights in `CONSTANTS` (``REACH_WEIGHT``, ``STORED_VALUE``, ...). Every change
+one of the evaluation's weights in `CONSTANTS` (``REACH_WEIGHT``, ``STORED_VALUE``, ...), or
+``move_limit``, the moves greedy plays out per decision (a whole number, 16 as shipped). Every change
 plays ``--games`` games on the seeds from ``--seed`` on, the changed bot the ATTACKER in the
 even games, and prints its wins with the 95 % Wilson interval. Tune on seeds below 70000; a
 change worth keeping is then measured once on held-out seeds (docs/bots.md, "Held-out seeds").
@@ -21,9 +22,10 @@ import dataclasses
 import time
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from engine import Action, GameConfig, GameState, Side
-from lab.bots import evaluate, position
+from lab.bots import Bot, evaluate, position
 from lab.bots.deploy import unsearched_choice
 from lab.bots.determinize import sample_world
 from lab.bots.evaluate import Style
@@ -43,7 +45,7 @@ CONSTANTS: dict[str, tuple[ModuleType, ...]] = {
 
 _STYLE_FIELDS = {f.name: f for f in dataclasses.fields(Style)}
 
-Change = tuple[tuple[str, float | bool], ...]
+Change = tuple[tuple[str, float | bool], ...]  # move_limit's value is an int
 """``(name, value)`` pairs, in the order given."""
 
 
@@ -56,8 +58,13 @@ def parse_change(text: str) -> Change:
         if not sep or not name or not raw:
             raise ValueError(f"{part!r} is not NAME=VALUE")
         field = _STYLE_FIELDS.get(name)
+        if name == "move_limit":
+            if not raw.isdigit() or int(raw) < 1:
+                raise ValueError(f"move_limit is a whole number of moves >= 1, not {raw!r}")
+            pairs.append((name, int(raw)))
+            continue
         if field is None and name not in CONSTANTS:
-            known = ", ".join([*_STYLE_FIELDS, *CONSTANTS])
+            known = ", ".join([*_STYLE_FIELDS, *CONSTANTS, "move_limit"])
             raise ValueError(f"{name!r} is neither a Style field nor an evaluation weight; known: {known}")
         if field is not None and isinstance(field.default, bool):
             if raw not in ("true", "false"):
@@ -71,8 +78,15 @@ def parse_change(text: str) -> Change:
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} needs a finite number, not {raw!r}")
         pairs.append((name, value))
-    Style(**{name: value for name, value in pairs if name in _STYLE_FIELDS})  # its own checks (a share is 0..1)
-    return tuple(pairs)
+    change = tuple(pairs)
+    style_of(change)  # the style's own checks (a share is 0..1)
+    return change
+
+
+def style_of(change: Change) -> Style:
+    """The shipped style with the Style fields of ``change``."""
+    fields: dict[str, Any] = {name: value for name, value in change if name in _STYLE_FIELDS}
+    return Style(**fields)
 
 
 def describe(change: Change) -> str:
@@ -90,11 +104,12 @@ class ChangedGreedy:
     name = "changed"
 
     def __init__(self, change: Change) -> None:
-        self.style = Style(**{name: value for name, value in change if name in _STYLE_FIELDS})
+        self.style = style_of(change)
         self.weights = [
             (module, name, value) for name, value in change if name in CONSTANTS for module in CONSTANTS[name]
         ]
         self.shipped = GreedyBot()
+        self.move_limit = int(dict(change).get("move_limit", self.shipped.move_limit))
 
     def choose(self, view: GameState, legal: Sequence[Action], rng: int) -> tuple[Action, int]:
         """As `GreedyBot.choose`, with the changed style and weights during this decision only."""
@@ -106,7 +121,7 @@ class ChangedGreedy:
             setattr(module, name, value)
         try:
             world, rng = sample_world(view, rng)
-            return greedy_action(world, legal, self.shipped.move_limit, self.style), rng
+            return greedy_action(world, legal, self.move_limit, self.style), rng
         finally:
             for module, name, value in saved:
                 setattr(module, name, value)
@@ -116,7 +131,7 @@ def play(item: tuple[Change, int, int], tick: Tick) -> tuple[Change, bool, bool]
     """One game of ``item`` = (change, seed, index): whether the changed bot won, and whether the ATTACKER did."""
     change, seed, index = item
     changed_side = Side.ATTACKER if index % 2 == 0 else Side.DEFENDER
-    bots = {changed_side: ChangedGreedy(change), changed_side.other: GreedyBot()}
+    bots: dict[Side, Bot] = {changed_side: ChangedGreedy(change), changed_side.other: GreedyBot()}
     _, final = play_game(GameConfig(seed=seed), bots, tick)
     return change, final.winner is changed_side, final.winner is Side.ATTACKER
 

@@ -34,9 +34,17 @@ def decisions(seed: int, count: int) -> Iterator[tuple[GameState, list[Any], int
 
 
 def test_a_change_is_parsed_and_written_back() -> None:
-    change = parse_change("threat=0.8, approach=3,travel=true,damage_share=0.6,TIE_BIAS=1")
-    assert change == (("threat", 0.8), ("approach", 3.0), ("travel", True), ("damage_share", 0.6), ("TIE_BIAS", 1.0))
-    assert describe(change) == "threat=0.8,approach=3,travel=true,damage_share=0.6,TIE_BIAS=1"
+    change = parse_change("threat=0.8, approach=3,travel=true,damage_share=0.6,TIE_BIAS=1,move_limit=48")
+    assert change == (
+        ("threat", 0.8),
+        ("approach", 3.0),
+        ("travel", True),
+        ("damage_share", 0.6),
+        ("TIE_BIAS", 1.0),
+        ("move_limit", 48),
+    )
+    assert describe(change) == "threat=0.8,approach=3,travel=true,damage_share=0.6,TIE_BIAS=1,move_limit=48"
+    assert ChangedGreedy(change).move_limit == 48 and ChangedGreedy(()).move_limit == GreedyBot().move_limit
 
 
 @pytest.mark.parametrize(
@@ -49,6 +57,8 @@ def test_a_change_is_parsed_and_written_back() -> None:
         ("threat=nan", "threat needs a finite number"),
         ("travel=1", "travel is true or false, not '1'"),
         ("damage_share=1.5", "damage_share must be a number from 0 to 1, not 1.5"),
+        ("move_limit=0", "move_limit is a whole number of moves >= 1, not '0'"),
+        ("move_limit=2.5", "move_limit is a whole number"),
         ("threat=0.8,,approach=1", "'' is not NAME=VALUE"),
     ],
 )

@@ -57,12 +57,12 @@ def parse_change(text: str) -> Change:
         name, raw = name.strip(), raw.strip()
         if not sep or not name or not raw:
             raise ValueError(f"{part!r} is not NAME=VALUE")
-        field = _STYLE_FIELDS.get(name)
         if name == "move_limit":
             if not raw.isdigit() or int(raw) < 1:
                 raise ValueError(f"move_limit is a whole number of moves >= 1, not {raw!r}")
             pairs.append((name, int(raw)))
             continue
+        field = _STYLE_FIELDS.get(name)
         if field is None and name not in CONSTANTS:
             known = ", ".join([*_STYLE_FIELDS, *CONSTANTS, "move_limit"])
             raise ValueError(f"{name!r} is neither a Style field nor an evaluation weight; known: {known}")

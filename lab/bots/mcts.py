@@ -152,7 +152,7 @@ class MCTSBot(PlanningBot):
         if not legal:
             raise ValueError("no legal action to choose from (the game is over)")
         side = seat_of(view)
-        world, _ = sample_world(view, mix_seed(rng, 2))
+        world = self.world(view, mix_seed(rng, 2))
         if len(legal) == 1 or not _is_searched(view, side):
             return greedy_action(world, legal, self.move_limit, self._judging()), SearchStats()
         deadline = self.deadline()  # one for the whole search: its drafts and its simulations
@@ -179,6 +179,13 @@ class MCTSBot(PlanningBot):
         self._memo.remember(best)
         action = best[0][1]
         return (action if action in legal else greedy_action(world, legal, self.move_limit, self._judging())), stats
+
+    def world(self, view: GameState, seed: int) -> GameState:
+        """One real position consistent with ``view`` (`sample_world`): the worlds plans are drafted and tried in.
+
+        scripts/foresight_ceiling.py replaces it with the real state, to measure what
+        perfect foresight of the hidden cards and the dice would give this search."""
+        return sample_world(view, seed)[0]
 
     def _own(self, style: Style, standoff: bool = False) -> Style:
         """``style`` as the seat plays it: with its travel, own-pull, travel-threat and standoff options."""
@@ -234,7 +241,7 @@ class MCTSBot(PlanningBot):
         while done < worlds:
             if done and self.past(deadline):
                 break
-            world, _ = sample_world(view, mix_seed(rng, done))
+            world = self.world(view, mix_seed(rng, done))
             done += 1
             for i, plan in enumerate(plans):
                 totals[i] += self._simulate(world, side, plan, standoff)

@@ -47,7 +47,7 @@ class Seer(StrongBot):
 
 
 def play(item: tuple[int, int, int], tick: Tick) -> tuple[int, bool, bool]:
-    """One game of ``item`` = (seed, index, iterations): its index, whether the seer won, and whether the ATTACKER did."""
+    """One game of ``item`` = (seed, index, iterations): its index, whether the seer won, whether the ATTACKER did."""
     seed, index, iterations = item
     config = GameConfig(seed=seed)
     seer = Seer(iterations=iterations, truth=[new_game(config)])

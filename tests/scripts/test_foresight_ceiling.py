@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from engine import GameConfig, legal_actions, new_game, player_view, reduce
 from lab.bots import sample_world
@@ -28,6 +29,10 @@ def test_the_fair_bot_searches_in_worlds_sampled_from_its_view_and_the_seer_in_t
     assert sampled == sample_world(view, 7)[0] and sampled.rng != state.rng
     seer = Seer(truth=[state])
     assert seer.world(view, 7) is state and seer.world(view, 8) is state
+    cards = Seer(truth=[state], dice=False)  # the real cards, dice of its own
+    worlds = [cards.world(view, seed) for seed in (7, 8)]
+    assert worlds[0].rng != worlds[1].rng and state.rng not in (worlds[0].rng, worlds[1].rng)
+    assert all(replace(world, rng=state.rng) == state for world in worlds)
 
 
 def test_the_seer_refuses_a_position_it_was_not_shown() -> None:
@@ -53,15 +58,28 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_script_plays_a_series_and_prints_the_seers_score() -> None:
-    done = run("--games", "1", "--seed", "75001")
+@pytest.mark.parametrize(
+    ("sees", "named"),
+    [("all", "strong seeing the real state"), ("cards", "strong seeing the real cards, not the dice")],
+)
+def test_the_script_plays_a_series_and_prints_the_seers_score(sees: str, named: str) -> None:
+    done = run("--sees", sees, "--games", "1", "--seed", "75001", "--iterations", "6")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("seer (strong seeing the real state) against greedy, seeds 75001..75001")
+    assert done.stdout.startswith(f"seer ({named}) against greedy, seeds 75001..75001")
     assert "/1 = " in done.stdout and "95 % CI" in done.stdout and " Elo [" in done.stdout
 
 
-@pytest.mark.parametrize("args", [["--games", "0"], ["--jobs", "0"], ["--iterations", "0"], ["--seed", "-1"]])
-def test_bad_arguments_get_a_short_message_and_no_traceback(args: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--games", "0"], "must be at least 1"),
+        (["--jobs", "0"], "must be at least 1"),
+        (["--iterations", "0"], "must be at least 1"),
+        (["--seed", "-1"], "a 32-bit seed"),
+        (["--sees", "dice"], "invalid choice: 'dice'"),
+    ],
+)
+def test_bad_arguments_get_a_short_message_and_no_traceback(args: list[str], named: str) -> None:
     done = run(*args)
     assert done.returncode == 2
-    assert "must be at least 1" in done.stderr and "Traceback" not in done.stderr
+    assert named in done.stderr and "Traceback" not in done.stderr

@@ -7,7 +7,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -274,3 +277,11 @@ def shipped_deck(deck: int = 60, cards: str = "standard") -> tuple[str, ...]:
 def shipped_card(instance_id: str) -> CardDef:
     """The shipped card of an instance id such as ``"air_cover#2"`` (a game of the standard rules plays it)."""
     return CARDS[instance_id.partition("#")[0]]
+
+
+def run_script(name: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python scripts/NAME ARGS`` as a user runs it: its output, errors and exit status (ten minutes at most)."""
+    script = Path(__file__).resolve().parents[1] / "scripts" / name
+    return subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=600, check=False
+    )

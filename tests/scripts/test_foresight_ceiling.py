@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,12 +12,11 @@ from engine import GameConfig, legal_actions, new_game, player_view, reduce
 from lab.bots import sample_world
 from lab.bots.greedy import GreedyBot
 from lab.bots.strong import StrongBot
+from tests.support import run_script
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from foresight_ceiling import Seer, elo
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_fair_bot_searches_in_worlds_sampled_from_its_view_and_the_seer_in_the_real_state() -> None:
@@ -48,22 +46,12 @@ def test_a_score_reads_as_an_elo_difference() -> None:
     assert elo(1.0) > 1000 and elo(0.0) < -1000  # clamped, not infinite
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "foresight_ceiling.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize(
     ("sees", "named"),
     [("all", "strong seeing the real state"), ("cards", "strong seeing the real cards, not the dice")],
 )
 def test_the_script_plays_a_series_and_prints_the_seers_score(sees: str, named: str) -> None:
-    done = run("--sees", sees, "--games", "1", "--seed", "75001", "--iterations", "6")
+    done = run_script("foresight_ceiling.py", "--sees", sees, "--games", "1", "--seed", "75001", "--iterations", "6")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"seer ({named}) against greedy, seeds 75001..75001")
     assert "/1 = " in done.stdout and "95 % CI" in done.stdout and " Elo [" in done.stdout
@@ -80,6 +68,6 @@ def test_the_script_plays_a_series_and_prints_the_seers_score(sees: str, named: 
     ],
 )
 def test_bad_arguments_get_a_short_message_and_no_traceback(args: list[str], named: str) -> None:
-    done = run(*args)
+    done = run_script("foresight_ceiling.py", *args)
     assert done.returncode == 2
     assert named in done.stderr and "Traceback" not in done.stderr

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,13 +12,12 @@ import pytest
 from engine import GameConfig, GameState, legal_actions, new_game, player_view, reduce
 from lab.bots import evaluate, position
 from lab.bots.greedy import GreedyBot
+from tests.support import run_script
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import weigh_evaluation
 from weigh_evaluation import ChangedGreedy, describe, parse_change
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def decisions(seed: int, count: int) -> Iterator[tuple[GameState, list[Any], int]]:
@@ -99,18 +97,8 @@ def test_a_change_of_the_evaluation_changes_decisions() -> None:
     assert any(differ)
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "weigh_evaluation.py"), *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-
-
 def test_the_script_plays_a_series_and_prints_the_changed_bots_score() -> None:
-    done = run("threat=0.15", "--games", "2", "--seed", "60001")
+    done = run_script("weigh_evaluation.py", "threat=0.15", "--games", "2", "--seed", "60001")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("greedy with each change against greedy as shipped, 2 games each, seeds 60001..60002")
@@ -127,6 +115,6 @@ def test_the_script_plays_a_series_and_prints_the_changed_bots_score() -> None:
     ],
 )
 def test_bad_arguments_get_a_short_message_and_no_traceback(args: list[str], named: str) -> None:
-    done = run(*args)
+    done = run_script("weigh_evaluation.py", *args)
     assert done.returncode == 2
     assert named in done.stderr and "Traceback" not in done.stderr

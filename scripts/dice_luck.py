@@ -5,18 +5,25 @@
 Each DIR is what `taktik ladder --out` or `taktik selfplay --out` wrote: game records
 (``game-*.json``, in DIR or DIR/games). Every game is replayed; at each attack roll the
 engine's own odds (`engine.analysis.attack_preview`: card effects, terrain and tactics in
-play) say how likely the roll was to destroy its target, and the die says whether it did.
-A side's **dice luck** is the sum, over its rolls, of the target's VP times (destroyed by
-this roll: 1 or 0, minus the chance it had): the VP its dice gave it beyond what its
-attacks were worth. A roll that only damages counts 0 either way; rerolls and changes
-after the roll are choices, not luck, and are not counted.
+play) say how likely the roll was to hit, and the die says whether it did. What a hit is
+worth is the share of its target's VP that the HP it removes make up (a kill of a fresh
+one-hit unit: all of its VP; the first of two hits that destroy a unit: half). A side's
+**dice luck** is the sum over its rolls of that worth times (hit: 1 or 0, minus the chance
+it had): the VP its dice gave it beyond what its attacks were worth. Over the six faces of
+a roll it averages nothing, so over many games it averages nothing for any bot. Rerolls and
+changes after the roll are choices, not luck, and are not counted.
 
 It prints the spread of the luck difference between the sides, how often the luckier side
-won, and a logistic fit of the result on that difference: how much one VP of dice luck
-moves the winning chance, and the score each bot would have at equal dice, with its 95 %
-interval. With a ladder's ``ladder.json`` beside the records the fit is by bot (the first
-bot's score); from a selfplay directory, by side (the ATTACKER's). The score at equal dice
-is the part of a result that the dice did not make.
+won, and two figures from it:
+
+* the **score at equal dice**, with its 95 % interval: the score less what the luck
+  difference explains (luck is a control variate: its mean is known to be 0, so subtracting
+  its share keeps the estimate fair and narrows the interval: by 10-13 % in docs/bots.md's games);
+* a logistic fit of the result on the luck difference: how much one VP of dice luck moves
+  the odds of winning, and so what a rating edge is worth in VP of luck.
+
+With a two-bot ladder's ``ladder.json`` beside the records the figures are by bot (the bot
+that is not the ladder's anchor); from a selfplay directory, by side (the ATTACKER's).
 """
 
 from __future__ import annotations
@@ -68,9 +75,10 @@ def roll_luck(state: GameState, action: RollDice) -> tuple[Side, float, GameStat
     assert attack is not None
     odds = attack_preview(state, attack).odds
     target = next(u for u in state.units if u.id == attack.target)
+    stats = unit_stats(target.type, state.rules.tables)
+    worth = stats.vp * min(odds.damage, target.hp) / stats.hp  # the share of its VP the hit's HP make up
     hit = after.last_roll is not None and after.last_roll.outcome == "HIT"  # after any automatic reroll
-    vp = unit_stats(target.type, state.rules.tables).vp
-    return state.active, vp * ((hit and odds.damage >= target.hp) - odds.destroy_chance), after
+    return state.active, worth * (hit - odds.hit_chance), after
 
 
 def load(directory: Path) -> tuple[list[Game], str]:
@@ -109,16 +117,11 @@ def load(directory: Path) -> tuple[list[Game], str]:
 
 @dataclass(frozen=True)
 class Fit:
-    """P(win) = 1 / (1 + exp(-(a + b x))) for x the luck difference in VP, with the standard errors."""
+    """P(win) = 1 / (1 + exp(-(a + b x))) for x the luck difference in VP, with b's standard error."""
 
     a: float
     b: float
-    a_error: float
     b_error: float
-
-    def score(self, a: float | None = None) -> float:
-        """The winning chance at equal dice (x = 0), or with log-odds ``a`` there."""
-        return _chance(self.a if a is None else a)
 
 
 _NEWTON_STEPS = 50  # a fit converges in under ten; one that does not has no maximum
@@ -154,11 +157,11 @@ def logistic_fit(xs: Sequence[float], ys: Sequence[int]) -> Fit:
             break
     else:
         raise ValueError("the results cannot be fitted (every game went one way, or the luckier side won every game)")
-    return Fit(a, b, math.sqrt(hbb / det), math.sqrt(haa / det))
+    return Fit(a, b, math.sqrt(haa / det))
 
 
 def report(games: list[Game], who: str) -> list[str]:
-    """The lines the script prints for ``games``, the fit giving the score of ``who`` (a bot or a side)."""
+    """The lines the script prints for ``games``, the figures those of ``who`` (a bot or a side)."""
     decided = [g for g in games if g.winner is not None]
     if len(decided) < 2:
         return [f"{len(games)} games, {len(decided)} decided: too few to say what the dice decide"]
@@ -179,19 +182,18 @@ def report(games: list[Game], who: str) -> list[str]:
         f"({luckier_won / max(1, len(unequal)):.1%})",
         f"{who} won {sum(ys)} of {len(ys)} ({sum(ys) / len(ys):.1%})",
     ]
+    lines += [f"{who} at equal dice: {_at_equal_dice(xs, ys)}"]
     try:
         fit = logistic_fit(xs, ys)
     except ValueError as err:
         return [*lines, f"no fit: {err}"]
-    low, high = fit.score(fit.a - 1.96 * fit.a_error), fit.score(fit.a + 1.96 * fit.a_error)
-    swing = fit.score(fit.a + fit.b * spread) - fit.score(fit.a - fit.b * spread)  # one sd of luck either way
+    low, high = math.exp(fit.b - 1.96 * fit.b_error), math.exp(fit.b + 1.96 * fit.b_error)
+    swing = _chance(fit.a + fit.b * spread) - _chance(fit.a - fit.b * spread)  # one sd of luck either way
     lines += [
-        f"fit: each VP of dice luck multiplies {who}'s odds by {math.exp(fit.b):.2f} "
-        f"(95% CI {math.exp(fit.b - 1.96 * fit.b_error):.2f}-{math.exp(fit.b + 1.96 * fit.b_error):.2f}); "
+        f"fit: each VP of dice luck multiplies {who}'s odds by {math.exp(fit.b):.2f} (95% CI {low:.2f}-{high:.2f}); "
         f"one sd of luck either way moves its winning chance by {swing:.1%}",
-        f"{who} at equal dice: {fit.score():.1%} (95% CI {low:.1%}-{high:.1%})",
     ]
-    if fit.b - 1.96 * fit.b_error <= 0:
+    if low <= 1:
         return [*lines, "the dice did not measurably decide these games"]
     elo_per_vp = fit.b * ELO
     return [
@@ -199,6 +201,20 @@ def report(games: list[Game], who: str) -> list[str]:
         f"so one VP of dice luck a game is worth {elo_per_vp:+.0f} Elo: a +200 Elo edge is as much as "
         f"{200 / elo_per_vp:.1f} VP of dice luck every game ({200 / elo_per_vp / spread:.2f} sd)",
     ]
+
+
+def _at_equal_dice(xs: Sequence[float], ys: Sequence[int]) -> str:
+    """The score less the part the luck differences ``xs`` explain, with its 95 % interval and the raw score's.
+
+    ``score - beta * luck`` per game, ``beta`` the least-squares slope of the result on the luck:
+    luck has mean 0 whoever plays, so the mean is still the score at equal dice, and its spread
+    is smaller by the share of the results the luck explains."""
+    n = len(ys)
+    raw_error = 1.96 * statistics.stdev(ys) / math.sqrt(n)
+    beta = statistics.covariance(xs, ys) / statistics.variance(xs) if statistics.variance(xs) > 0 else 0.0
+    adjusted = [y - beta * x for x, y in zip(xs, ys, strict=True)]
+    mean, error = statistics.mean(adjusted), 1.96 * statistics.stdev(adjusted) / math.sqrt(n)
+    return f"{mean:.1%} ± {error:.1%} (95% CI; the raw score {statistics.mean(ys):.1%} ± {raw_error:.1%})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

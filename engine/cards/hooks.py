@@ -7,6 +7,8 @@ product) is order-independent, so the result never depends on effect order.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..board.grid import chebyshev
 from ..board.info import board_info
 from ..state import Effect, GameState, Modifier, Unit
@@ -275,16 +277,24 @@ def combine_damage(base: int, effects: list[Effect], abilities: list[Ability] | 
     return max(0, damage * factor)
 
 
+def _changes_damage(state: GameState) -> bool:
+    """A live effect may change a hit's damage: one on modify_damage, modify_stat or cap_damage."""
+    return any(effects_of(state, hook) for hook in _DAMAGE_HOOKS)
+
+
+_DAMAGE_HOOKS: Final = (Hook.MODIFY_DAMAGE, Hook.MODIFY_STAT, Hook.CAP_DAMAGE)
+
+
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:
     """HP a hit removes: ``(damage + Σ add) × Π mul``, damage being the attacker's per hit."""
     rules = state.rules
     kind = attacker.type
     if (
-        not state.effects
-        and not unit_abilities(rules, Hook.MODIFY_DAMAGE, kind)
+        not unit_abilities(rules, Hook.MODIFY_DAMAGE, kind)
         and not unit_abilities(rules, Hook.MODIFY_STAT, kind)
-    ):
-        return combine_damage(unit_stats(attacker.type, rules.tables).damage, [])  # the common case, asked often
+        and not (state.effects and _changes_damage(state))
+    ):  # the common case, asked often: no term below can apply
+        return combine_damage(unit_stats(attacker.type, rules.tables).damage, [])
     if distance is None:
         distance = unit_distance(attacker, target, state)
     base = unit_stat(state, attacker, "damage")

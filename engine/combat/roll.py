@@ -11,6 +11,7 @@ from typing import Literal
 import msgspec
 
 from ..board.info import board_info
+from ..cards.abilities import Ability
 from ..cards.explanations import explain, recorded_clause
 from ..cards.hooks import (
     attack_abilities,
@@ -24,7 +25,7 @@ from ..cards.hooks import (
     ignores_defender_terrain,
     unit_distance,
 )
-from ..state import GameState, Modifier, Roll, Unit
+from ..state import Effect, GameState, Modifier, Roll, Unit
 from ..tables import TERRAIN, required_roll
 from ..types import Hook, TerrainType
 from .dice import forced_outcome, has_dice_rules, hit_probability
@@ -40,6 +41,7 @@ __all__ = [
     "hit_faces",
     "modified_roll",
     "roll_modifiers",
+    "roll_total",
 ]
 
 
@@ -91,6 +93,29 @@ _TERRAIN_TERMS = {terrain: _terrain_terms(terrain) for terrain in TERRAIN}
 """The roll terms of a target's base terrain (§2.3: cover, then defense), built once."""
 
 
+_RollSources = tuple[list[Effect], list[Ability], tuple[RollModifier, ...], list[Effect], list[Ability]]
+"""The sources of every §6.3 term of one attack, in `Roll.modifiers` order, not yet named: modify_attack_roll
+cards (+value) and abilities (+value), the target's base terrain terms (signed), modify_defense cards on the
+target (-value) and its defense abilities (-value)."""
+
+
+def _roll_sources(state: GameState, attacker: Unit, target: Unit, distance: int) -> _RollSources:
+    """What adds to the die when ``attacker`` fires at ``target`` from ``distance`` (`roll_modifiers` names it)."""
+    assert target.cell is not None
+    effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
+    terrain: tuple[RollModifier, ...] = ()
+    if not effects or not ignores_defender_terrain(state, attacker, target, distance):
+        info = board_info(state.board)
+        terrain = _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
+    return (
+        attack_roll_effects(state, attacker, target, distance) if effects else [],
+        attack_abilities(state, Hook.MODIFY_ATTACK_ROLL, attacker, target, distance),
+        terrain,
+        defense_effects(state, target) if effects else [],
+        defense_abilities(state, target),
+    )
+
+
 def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[RollModifier]:
     """Every term of §6.3 added to the die when ``attacker`` fires at ``target`` from ``distance``.
 
@@ -100,23 +125,21 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
     units' cells are read as given, so a caller may ask about a unit placed elsewhere
     (``replace(unit, cell=...)``).
     """
-    assert target.cell is not None
-    effects = state.effects  # most positions have none: skip the hooks then (bots ask often)
-    modifiers = (
-        [
-            RollModifier(
-                kind=e.source_kind,
-                source=e.source_card,
-                term="attack_roll",
-                value=e.value,
-                says=explain(e, state.rules),
-                clause=recorded_clause(e, state.rules),
-            )
-            for e in attack_roll_effects(state, attacker, target, distance)
-        ]
-        if effects
-        else []
+    roll_cards, roll_abilities, terrain, defense_cards, target_abilities = _roll_sources(
+        state, attacker, target, distance
     )
+    rules = state.rules
+    modifiers = [
+        RollModifier(
+            kind=e.source_kind,
+            source=e.source_card,
+            term="attack_roll",
+            value=e.value,
+            says=explain(e, rules),
+            clause=recorded_clause(e, rules),
+        )
+        for e in roll_cards
+    ]
     modifiers += [
         RollModifier(
             kind="ability",
@@ -126,23 +149,20 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
             says=a.says,
             clause=a.says,
         )
-        for a in attack_abilities(state, Hook.MODIFY_ATTACK_ROLL, attacker, target, distance)
+        for a in roll_abilities
     ]
-    if not effects or not ignores_defender_terrain(state, attacker, target, distance):
-        info = board_info(state.board)
-        modifiers += _TERRAIN_TERMS[info.terrain[info.index[target.cell]]]
-    if effects:
-        modifiers += [
-            RollModifier(
-                kind=e.source_kind,
-                source=e.source_card,
-                term="defense",
-                value=-e.value,
-                says=explain(e, state.rules),
-                clause=recorded_clause(e, state.rules),
-            )
-            for e in defense_effects(state, target)
-        ]
+    modifiers += terrain
+    modifiers += [
+        RollModifier(
+            kind=e.source_kind,
+            source=e.source_card,
+            term="defense",
+            value=-e.value,
+            says=explain(e, rules),
+            clause=recorded_clause(e, rules),
+        )
+        for e in defense_cards
+    ]
     modifiers += [
         RollModifier(
             kind="ability",
@@ -152,9 +172,28 @@ def roll_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int
             says=a.says,
             clause=a.says,
         )
-        for a in defense_abilities(state, target)
+        for a in target_abilities
     ]
     return modifiers
+
+
+def roll_total(state: GameState, attacker: Unit, target: Unit, distance: int) -> int:
+    """The sum of `roll_modifiers`' values, without naming the terms: what a tool asking many times needs."""
+    roll_cards, roll_abilities, terrain, defense_cards, target_abilities = _roll_sources(
+        state, attacker, target, distance
+    )
+    total = 0  # loops, not sum(): the lists are mostly empty, and this is asked often
+    for effect in roll_cards:
+        total += effect.value
+    for ability in roll_abilities:
+        total += int(ability.data.value)
+    for term in terrain:
+        total += term.value
+    for effect in defense_cards:
+        total -= effect.value
+    for ability in target_abilities:
+        total -= int(ability.data.value)
+    return total
 
 
 def damage_modifiers(state: GameState, attacker: Unit, target: Unit, distance: int) -> list[DamageModifier]:
@@ -220,7 +259,7 @@ def hit_chance_and_damage(state: GameState, attacker: Unit, target: Unit, distan
     damage = attack_damage(state, attacker, target, distance)
     if not can_attack(state, attacker, target, distance):
         return 0.0, damage
-    total = sum(m.value for m in roll_modifiers(state, attacker, target, distance))
+    total = roll_total(state, attacker, target, distance)
     required = required_roll(distance, state.rules.tables)
     if state.effects and has_dice_rules(state):
         chance = hit_probability(state, attacker, target, distance, lambda n: modified_roll(n, total) >= required)

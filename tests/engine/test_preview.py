@@ -7,8 +7,10 @@ from collections.abc import Iterator
 import pytest
 
 from engine import (
+    Attack,
     DeclareAttack,
     GameState,
+    Hook,
     MoveUnit,
     NextPhase,
     PassReaction,
@@ -17,6 +19,7 @@ from engine import (
     ResolveAttack,
     RollDice,
     Side,
+    Unit,
     Window,
     draw_index,
     legal_actions,
@@ -27,6 +30,7 @@ from engine import (
 from engine.analysis import (
     AttackPreview,
     TacticOdds,
+    add_card_effects,
     attack_odds,
     attack_preview,
     hit_chance_and_damage,
@@ -34,6 +38,8 @@ from engine.analysis import (
     rolls_dice,
 )
 from engine.cards.catalogue import CARDS
+from engine.cards.hooks import attack_damage, unit_stat
+from engine.combat.roll import damage_modifiers
 from lab.fuzz import random_config
 from tests.support import config, play, replace, start, terrain_with, unit
 
@@ -331,6 +337,54 @@ def test_the_lean_hit_chance_and_damage_equal_attack_odds_everywhere() -> None:
                     assert lean == (odds.hit_chance, odds.damage)
                     pairs += 1
     assert pairs > 1000
+
+
+def _damage_from_named_terms(state: GameState, attacker: Unit, target: Unit, distance: int) -> int:
+    """A hit's damage folded from the terms `damage_modifiers` names, as a screen would show them."""
+    damage, factor, cap = unit_stat(state, attacker, "damage"), 1, None
+    for term in damage_modifiers(state, attacker, target, distance):
+        if term.op == "add":
+            damage += term.value
+        elif term.op == "mul":
+            factor *= term.value
+        else:
+            cap = term.value
+    damage = max(0, damage * factor)
+    return damage if cap is None else min(damage, cap)
+
+
+def test_a_hits_damage_equals_its_named_terms_whatever_effects_are_live() -> None:
+    """`attack_damage` skips the damage hooks while no live effect is on them (issue 36); the named terms never do.
+
+    Every shipped card with a damage term (Precision Shot, Coordinated Maneuver, Entrenched) and one
+    without (Troop Motivation), played by each side aimed at its first unit (with that unit's attack
+    on the first enemy pending, for the cards of one attack), over a random game."""
+    damage_hooks = {Hook.MODIFY_DAMAGE, Hook.MODIFY_STAT, Hook.CAP_DAMAGE}
+    cards = [card for card in CARDS.values() if any(effect.hook in damage_hooks for effect in card.effects)]
+    assert {card.id for card in cards} >= {"precision_shot", "coordinated_maneuver", "entrenched"}
+    changed: set[str] = set()
+    for n, base in enumerate(random_positions(1, first_seed=7)):
+        if n % 20:
+            continue
+        for card in [*cards, CARDS["troop_motivation"]]:
+            for side in Side:
+                own = [u.id for u in base.units if u.side is side and u.cell is not None]
+                enemy = [u.id for u in base.units if u.side is not side and u.cell is not None]
+                if not own or not enemy:
+                    continue
+                pending = replace(base, pending_attack=Attack(attacker=own[0], target=enemy[0]))  # for one-attack cards
+                state, _ = add_card_effects(pending, card, side, (own[0],))
+                placed = [u for u in state.units if u.cell is not None]
+                for attacker in placed:
+                    for target in placed:
+                        if attacker.side is target.side:
+                            continue
+                        for distance in (1, 2):
+                            expected = _damage_from_named_terms(state, attacker, target, distance)
+                            assert attack_damage(state, attacker, target, distance) == expected, card.id
+                            if expected != unit_stat(state, attacker, "damage"):
+                                changed.add(card.id)
+    assert changed >= {"precision_shot", "coordinated_maneuver"}  # the terms did change hits
 
 
 def test_an_attack_an_effect_forbids_never_hits() -> None:

@@ -277,12 +277,12 @@ def combine_damage(base: int, effects: list[Effect], abilities: list[Ability] | 
     return max(0, damage * factor)
 
 
+_DAMAGE_HOOKS: Final = (Hook.MODIFY_DAMAGE, Hook.MODIFY_STAT, Hook.CAP_DAMAGE)
+
+
 def _changes_damage(state: GameState) -> bool:
     """A live effect may change a hit's damage: one on modify_damage, modify_stat or cap_damage."""
     return any(effects_of(state, hook) for hook in _DAMAGE_HOOKS)
-
-
-_DAMAGE_HOOKS: Final = (Hook.MODIFY_DAMAGE, Hook.MODIFY_STAT, Hook.CAP_DAMAGE)
 
 
 def attack_damage(state: GameState, attacker: Unit, target: Unit, distance: int | None = None) -> int:

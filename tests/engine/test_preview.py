@@ -326,17 +326,22 @@ def test_the_lean_hit_chance_and_damage_equal_attack_odds_everywhere() -> None:
     for n, state in enumerate(random_positions(4, first_seed=300)):
         if n % 25:
             continue
-        placed = [u for u in state.units if u.cell is not None]
-        for attacker in placed:
-            for target in placed:
-                if attacker.side is target.side:
-                    continue
-                for distance in (1, 3):
-                    odds = attack_odds(state, attacker, target, distance)
-                    lean = hit_chance_and_damage(state, attacker, target, distance)
-                    assert lean == (odds.hit_chance, odds.damage)
-                    pairs += 1
+        for attacker, target, distance in _shots(state, (1, 3)):
+            odds = attack_odds(state, attacker, target, distance)
+            lean = hit_chance_and_damage(state, attacker, target, distance)
+            assert lean == (odds.hit_chance, odds.damage)
+            pairs += 1
     assert pairs > 1000
+
+
+def _shots(state: GameState, distances: tuple[int, ...]) -> Iterator[tuple[Unit, Unit, int]]:
+    """Every placed unit at every placed enemy, from each of ``distances``."""
+    placed = [u for u in state.units if u.cell is not None]
+    for attacker in placed:
+        for target in placed:
+            if attacker.side is not target.side:
+                for distance in distances:
+                    yield attacker, target, distance
 
 
 def _damage_from_named_terms(state: GameState, attacker: Unit, target: Unit, distance: int) -> int:
@@ -374,16 +379,11 @@ def test_a_hits_damage_equals_its_named_terms_whatever_effects_are_live() -> Non
                     continue
                 pending = replace(base, pending_attack=Attack(attacker=own[0], target=enemy[0]))  # for one-attack cards
                 state, _ = add_card_effects(pending, card, side, (own[0],))
-                placed = [u for u in state.units if u.cell is not None]
-                for attacker in placed:
-                    for target in placed:
-                        if attacker.side is target.side:
-                            continue
-                        for distance in (1, 2):
-                            expected = _damage_from_named_terms(state, attacker, target, distance)
-                            assert attack_damage(state, attacker, target, distance) == expected, card.id
-                            if expected != unit_stat(state, attacker, "damage"):
-                                changed.add(card.id)
+                for attacker, target, distance in _shots(state, (1, 2)):
+                    expected = _damage_from_named_terms(state, attacker, target, distance)
+                    assert attack_damage(state, attacker, target, distance) == expected, card.id
+                    if expected != unit_stat(state, attacker, "damage"):
+                        changed.add(card.id)
     assert changed >= {"precision_shot", "coordinated_maneuver"}  # the terms did change hits
 
 
